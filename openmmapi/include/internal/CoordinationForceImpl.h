@@ -1,0 +1,53 @@
+#ifndef OPENMM_COORDINATIONFORCEIMPL_H_
+#define OPENMM_COORDINATIONFORCEIMPL_H_
+
+#include "CoordinationForce.h"
+#include "internal/RationalSwitchingFunction.h"
+#include "openmm/Kernel.h"
+#include "openmm/internal/ForceImpl.h"
+#include "lepton/ParsedExpression.h"
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace CoordinationPlugin {
+
+/**
+ * The internal implementation of CoordinationForce: validates the force and drives the platform's kernel.
+ */
+class OPENMM_EXPORT_COORDINATION CoordinationForceImpl : public OpenMM::ForceImpl {
+public:
+    CoordinationForceImpl(const CoordinationForce& owner);
+    void initialize(OpenMM::ContextImpl& context) override;
+    const CoordinationForce& getOwner() const override {
+        return owner;
+    }
+    void updateContextState(OpenMM::ContextImpl& context, bool& forcesInvalid) override {}
+    double calcForcesAndEnergy(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy,
+                               int groups) override;
+    std::map<std::string, double> getDefaultParameters() override;
+    std::vector<std::string> getKernelNames() override;
+    double getCoordination(OpenMM::ContextImpl& context);
+    void updateParametersInContext(OpenMM::ContextImpl& context);
+    /**
+     * Check every setting of a force against a system with numParticles particles; throws an
+     * OpenMMException that names the bad value and what is allowed.
+     */
+    static void validate(const CoordinationForce& force, int numParticles);
+    /**
+     * Parse the energy expression, check that it uses only "s" and the force's global parameters,
+     * and return it (the derivative with respect to s in derivative).
+     */
+    static Lepton::ParsedExpression parseEnergy(const CoordinationForce& force, Lepton::ParsedExpression& derivative);
+    /** The switching function of a validated force, with every constant resolved. */
+    static RationalSwitchingFunction createSwitchingFunction(const CoordinationForce& force);
+
+private:
+    const CoordinationForce& owner;
+    OpenMM::Kernel kernel;
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*OPENMM_COORDINATIONFORCEIMPL_H_*/

@@ -1,0 +1,158 @@
+#include "CoordinationForce.h"
+#include "internal/CoordinationForceImpl.h"
+#include "internal/RationalSwitchingFunction.h"
+#include "openmm/OpenMMException.h"
+#include "openmm/internal/AssertionUtilities.h"
+#include <cmath>
+#include <limits>
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+using std::string;
+using std::vector;
+
+CoordinationForce::CoordinationForce(const string& energy)
+    : energyExpression(energy), mode(Self), r0(0.3), d0(0.0), dmax(0.0), n(6), m(0), stretch(true),
+      periodic(false) {}
+
+const string& CoordinationForce::getEnergyFunction() const {
+    return energyExpression;
+}
+
+void CoordinationForce::setEnergyFunction(const string& energy) {
+    energyExpression = energy;
+}
+
+CoordinationForce::Mode CoordinationForce::getMode() const {
+    return mode;
+}
+
+void CoordinationForce::setMode(Mode mode) {
+    if (mode != Self && mode != Dual && mode != Pair)
+        throw OpenMMException("CoordinationForce: unknown mode " + std::to_string((int) mode) +
+                              "; use CoordinationForce::Self, Dual or Pair");
+    this->mode = mode;
+}
+
+const vector<int>& CoordinationForce::getGroupA() const {
+    return groupA;
+}
+
+void CoordinationForce::setGroupA(const vector<int>& atoms) {
+    groupA = atoms;
+}
+
+const vector<int>& CoordinationForce::getGroupB() const {
+    return groupB;
+}
+
+void CoordinationForce::setGroupB(const vector<int>& atoms) {
+    groupB = atoms;
+}
+
+double CoordinationForce::getR0() const {
+    return r0;
+}
+
+void CoordinationForce::setR0(double r0) {
+    this->r0 = r0;
+}
+
+int CoordinationForce::getN() const {
+    return n;
+}
+
+void CoordinationForce::setN(int n) {
+    this->n = n;
+}
+
+int CoordinationForce::getM() const {
+    return m;
+}
+
+void CoordinationForce::setM(int m) {
+    this->m = m;
+}
+
+int CoordinationForce::getEffectiveM() const {
+    return (m == 0 ? 2 * n : m);
+}
+
+double CoordinationForce::getD0() const {
+    return d0;
+}
+
+void CoordinationForce::setD0(double d0) {
+    this->d0 = d0;
+}
+
+double CoordinationForce::getDMax() const {
+    return dmax;
+}
+
+void CoordinationForce::setDMax(double dmax) {
+    this->dmax = dmax;
+}
+
+double CoordinationForce::getEffectiveDMax() const {
+    if (dmax == 0.0)
+        return RationalSwitchingFunction::automaticDMax(r0, d0, n, getEffectiveM());
+    return dmax;
+}
+
+bool CoordinationForce::getStretch() const {
+    return stretch;
+}
+
+void CoordinationForce::setStretch(bool stretch) {
+    this->stretch = stretch;
+}
+
+void CoordinationForce::setUsesPeriodicBoundaryConditions(bool periodic) {
+    this->periodic = periodic;
+}
+
+bool CoordinationForce::usesPeriodicBoundaryConditions() const {
+    return periodic;
+}
+
+int CoordinationForce::getNumGlobalParameters() const {
+    return globalParameters.size();
+}
+
+int CoordinationForce::addGlobalParameter(const string& name, double defaultValue) {
+    globalParameters.push_back(GlobalParameterInfo(name, defaultValue));
+    return globalParameters.size() - 1;
+}
+
+const string& CoordinationForce::getGlobalParameterName(int index) const {
+    ASSERT_VALID_INDEX(index, globalParameters);
+    return globalParameters[index].name;
+}
+
+void CoordinationForce::setGlobalParameterName(int index, const string& name) {
+    ASSERT_VALID_INDEX(index, globalParameters);
+    globalParameters[index].name = name;
+}
+
+double CoordinationForce::getGlobalParameterDefaultValue(int index) const {
+    ASSERT_VALID_INDEX(index, globalParameters);
+    return globalParameters[index].defaultValue;
+}
+
+void CoordinationForce::setGlobalParameterDefaultValue(int index, double defaultValue) {
+    ASSERT_VALID_INDEX(index, globalParameters);
+    globalParameters[index].defaultValue = defaultValue;
+}
+
+double CoordinationForce::getCoordination(Context& context) const {
+    return dynamic_cast<CoordinationForceImpl&>(getImplInContext(context)).getCoordination(getContextImpl(context));
+}
+
+void CoordinationForce::updateParametersInContext(Context& context) {
+    dynamic_cast<CoordinationForceImpl&>(getImplInContext(context)).updateParametersInContext(getContextImpl(context));
+}
+
+ForceImpl* CoordinationForce::createImpl() const {
+    return new CoordinationForceImpl(*this);
+}

@@ -1,0 +1,170 @@
+#include "internal/CoordinationForceImpl.h"
+#include "CoordinationKernels.h"
+#include "lepton/ExpressionTreeNode.h"
+#include "lepton/Operation.h"
+#include "lepton/Parser.h"
+#include "openmm/OpenMMException.h"
+#include "openmm/internal/ContextImpl.h"
+#include <cmath>
+#include <set>
+#include <sstream>
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+using std::string;
+using std::vector;
+
+namespace {
+
+void fail(const string& message) {
+    throw OpenMMException("CoordinationForce: " + message);
+}
+
+void checkGroupIndices(const vector<int>& group, const string& groupName, int numParticles) {
+    for (int slot = 0; slot < (int) group.size(); slot++) {
+        int atom = group[slot];
+        if (atom < 0 || atom >= numParticles) {
+            std::stringstream message;
+            message << "group " << groupName << " entry " << slot << " is atom index " << atom
+                    << ", but the System has " << numParticles << " particles; use indices 0 to "
+                    << numParticles - 1;
+            fail(message.str());
+        }
+    }
+}
+
+// The variables an expression uses. (Lepton's CompiledExpression is not used: its layout depends on
+// how the OpenMM library was built.)
+void collectVariables(const Lepton::ExpressionTreeNode& node, std::set<string>& variables) {
+    if (node.getOperation().getId() == Lepton::Operation::VARIABLE)
+        variables.insert(node.getOperation().getName());
+    for (const Lepton::ExpressionTreeNode& child : node.getChildren())
+        collectVariables(child, variables);
+}
+
+string formatNumber(double value) {
+    std::stringstream text;
+    text << value;
+    return text.str();
+}
+
+} // namespace
+
+CoordinationForceImpl::CoordinationForceImpl(const CoordinationForce& owner) : owner(owner) {}
+
+void CoordinationForceImpl::validate(const CoordinationForce& force, int numParticles) {
+    const vector<int>& groupA = force.getGroupA();
+    const vector<int>& groupB = force.getGroupB();
+    CoordinationForce::Mode mode = force.getMode();
+    if (groupA.empty())
+        fail("group A is empty; set the atoms with setGroupA()");
+    checkGroupIndices(groupA, "A", numParticles);
+    checkGroupIndices(groupB, "B", numParticles);
+    if (mode == CoordinationForce::Self && !groupB.empty())
+        fail("Self mode uses group A only, but group B has " + std::to_string(groupB.size()) +
+             " atoms; use setMode(CoordinationForce::Dual) for A x B pairs, or clear group B");
+    if (mode == CoordinationForce::Dual && groupB.empty())
+        fail("Dual mode needs a non-empty group B; set it with setGroupB(), or use Self mode");
+    if (mode == CoordinationForce::Pair && groupA.size() != groupB.size())
+        fail("Pair mode pairs A[k] with B[k], but group A has " + std::to_string(groupA.size()) +
+             " atoms and group B has " + std::to_string(groupB.size()) + "; give both groups the same length");
+    if (!(force.getR0() > 0.0) || !std::isfinite(force.getR0()))
+        fail("r0 must be a finite number > 0 nm, got " + formatNumber(force.getR0()));
+    if (force.getN() < 1)
+        fail("the exponent n must be >= 1, got " + std::to_string(force.getN()));
+    if (force.getM() < 0)
+        fail("the exponent m must be >= 0 (0 means 2n), got " + std::to_string(force.getM()));
+    if (force.getEffectiveM() == force.getN())
+        fail("the exponents n and m must differ (the switching function would be 1 everywhere), got n = m = " +
+             std::to_string(force.getN()));
+    if (!(force.getD0() >= 0.0) || !std::isfinite(force.getD0()))
+        fail("d0 must be a finite number >= 0 nm, got " + formatNumber(force.getD0()));
+    double dmax = force.getDMax();
+    if (std::isnan(dmax) || dmax < 0.0)
+        fail("dmax must be 0 (automatic), a cutoff > d0, or infinity (no cutoff); got " + formatNumber(dmax));
+    if (dmax > 0.0 && dmax <= force.getD0())
+        fail("dmax (" + formatNumber(dmax) + " nm) must be larger than d0 (" + formatNumber(force.getD0()) +
+             " nm); use 0 for the automatic cutoff or infinity for none");
+    if (dmax == 0.0 && !std::isfinite(force.getEffectiveDMax()))
+        fail("the automatic dmax is not finite for these parameters; set dmax explicitly");
+    std::set<string> names;
+    for (int i = 0; i < force.getNumGlobalParameters(); i++) {
+        const string& name = force.getGlobalParameterName(i);
+        if (name.empty())
+            fail("global parameter " + std::to_string(i) + " has an empty name");
+        if (name == "s")
+            fail("a global parameter may not be called \"s\": that is the coordination number; rename it");
+        if (!names.insert(name).second)
+            fail("the global parameter \"" + name + "\" is defined twice; give each parameter a unique name");
+    }
+    Lepton::ParsedExpression derivative;
+    parseEnergy(force, derivative);
+}
+
+Lepton::ParsedExpression CoordinationForceImpl::parseEnergy(const CoordinationForce& force,
+                                                            Lepton::ParsedExpression& derivative) {
+    const string& expression = force.getEnergyFunction();
+    Lepton::ParsedExpression energy;
+    try {
+        energy = Lepton::Parser::parse(expression);
+    } catch (const std::exception& error) {
+        fail("cannot parse the energy expression \"" + expression + "\": " + error.what());
+    }
+    std::set<string> allowed = {"s"};
+    for (int i = 0; i < force.getNumGlobalParameters(); i++)
+        allowed.insert(force.getGlobalParameterName(i));
+    std::set<string> used;
+    collectVariables(energy.getRootNode(), used);
+    for (const string& variable : used)
+        if (allowed.find(variable) == allowed.end())
+            fail("the energy expression \"" + expression + "\" uses \"" + variable +
+                 "\", which is neither s nor a global parameter; add it with addGlobalParameter()");
+    energy = energy.optimize();
+    try {
+        derivative = energy.differentiate("s").optimize();
+    } catch (const std::exception& error) {
+        fail("cannot differentiate the energy expression \"" + expression + "\" with respect to s: " + error.what());
+    }
+    return energy;
+}
+
+RationalSwitchingFunction CoordinationForceImpl::createSwitchingFunction(const CoordinationForce& force) {
+    double dmax = force.getEffectiveDMax();
+    return RationalSwitchingFunction(force.getR0(), force.getD0(), force.getN(), force.getEffectiveM(), dmax,
+                                     force.getStretch());
+}
+
+void CoordinationForceImpl::initialize(ContextImpl& context) {
+    const System& system = context.getSystem();
+    validate(owner, system.getNumParticles());
+    kernel = context.getPlatform().createKernel(CalcCoordinationForceKernel::Name(), context);
+    kernel.getAs<CalcCoordinationForceKernel>().initialize(system, owner);
+}
+
+double CoordinationForceImpl::calcForcesAndEnergy(ContextImpl& context, bool includeForces, bool includeEnergy,
+                                                  int groups) {
+    if ((groups & (1 << owner.getForceGroup())) == 0)
+        return 0.0;
+    return kernel.getAs<CalcCoordinationForceKernel>().execute(context, includeForces, includeEnergy);
+}
+
+std::map<string, double> CoordinationForceImpl::getDefaultParameters() {
+    std::map<string, double> parameters;
+    for (int i = 0; i < owner.getNumGlobalParameters(); i++)
+        parameters[owner.getGlobalParameterName(i)] = owner.getGlobalParameterDefaultValue(i);
+    return parameters;
+}
+
+std::vector<string> CoordinationForceImpl::getKernelNames() {
+    return {CalcCoordinationForceKernel::Name()};
+}
+
+double CoordinationForceImpl::getCoordination(ContextImpl& context) {
+    return kernel.getAs<CalcCoordinationForceKernel>().getCoordination(context);
+}
+
+void CoordinationForceImpl::updateParametersInContext(ContextImpl& context) {
+    validate(owner, context.getSystem().getNumParticles());
+    kernel.getAs<CalcCoordinationForceKernel>().copyParametersToContext(context, owner);
+    context.systemChanged();
+}

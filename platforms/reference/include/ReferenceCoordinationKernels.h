@@ -1,0 +1,47 @@
+#ifndef REFERENCE_COORDINATION_KERNELS_H_
+#define REFERENCE_COORDINATION_KERNELS_H_
+
+#include "CoordinationKernels.h"
+#include "internal/RationalSwitchingFunction.h"
+#include "lepton/ExpressionProgram.h"
+#include "openmm/Vec3.h"
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace CoordinationPlugin {
+
+/**
+ * The Reference platform's CoordinationForce kernel: plain double-precision loops over the pairs.
+ * It is the oracle the other platforms are tested against, so it stays simple.
+ */
+class ReferenceCalcCoordinationForceKernel : public CalcCoordinationForceKernel {
+public:
+    ReferenceCalcCoordinationForceKernel(const std::string& name, const OpenMM::Platform& platform)
+        : CalcCoordinationForceKernel(name, platform) {}
+    void initialize(const OpenMM::System& system, const CoordinationForce& force) override;
+    double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
+    double getCoordination(OpenMM::ContextImpl& context) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const CoordinationForce& force) override;
+
+private:
+    void setPairParameters(const CoordinationForce& force);
+    /** s at the positions; if gradient is not null, ds/dx of every particle is added to it. */
+    double computeCoordination(OpenMM::ContextImpl& context, std::vector<OpenMM::Vec3>* gradient) const;
+    /** The values of s and of the global parameters, as the energy expressions read them. */
+    std::map<std::string, double> expressionVariables(OpenMM::ContextImpl& context, double s) const;
+
+    CoordinationForce::Mode mode;
+    std::vector<int> groupA, groupB;
+    bool periodic;
+    std::unique_ptr<RationalSwitchingFunction> switchingFunction;
+    std::string energyText;
+    std::vector<std::string> globalParameterNames;
+    Lepton::ExpressionProgram energyExpression, energyDerivative;
+    std::vector<OpenMM::Vec3> gradient;
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*REFERENCE_COORDINATION_KERNELS_H_*/

@@ -1,0 +1,28 @@
+#include "ReferenceCoordinationKernelFactory.h"
+#include "ReferenceCoordinationKernels.h"
+#include "openmm/OpenMMException.h"
+#include "openmm/internal/windowsExport.h"
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+
+extern "C" OPENMM_EXPORT void registerPlatforms() {}
+
+extern "C" OPENMM_EXPORT void registerKernelFactories() {
+    for (int i = 0; i < Platform::getNumPlatforms(); i++) {
+        Platform& platform = Platform::getPlatform(i);
+        if (platform.getName() == "Reference" || platform.getName() == "CPU")
+            platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new ReferenceCoordinationKernelFactory());
+    }
+}
+
+extern "C" OPENMM_EXPORT void registerCoordinationReferenceKernelFactories() {
+    registerKernelFactories();
+}
+
+KernelImpl* ReferenceCoordinationKernelFactory::createKernelImpl(std::string name, const Platform& platform,
+                                                                 ContextImpl& context) const {
+    if (name == CalcCoordinationForceKernel::Name())
+        return new ReferenceCalcCoordinationForceKernel(name, platform);
+    throw OpenMMException("ReferenceCoordinationKernelFactory: no kernel named '" + name + "'");
+}

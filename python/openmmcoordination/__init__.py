@@ -1,0 +1,29 @@
+"""openmm-coordination: PLUMED's COORDINATION collective variable as a native OpenMM force.
+
+Importing this package loads the plugin's platform kernels into OpenMM (from ``lib/plugins`` next
+to this file) and registers its XML serialization, then exposes :class:`CoordinationForce`.
+"""
+import os as _os
+
+import openmm as _openmm
+
+_PLUGIN_DIR = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "lib", "plugins")
+
+
+def _load_plugins():
+    loaded = _openmm.Platform.loadPluginsFromDirectory(_PLUGIN_DIR)
+    if not loaded:
+        failures = [f for f in _openmm.Platform.getPluginLoadFailures() if "Coordination" in f]
+        raise ImportError(
+            "openmmcoordination: could not load the platform plugins from %s: %s"
+            % (_PLUGIN_DIR, "; ".join(failures) or "no plugin libraries found; reinstall with 'pip install .'")
+        )
+    return loaded
+
+
+pluginLoadedLibNames = _load_plugins()
+
+from .coordination import CoordinationForce  # noqa: E402
+
+__all__ = ["CoordinationForce"]
+__version__ = "0.1.0"

@@ -1,0 +1,92 @@
+#include "CoordinationForceProxy.h"
+#include "CoordinationForce.h"
+#include "openmm/OpenMMException.h"
+#include "openmm/serialization/SerializationNode.h"
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+using std::string;
+using std::vector;
+
+namespace {
+
+const int CurrentVersion = 1;
+
+void serializeGroup(SerializationNode& parent, const string& name, const vector<int>& group) {
+    SerializationNode& node = parent.createChildNode(name);
+    for (int atom : group)
+        node.createChildNode("Atom").setIntProperty("index", atom);
+}
+
+vector<int> deserializeGroup(const SerializationNode& parent, const string& name) {
+    vector<int> group;
+    for (const SerializationNode& atom : parent.getChildNode(name).getChildren())
+        group.push_back(atom.getIntProperty("index"));
+    return group;
+}
+
+} // namespace
+
+CoordinationForceProxy::CoordinationForceProxy() : SerializationProxy("CoordinationForce") {}
+
+void CoordinationForceProxy::serialize(const void* object, SerializationNode& node) const {
+    node.setIntProperty("version", CurrentVersion);
+    const CoordinationForce& force = *reinterpret_cast<const CoordinationForce*>(object);
+    node.setStringProperty("name", force.getName());
+    node.setIntProperty("forceGroup", force.getForceGroup());
+    node.setStringProperty("energy", force.getEnergyFunction());
+    node.setIntProperty("mode", (int) force.getMode());
+    node.setBoolProperty("usesPeriodic", force.usesPeriodicBoundaryConditions());
+    node.setDoubleProperty("r0", force.getR0());
+    node.setIntProperty("n", force.getN());
+    node.setIntProperty("m", force.getM());
+    node.setDoubleProperty("d0", force.getD0());
+    // XML has no portable spelling of infinity: "no cutoff" is a flag of its own.
+    bool noCutoff = std::isinf(force.getDMax());
+    node.setBoolProperty("noCutoff", noCutoff);
+    node.setDoubleProperty("dmax", noCutoff ? 0.0 : force.getDMax());
+    node.setBoolProperty("stretch", force.getStretch());
+    serializeGroup(node, "GroupA", force.getGroupA());
+    serializeGroup(node, "GroupB", force.getGroupB());
+    SerializationNode& parameters = node.createChildNode("GlobalParameters");
+    for (int i = 0; i < force.getNumGlobalParameters(); i++)
+        parameters.createChildNode("Parameter")
+            .setStringProperty("name", force.getGlobalParameterName(i))
+            .setDoubleProperty("default", force.getGlobalParameterDefaultValue(i));
+}
+
+void* CoordinationForceProxy::deserialize(const SerializationNode& node) const {
+    int version = node.getIntProperty("version");
+    if (version < 1 || version > CurrentVersion)
+        throw OpenMMException("CoordinationForce: cannot read XML of version " + std::to_string(version) +
+                              "; this plugin reads versions 1 to " + std::to_string(CurrentVersion) +
+                              " (update openmm-coordination)");
+    int mode = node.getIntProperty("mode");
+    if (mode < CoordinationForce::Self || mode > CoordinationForce::Pair)
+        throw OpenMMException("CoordinationForce: the XML has mode " + std::to_string(mode) +
+                              "; it must be 0 (Self), 1 (Dual) or 2 (Pair)");
+    std::unique_ptr<CoordinationForce> force(new CoordinationForce(node.getStringProperty("energy")));
+    force->setName(node.getStringProperty("name", force->getName()));
+    force->setForceGroup(node.getIntProperty("forceGroup", 0));
+    force->setMode((CoordinationForce::Mode) mode);
+    force->setUsesPeriodicBoundaryConditions(node.getBoolProperty("usesPeriodic"));
+    force->setR0(node.getDoubleProperty("r0"));
+    force->setN(node.getIntProperty("n"));
+    force->setM(node.getIntProperty("m"));
+    force->setD0(node.getDoubleProperty("d0"));
+    if (node.getBoolProperty("noCutoff"))
+        force->setDMax(std::numeric_limits<double>::infinity());
+    else
+        force->setDMax(node.getDoubleProperty("dmax"));
+    force->setStretch(node.getBoolProperty("stretch"));
+    force->setGroupA(deserializeGroup(node, "GroupA"));
+    force->setGroupB(deserializeGroup(node, "GroupB"));
+    for (const SerializationNode& parameter : node.getChildNode("GlobalParameters").getChildren())
+        force->addGlobalParameter(parameter.getStringProperty("name"), parameter.getDoubleProperty("default"));
+    return force.release();
+}

@@ -1,0 +1,23 @@
+#include "CoordinationForce.h"
+#include "CoordinationForceProxy.h"
+#include "openmm/serialization/SerializationProxy.h"
+
+#if defined(WIN32)
+#include <windows.h>
+extern "C" void registerCoordinationSerializationProxies();
+BOOL WINAPI DllMain(HANDLE hModule, DWORD ul_reason_for_call, LPVOID lpReserved) {
+    if (ul_reason_for_call == DLL_PROCESS_ATTACH)
+        registerCoordinationSerializationProxies();
+    return TRUE;
+}
+#else
+extern "C" void __attribute__((constructor)) registerCoordinationSerializationProxies();
+#endif
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+
+// Runs when the library is loaded, so XmlSerializer knows CoordinationForce wherever the plugin is used.
+extern "C" void registerCoordinationSerializationProxies() {
+    SerializationProxy::registerProxy(typeid(CoordinationForce), new CoordinationForceProxy());
+}

@@ -1,0 +1,48 @@
+"""Builds the C++ libraries and the SWIG module with CMake and packages them as `openmmcoordination`.
+
+`pip install .` runs this; the package directory becomes the CMake install prefix, so the plugin
+libraries land in openmmcoordination/lib/plugins, where `import openmmcoordination` loads them.
+"""
+import os
+import subprocess
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+
+
+class CMakeExtension(Extension):
+    def __init__(self, name):
+        super().__init__(name, sources=[])
+
+
+class CMakeBuild(build_ext):
+    def build_extension(self, ext):
+        package_dir = os.path.abspath(os.path.dirname(self.get_ext_fullpath(ext.name)))
+        build_dir = os.path.abspath(os.path.join(self.build_temp, "cmake"))
+        os.makedirs(build_dir, exist_ok=True)
+        configure = [
+            "cmake", "-S", ROOT, "-B", build_dir,
+            "-DCMAKE_BUILD_TYPE=Release",
+            "-DCOORDINATION_BUILD_PYTHON=ON",
+            "-DCOORDINATION_BUILD_TESTS=OFF",
+            "-DPython3_EXECUTABLE=" + sys.executable,
+            "-DCMAKE_INSTALL_PREFIX=" + package_dir,
+        ]
+        if "OPENMM_DIR" in os.environ:
+            configure.append("-DOPENMM_DIR=" + os.environ["OPENMM_DIR"])
+        subprocess.check_call(configure)
+        jobs = str(os.cpu_count() or 2)
+        subprocess.check_call(["cmake", "--build", build_dir, "--parallel", jobs])
+        subprocess.check_call(["cmake", "--install", build_dir])
+
+
+setup(
+    packages=["openmmcoordination"],
+    package_dir={"": "python"},
+    ext_modules=[CMakeExtension("openmmcoordination._coordination")],
+    cmdclass={"build_ext": CMakeBuild},
+    zip_safe=False,
+)
