@@ -4,6 +4,7 @@
 libraries land in openmmcoordination/lib/plugins, where `import openmmcoordination` loads them.
 """
 import os
+import shutil
 import subprocess
 import sys
 
@@ -22,7 +23,9 @@ class CMakeBuild(build_ext):
     def build_extension(self, ext):
         package_dir = os.path.abspath(os.path.dirname(self.get_ext_fullpath(ext.name)))
         build_dir = os.path.abspath(os.path.join(self.build_temp, "cmake"))
-        os.makedirs(build_dir, exist_ok=True)
+        # Always configure afresh: pip's isolated build environments (where OpenMM is found) are temporary.
+        shutil.rmtree(build_dir, ignore_errors=True)
+        os.makedirs(build_dir)
         configure = [
             "cmake", "-S", ROOT, "-B", build_dir,
             "-DCMAKE_BUILD_TYPE=Release",

@@ -128,6 +128,19 @@ Lepton::ParsedExpression CoordinationForceImpl::parseEnergy(const CoordinationFo
     return energy;
 }
 
+void CoordinationForceImpl::checkEnergyUnchanged(const CoordinationForce& force, const string& energy,
+                                                 const vector<string>& globalParameterNames) {
+    if (force.getEnergyFunction() != energy)
+        fail("updateParametersInContext() cannot change the energy expression (from \"" + energy + "\" to \"" +
+             force.getEnergyFunction() + "\"); call Context.reinitialize() or create a new Context");
+    bool sameParameters = (force.getNumGlobalParameters() == (int) globalParameterNames.size());
+    for (int i = 0; sameParameters && i < force.getNumGlobalParameters(); i++)
+        sameParameters = (force.getGlobalParameterName(i) == globalParameterNames[i]);
+    if (!sameParameters)
+        fail("updateParametersInContext() cannot add, remove or rename global parameters; call "
+             "Context.reinitialize() or create a new Context");
+}
+
 RationalSwitchingFunction CoordinationForceImpl::createSwitchingFunction(const CoordinationForce& force) {
     double dmax = force.getEffectiveDMax();
     return RationalSwitchingFunction(force.getR0(), force.getD0(), force.getN(), force.getEffectiveM(), dmax,

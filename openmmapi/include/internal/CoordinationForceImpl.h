@@ -40,6 +40,12 @@ public:
      * and return it (the derivative with respect to s in derivative).
      */
     static Lepton::ParsedExpression parseEnergy(const CoordinationForce& force, Lepton::ParsedExpression& derivative);
+    /**
+     * Throw if the force's energy expression or global parameter names differ from those a kernel was
+     * built with (updateParametersInContext() cannot change them).
+     */
+    static void checkEnergyUnchanged(const CoordinationForce& force, const std::string& energy,
+                                     const std::vector<std::string>& globalParameterNames);
     /** The switching function of a validated force, with every constant resolved. */
     static RationalSwitchingFunction createSwitchingFunction(const CoordinationForce& force);
 

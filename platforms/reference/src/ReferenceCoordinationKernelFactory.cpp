@@ -6,9 +6,9 @@
 using namespace CoordinationPlugin;
 using namespace OpenMM;
 
-extern "C" OPENMM_EXPORT void registerPlatforms() {}
+namespace {
 
-extern "C" OPENMM_EXPORT void registerKernelFactories() {
+void registerFactories() {
     for (int i = 0; i < Platform::getNumPlatforms(); i++) {
         Platform& platform = Platform::getPlatform(i);
         if (platform.getName() == "Reference" || platform.getName() == "CPU")
@@ -16,8 +16,18 @@ extern "C" OPENMM_EXPORT void registerKernelFactories() {
     }
 }
 
+} // namespace
+
+extern "C" OPENMM_EXPORT void registerPlatforms() {}
+
+// Called by Platform::loadPluginsFromDirectory().
+extern "C" OPENMM_EXPORT void registerKernelFactories() {
+    registerFactories();
+}
+
+// For programs (the tests) that link the plugin directly: a name no other plugin uses.
 extern "C" OPENMM_EXPORT void registerCoordinationReferenceKernelFactories() {
-    registerKernelFactories();
+    registerFactories();
 }
 
 KernelImpl* ReferenceCoordinationKernelFactory::createKernelImpl(std::string name, const Platform& platform,

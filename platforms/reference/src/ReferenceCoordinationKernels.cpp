@@ -77,16 +77,7 @@ void ReferenceCalcCoordinationForceKernel::setPairParameters(const CoordinationF
 
 void ReferenceCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context,
                                                                    const CoordinationForce& force) {
-    if (force.getEnergyFunction() != energyText)
-        throw OpenMMException("CoordinationForce: updateParametersInContext() cannot change the energy expression "
-                              "(from \"" + energyText + "\" to \"" + force.getEnergyFunction() +
-                              "\"); call Context.reinitialize() or create a new Context");
-    bool sameParameters = (force.getNumGlobalParameters() == (int) globalParameterNames.size());
-    for (int i = 0; sameParameters && i < force.getNumGlobalParameters(); i++)
-        sameParameters = (force.getGlobalParameterName(i) == globalParameterNames[i]);
-    if (!sameParameters)
-        throw OpenMMException("CoordinationForce: updateParametersInContext() cannot add, remove or rename global "
-                              "parameters; call Context.reinitialize() or create a new Context");
+    CoordinationForceImpl::checkEnergyUnchanged(force, energyText, globalParameterNames);
     setPairParameters(force);
 }
 

@@ -1,0 +1,24 @@
+# Shared by the GPU platform plugins: the common kernel's C++ sources, and its kernel source (.cc)
+# embedded into a generated C++ file so that the platform compiles it at run time.
+set(COORDINATION_COMMON_DIR "${CMAKE_CURRENT_LIST_DIR}")
+set(COORDINATION_KERNEL_FILES "${COORDINATION_COMMON_DIR}/src/kernels/coordination.cc")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${COORDINATION_KERNEL_FILES})
+set(generated_dir "${CMAKE_BINARY_DIR}/generated")
+set(header "#ifndef COORDINATION_KERNEL_SOURCES_H_\n#define COORDINATION_KERNEL_SOURCES_H_\n#include <string>\nnamespace CoordinationPlugin {\n/** Kernel sources of platforms/common/src/kernels, compiled by the platform at run time. */\nclass CoordinationKernelSources {\npublic:\n")
+set(body "#include \"CoordinationKernelSources.h\"\nusing namespace CoordinationPlugin;\n")
+foreach(kernel_file ${COORDINATION_KERNEL_FILES})
+    get_filename_component(kernel_name "${kernel_file}" NAME_WE)
+    file(READ "${kernel_file}" kernel_text)
+    string(APPEND header "    static const std::string ${kernel_name};\n")
+    string(APPEND body "const std::string CoordinationKernelSources::${kernel_name} = R\"KERNELSOURCE(${kernel_text})KERNELSOURCE\";\n")
+endforeach()
+string(APPEND header "};\n} // namespace CoordinationPlugin\n#endif\n")
+file(WRITE "${generated_dir}/CoordinationKernelSources.h.new" "${header}")
+file(WRITE "${generated_dir}/CoordinationKernelSources.cpp.new" "${body}")
+configure_file("${generated_dir}/CoordinationKernelSources.h.new" "${generated_dir}/CoordinationKernelSources.h" COPYONLY)
+configure_file("${generated_dir}/CoordinationKernelSources.cpp.new" "${generated_dir}/CoordinationKernelSources.cpp" COPYONLY)
+
+set(COORDINATION_COMMON_SOURCES
+    "${COORDINATION_COMMON_DIR}/src/CommonCoordinationKernels.cpp"
+    "${generated_dir}/CoordinationKernelSources.cpp")
+set(COORDINATION_COMMON_INCLUDES "${COORDINATION_COMMON_DIR}/include" "${generated_dir}")

@@ -1,0 +1,50 @@
+#ifndef COMMON_COORDINATION_KERNELS_H_
+#define COMMON_COORDINATION_KERNELS_H_
+
+#include "CoordinationKernels.h"
+#include "openmm/common/ComputeArray.h"
+#include "openmm/common/ComputeContext.h"
+#include "openmm/common/ComputeKernel.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace CoordinationPlugin {
+
+/**
+ * The CoordinationForce kernel for OpenMM's GPU platforms (CUDA, OpenCL), written once against
+ * ComputeContext. Per evaluation it launches three kernels and transfers nothing: s is reduced on the
+ * device, E(s) and dE/ds are evaluated on the device (code generated from the expression), and the
+ * forces go straight into OpenMM's force buffer. Global parameters are uploaded only when they change.
+ */
+class CommonCalcCoordinationForceKernel : public CalcCoordinationForceKernel {
+public:
+    CommonCalcCoordinationForceKernel(const std::string& name, const OpenMM::Platform& platform,
+                                      OpenMM::ComputeContext& cc);
+    ~CommonCalcCoordinationForceKernel() override;
+    void initialize(const OpenMM::System& system, const CoordinationForce& force) override;
+    double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
+    double getCoordination(OpenMM::ContextImpl& context) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const CoordinationForce& force) override;
+    /** Translate the groups' particle indices into the context's current atom order (after a reorder). */
+    void uploadAtomOrder();
+
+private:
+    class ReorderListener;
+    /** Everything that depends on the force's settings; rebuilt by copyParametersToContext. */
+    struct DeviceData;
+    void build(const CoordinationForce& force);
+    void launch(bool computeGradient, bool addEnergy);
+    void updateGlobalParameters(OpenMM::ContextImpl& context);
+
+    OpenMM::ComputeContext& cc;
+    std::unique_ptr<DeviceData> data;
+    std::string energyText;
+    std::vector<std::string> globalParameterNames;
+    std::vector<double> globalParameterValues;
+    bool hasInitialized = false;
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*COMMON_COORDINATION_KERNELS_H_*/

@@ -1,0 +1,47 @@
+#include "CommonCoordinationKernels.h"
+#include "openmm/KernelFactory.h"
+#include "openmm/OpenMMException.h"
+#include "openmm/internal/ContextImpl.h"
+#include "openmm/internal/windowsExport.h"
+#include "openmm/cuda/CudaContext.h"
+#include "openmm/cuda/CudaPlatform.h"
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+
+namespace {
+
+/**
+ * Creates the common CoordinationForce kernel on a CUDA context (its first device: with several
+ * devices, OpenMM sums every device's forces into the first one's buffer).
+ */
+class CudaCoordinationKernelFactory : public KernelFactory {
+public:
+    KernelImpl* createKernelImpl(std::string name, const Platform& platform, ContextImpl& context) const override {
+        CudaPlatform::PlatformData& data = *static_cast<CudaPlatform::PlatformData*>(context.getPlatformData());
+        CudaContext& cu = *data.contexts[0];
+        if (name == CalcCoordinationForceKernel::Name())
+            return new CommonCalcCoordinationForceKernel(name, platform, cu);
+        throw OpenMMException("CudaCoordinationKernelFactory: no kernel named '" + name + "'");
+    }
+};
+
+void registerFactories() {
+    for (int i = 0; i < Platform::getNumPlatforms(); i++) {
+        Platform& platform = Platform::getPlatform(i);
+        if (platform.getName() == "CUDA")
+            platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new CudaCoordinationKernelFactory());
+    }
+}
+
+} // namespace
+
+extern "C" OPENMM_EXPORT void registerPlatforms() {}
+
+extern "C" OPENMM_EXPORT void registerKernelFactories() {
+    registerFactories();
+}
+
+extern "C" OPENMM_EXPORT void registerCoordinationCUDAKernelFactories() {
+    registerFactories();
+}

@@ -1,0 +1,53 @@
+// OpenMM's opencl.hpp uses command-buffer extensions newer than Debian 12's OpenCL headers declare;
+// this plugin needs none of them, so hide the extensions before opencl.hpp is read.
+#include <CL/opencl.h>
+#undef cl_khr_command_buffer
+#undef cl_khr_command_buffer_mutable_dispatch
+#undef cl_khr_command_buffer_multi_device
+#include "CommonCoordinationKernels.h"
+#include "openmm/KernelFactory.h"
+#include "openmm/OpenMMException.h"
+#include "openmm/internal/ContextImpl.h"
+#include "openmm/internal/windowsExport.h"
+#include "openmm/opencl/OpenCLContext.h"
+#include "openmm/opencl/OpenCLPlatform.h"
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+
+namespace {
+
+/**
+ * Creates the common CoordinationForce kernel on an OpenCL context (its first device: with several
+ * devices, OpenMM sums every device's forces into the first one's buffer).
+ */
+class OpenCLCoordinationKernelFactory : public KernelFactory {
+public:
+    KernelImpl* createKernelImpl(std::string name, const Platform& platform, ContextImpl& context) const override {
+        OpenCLPlatform::PlatformData& data = *static_cast<OpenCLPlatform::PlatformData*>(context.getPlatformData());
+        OpenCLContext& cl = *data.contexts[0];
+        if (name == CalcCoordinationForceKernel::Name())
+            return new CommonCalcCoordinationForceKernel(name, platform, cl);
+        throw OpenMMException("OpenCLCoordinationKernelFactory: no kernel named '" + name + "'");
+    }
+};
+
+void registerFactories() {
+    for (int i = 0; i < Platform::getNumPlatforms(); i++) {
+        Platform& platform = Platform::getPlatform(i);
+        if (platform.getName() == "OpenCL")
+            platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new OpenCLCoordinationKernelFactory());
+    }
+}
+
+} // namespace
+
+extern "C" OPENMM_EXPORT void registerPlatforms() {}
+
+extern "C" OPENMM_EXPORT void registerKernelFactories() {
+    registerFactories();
+}
+
+extern "C" OPENMM_EXPORT void registerCoordinationOpenCLKernelFactories() {
+    registerFactories();
+}
