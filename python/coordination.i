@@ -1,5 +1,9 @@
 %module(package="openmmcoordination") coordination
 
+%pythonbegin %{
+import operator
+%}
+
 %import(module="openmm") "swig/OpenMMSwigHeaders.i"
 %include "swig/typemaps.i"
 %include <std_string.i>
@@ -40,12 +44,12 @@ namespace std {
     }
 }
 
-/* Groups accept any iterable of integers (lists, ranges, numpy arrays). */
+/* Groups accept any iterable of integers (lists, ranges, numpy integer arrays); floats are refused. */
 %pythonprepend CoordinationPlugin::CoordinationForce::setGroupA %{
-    atoms = [int(atom) for atom in atoms]
+    atoms = [operator.index(atom) for atom in atoms]
 %}
 %pythonprepend CoordinationPlugin::CoordinationForce::setGroupB %{
-    atoms = [int(atom) for atom in atoms]
+    atoms = [operator.index(atom) for atom in atoms]
 %}
 
 namespace CoordinationPlugin {

@@ -26,8 +26,11 @@ public:
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
     double getCoordination(OpenMM::ContextImpl& context) override;
     void copyParametersToContext(OpenMM::ContextImpl& context, const CoordinationForce& force) override;
-    /** Translate the groups' particle indices into the context's current atom order (after a reorder). */
-    void uploadAtomOrder();
+    /**
+     * Translate the groups' particle indices into the context's current atom order, on the device
+     * (at creation and after each reordering of the atoms).
+     */
+    void followAtomOrder();
 
 private:
     class ReorderListener;

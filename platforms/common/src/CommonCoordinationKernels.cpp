@@ -29,12 +29,14 @@ struct CommonCalcCoordinationForceKernel::DeviceData {
     bool periodic;
     vector<int> groupA, groupB;        // the user's particle indices, one per slot
     vector<int> uniqueParticles;       // every particle in a group, once
+    ComputeArray particlesA, particlesB, particles; // the same, on the device (uploaded once)
+    ComputeArray positionOfParticle;   // particle -> current atom position (device-side, after reorders)
     ComputeArray atomsA, atomsB;       // slot -> current atom index (follows reordering)
     ComputeArray uniqueA, uniqueB;     // slot -> index into uniqueParticles (gradient row)
     ComputeArray uniqueAtoms;          // unique index -> current atom index
     ComputeArray gradientBuffer;       // ds/dx, 64-bit fixed point, 3 x numUnique
     ComputeArray partialSums, globals, results;
-    ComputeKernel pairKernel, finishKernel, forceKernel;
+    ComputeKernel pairKernel, finishKernel, forceKernel, invertKernel, translateKernel;
     int pairWorkUnits, pairBlockSize, numPartials;
 };
 
@@ -42,7 +44,7 @@ class CommonCalcCoordinationForceKernel::ReorderListener : public ComputeContext
 public:
     explicit ReorderListener(CommonCalcCoordinationForceKernel& owner) : owner(owner) {}
     void execute() override {
-        owner.uploadAtomOrder();
+        owner.followAtomOrder();
     }
 
 private:
@@ -110,6 +112,10 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     // Arrays.
     const bool mixedIsDouble = cc.getUseDoublePrecision() || cc.getUseMixedPrecision();
     const int mixedSize = (mixedIsDouble ? sizeof(double) : sizeof(float));
+    d.particlesA.initialize<int>(cc, std::max(numA, 1), "coordinationParticlesA");
+    d.particlesB.initialize<int>(cc, std::max(numB, 1), "coordinationParticlesB");
+    d.particles.initialize<int>(cc, std::max(numUnique, 1), "coordinationParticles");
+    d.positionOfParticle.initialize<int>(cc, cc.getPaddedNumAtoms(), "coordinationPositionOfParticle");
     d.atomsA.initialize<int>(cc, std::max(numA, 1), "coordinationAtomsA");
     d.atomsB.initialize<int>(cc, std::max(numB, 1), "coordinationAtomsB");
     d.uniqueA.initialize<int>(cc, std::max(numA, 1), "coordinationUniqueA");
@@ -119,10 +125,16 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     d.partialSums.initialize(cc, std::max(d.numPartials, 1), mixedSize, "coordinationPartialSums");
     d.globals.initialize(cc, std::max((int) globalParameterNames.size(), 1), mixedSize, "coordinationGlobals");
     d.results.initialize(cc, 4, mixedSize, "coordinationResults");
-    if (numA > 0)
+    if (numA > 0) {
+        d.particlesA.upload(d.groupA);
         d.uniqueA.upload(slotUniqueA);
-    if (numB > 0)
+    }
+    if (numB > 0) {
+        d.particlesB.upload(d.groupB);
         d.uniqueB.upload(slotUniqueB);
+    }
+    if (numUnique > 0)
+        d.particles.upload(d.uniqueParticles);
     d.gradientBuffer.upload(vector<long long>(d.gradientBuffer.getSize(), 0));
 
     // Program: the switching function's constants are compiled in.
@@ -213,31 +225,31 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     d.forceKernel->addArg(d.results);
     d.forceKernel->addArg(cc.getLongForceBuffer());
 
+    d.invertKernel = program->createKernel("invertAtomOrder");
+    d.invertKernel->addArg(cc.getAtomIndexArray());
+    d.invertKernel->addArg(d.positionOfParticle);
+    d.invertKernel->addArg(cc.getNumAtoms());
+    d.translateKernel = program->createKernel("translateParticles");
+    d.translateKernel->addArg(d.positionOfParticle);
+    d.translateKernel->addArg(d.particlesA);
+    d.translateKernel->addArg(d.atomsA);
+    d.translateKernel->addArg(d.particlesB);
+    d.translateKernel->addArg(d.atomsB);
+    d.translateKernel->addArg(d.particles);
+    d.translateKernel->addArg(d.uniqueAtoms);
+
     data = std::move(next);
-    uploadAtomOrder();
+    followAtomOrder();
     globalParameterValues.clear(); // upload on the next evaluation
 }
 
-void CommonCalcCoordinationForceKernel::uploadAtomOrder() {
+void CommonCalcCoordinationForceKernel::followAtomOrder() {
     if (!data)
         return;
     ContextSelector selector(cc);
     DeviceData& d = *data;
-    const vector<int>& order = cc.getAtomIndex();
-    vector<int> position(order.size());
-    for (int i = 0; i < (int) order.size(); i++)
-        position[order[i]] = i;
-    auto translate = [&](const vector<int>& particles, ComputeArray& array) {
-        if (particles.empty())
-            return;
-        vector<int> atoms(particles.size());
-        for (int i = 0; i < (int) particles.size(); i++)
-            atoms[i] = position[particles[i]];
-        array.upload(atoms);
-    };
-    translate(d.groupA, d.atomsA);
-    translate(d.groupB, d.atomsB);
-    translate(d.uniqueParticles, d.uniqueAtoms);
+    d.invertKernel->execute(cc.getNumAtoms());
+    d.translateKernel->execute(std::max({(int) d.groupA.size(), (int) d.groupB.size(), (int) d.uniqueParticles.size(), 1}));
 }
 
 void CommonCalcCoordinationForceKernel::updateGlobalParameters(ContextImpl& context) {
