@@ -87,6 +87,14 @@ void CoordinationForceImpl::validate(const CoordinationForce& force, int numPart
              " nm); use 0 for the automatic cutoff or infinity for none");
     if (dmax == 0.0 && !std::isfinite(force.getEffectiveDMax()))
         fail("the automatic dmax is not finite for these parameters; set dmax explicitly");
+    if (force.getStretch() && std::isfinite(force.getEffectiveDMax())) {
+        // Stretching divides by sigma(0) - sigma(dmax): that must be a usable number.
+        RationalSwitchingFunction sigma = createSwitchingFunction(force);
+        if (!std::isfinite(sigma.getStretchFactor()) || std::fabs(sigma.getStretchFactor()) > 1e6)
+            fail("with dmax = " + formatNumber(force.getEffectiveDMax()) + " nm the switching function is still " +
+                 "1 to within 1e-6 at dmax, so stretching it to reach 0 there would multiply it by " +
+                 formatNumber(sigma.getStretchFactor()) + "; make dmax larger or call setStretch(false)");
+    }
     std::set<string> names;
     for (int i = 0; i < force.getNumGlobalParameters(); i++) {
         const string& name = force.getGlobalParameterName(i);

@@ -47,7 +47,7 @@ void CoordinationForceProxy::serialize(const void* object, SerializationNode& no
     node.setIntProperty("m", force.getM());
     node.setDoubleProperty("d0", force.getD0());
     // XML has no portable spelling of infinity: "no cutoff" is a flag of its own.
-    bool noCutoff = std::isinf(force.getDMax());
+    bool noCutoff = (force.getDMax() == std::numeric_limits<double>::infinity());
     node.setBoolProperty("noCutoff", noCutoff);
     node.setDoubleProperty("dmax", noCutoff ? 0.0 : force.getDMax());
     node.setBoolProperty("stretch", force.getStretch());

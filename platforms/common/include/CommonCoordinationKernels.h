@@ -34,6 +34,7 @@ public:
 
 private:
     class ReorderListener;
+    class ForceInfo;
     /** Everything that depends on the force's settings; rebuilt by copyParametersToContext. */
     struct DeviceData;
     void build(const CoordinationForce& force);
@@ -42,6 +43,7 @@ private:
 
     OpenMM::ComputeContext& cc;
     std::unique_ptr<DeviceData> data;
+    ForceInfo* info = nullptr; // owned by the ComputeContext
     std::string energyText;
     std::vector<std::string> globalParameterNames;
     std::vector<double> globalParameterValues;

@@ -2,6 +2,7 @@
 #include "CoordinationKernelSources.h"
 #include "internal/CoordinationForceImpl.h"
 #include "openmm/OpenMMException.h"
+#include "openmm/common/ComputeForceInfo.h"
 #include "openmm/common/ContextSelector.h"
 #include "openmm/common/ExpressionUtilities.h"
 #include "openmm/internal/ContextImpl.h"
@@ -51,6 +52,36 @@ private:
     CommonCalcCoordinationForceKernel& owner;
 };
 
+/**
+ * Tells OpenMM how to keep the force's atoms when it reorders and wraps atoms into the periodic box.
+ * Reordering is followed on the device (followAtomOrder), so atoms may move freely. But OpenMM wraps
+ * each molecule into the box separately: a force that does not use periodic boundary conditions in a
+ * periodic system must see unwrapped distances, so its atoms are declared one group (one molecule,
+ * wrapped as a whole), which keeps every distance between them as in the user's coordinates.
+ */
+class CommonCalcCoordinationForceKernel::ForceInfo : public ComputeForceInfo {
+public:
+    void setForce(const CoordinationForce& force) {
+        std::set<int> unique(force.getGroupA().begin(), force.getGroupA().end());
+        unique.insert(force.getGroupB().begin(), force.getGroupB().end());
+        particles.assign(unique.begin(), unique.end());
+        keepTogether = !force.usesPeriodicBoundaryConditions() && particles.size() > 1;
+    }
+    int getNumParticleGroups() override {
+        return keepTogether ? 1 : 0;
+    }
+    void getParticlesInGroup(int index, vector<int>& groupParticles) override {
+        groupParticles = particles;
+    }
+    bool areGroupsIdentical(int group1, int group2) override {
+        return true;
+    }
+
+private:
+    vector<int> particles;
+    bool keepTogether = false;
+};
+
 CommonCalcCoordinationForceKernel::CommonCalcCoordinationForceKernel(const string& name, const Platform& platform,
                                                                      ComputeContext& cc)
     : CalcCoordinationForceKernel(name, platform), cc(cc) {}
@@ -62,6 +93,9 @@ void CommonCalcCoordinationForceKernel::initialize(const System& system, const C
     energyText = force.getEnergyFunction();
     for (int i = 0; i < force.getNumGlobalParameters(); i++)
         globalParameterNames.push_back(force.getGlobalParameterName(i));
+    info = new ForceInfo();
+    info->setForce(force);
+    cc.addForce(info);
     build(force);
     cc.addReorderListener(new ReorderListener(*this));
 }
@@ -156,10 +190,14 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     defines[d.mode == CoordinationForce::Self ? "MODE_SELF" : (d.mode == CoordinationForce::Dual ? "MODE_DUAL" : "MODE_PAIR")] = "1";
     if (d.periodic)
         defines["USE_PERIODIC"] = "1";
-    if (std::isfinite(cutoff)) {
+    // A cutoff beyond 1e15 nm excludes nothing and its square does not fit in a float: treat it as none.
+    if (std::isfinite(cutoff) && cutoff < 1e15) {
         defines["USE_CUTOFF"] = "1";
         defines["CUTOFF_SQUARED"] = cc.doubleToString(cutoff * cutoff);
     }
+    if (!cc.getUseDoublePrecision() && 1.0 / force.getR0() > 1e30)
+        throw OpenMMException("CoordinationForce: r0 = " + cc.doubleToString(force.getR0()) +
+                              " nm is too small for single or mixed precision; use Precision=double");
     defines["INV_R0"] = cc.doubleToString(1.0 / force.getR0());
     defines["D0"] = cc.doubleToString(force.getD0());
     defines["N_EXP"] = cc.intToString(n);
@@ -324,5 +362,8 @@ double CommonCalcCoordinationForceKernel::getCoordination(ContextImpl& context) 
 void CommonCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context, const CoordinationForce& force) {
     ContextSelector selector(cc);
     CoordinationForceImpl::checkEnergyUnchanged(force, energyText, globalParameterNames);
+    info->setForce(force);
     build(force);
+    // The atoms kept together may have changed: let OpenMM find the molecules again.
+    cc.invalidateMolecules(info);
 }

@@ -1,0 +1,160 @@
+/*
+ * XML serialization: a round trip keeps every setting and the energy; malformed XML is rejected.
+ */
+
+#include "CoordinationTestUtilities.h"
+#include "openmm/serialization/XmlSerializer.h"
+#include <sstream>
+
+using namespace CoordinationPlugin;
+using namespace CoordinationTest;
+using OpenMM::Vec3;
+using OpenMM::XmlSerializer;
+
+namespace {
+
+/** A force with every setting away from its default; dmax is the one setting varied by the tests. */
+CoordinationForce unusualForce(double dmax) {
+    CoordinationForce force("0.5*k*(s-s0)^2 + lambda*s");
+    force.setMode(CoordinationForce::Dual);
+    force.setGroupA({0, 3, 3, 5});
+    force.setGroupB({1, 2, 3, 4, 6});
+    force.setR0(0.37);
+    force.setN(5);
+    force.setM(11);
+    force.setD0(0.05);
+    force.setDMax(dmax);
+    force.setStretch(false);
+    force.setUsesPeriodicBoundaryConditions(true);
+    force.addGlobalParameter("k", 12.5);
+    force.addGlobalParameter("s0", 1.0 / 3.0);
+    force.addGlobalParameter("lambda", -2e-7);
+    force.setForceGroup(7);
+    force.setName("coordination restraint");
+    return force;
+}
+
+std::string serialize(const OpenMM::Force& force) {
+    std::stringstream stream;
+    XmlSerializer::serialize<OpenMM::Force>(&force, "Force", stream);
+    return stream.str();
+}
+
+std::unique_ptr<OpenMM::Force> deserialize(const std::string& xml) {
+    std::stringstream stream(xml);
+    return std::unique_ptr<OpenMM::Force>(XmlSerializer::deserialize<OpenMM::Force>(stream));
+}
+
+void expectSameSettings(const CoordinationForce& copy, const CoordinationForce& original) {
+    EXPECT_EQ(copy.getEnergyFunction(), original.getEnergyFunction());
+    EXPECT_EQ(copy.getMode(), original.getMode());
+    EXPECT_EQ(copy.getGroupA(), original.getGroupA());
+    EXPECT_EQ(copy.getGroupB(), original.getGroupB());
+    EXPECT_EQ(copy.getR0(), original.getR0());
+    EXPECT_EQ(copy.getN(), original.getN());
+    EXPECT_EQ(copy.getM(), original.getM());
+    EXPECT_EQ(copy.getD0(), original.getD0());
+    EXPECT_EQ(copy.getDMax(), original.getDMax());
+    EXPECT_EQ(copy.getStretch(), original.getStretch());
+    EXPECT_EQ(copy.usesPeriodicBoundaryConditions(), original.usesPeriodicBoundaryConditions());
+    ASSERT_EQ(copy.getNumGlobalParameters(), original.getNumGlobalParameters());
+    for (int i = 0; i < original.getNumGlobalParameters(); i++) {
+        EXPECT_EQ(copy.getGlobalParameterName(i), original.getGlobalParameterName(i));
+        EXPECT_EQ(copy.getGlobalParameterDefaultValue(i), original.getGlobalParameterDefaultValue(i));
+    }
+    EXPECT_EQ(copy.getForceGroup(), original.getForceGroup());
+    EXPECT_EQ(copy.getName(), original.getName());
+}
+
+/** Replaces the first occurrence of `from` (which must be there) in the XML. */
+std::string edited(std::string xml, const std::string& from, const std::string& to) {
+    size_t position = xml.find(from);
+    EXPECT_NE(position, std::string::npos) << "the XML has no " << from << ":\n" << xml;
+    if (position != std::string::npos)
+        xml.replace(position, from.size(), to);
+    return xml;
+}
+
+} // namespace
+
+TEST(Serialization, RoundTripPreservesEverySetting) {
+    for (double dmax : {0.0, 1.25, Infinity}) {
+        SCOPED_TRACE("dmax = " + std::to_string(dmax));
+        CoordinationForce original = unusualForce(dmax);
+        std::unique_ptr<OpenMM::Force> copy = deserialize(serialize(original));
+        const CoordinationForce* coordination = dynamic_cast<const CoordinationForce*>(copy.get());
+        ASSERT_NE(coordination, nullptr);
+        expectSameSettings(*coordination, original);
+    }
+    // The defaults, Self and Pair modes, and no global parameters.
+    CoordinationForce defaults;
+    defaults.setGroupA({2, 2});
+    CoordinationForce pair = defaults;
+    pair.setMode(CoordinationForce::Pair);
+    pair.setGroupB({0, 1});
+    for (const CoordinationForce& original : {defaults, pair}) {
+        std::unique_ptr<OpenMM::Force> copy = deserialize(serialize(original));
+        ASSERT_NE(dynamic_cast<const CoordinationForce*>(copy.get()), nullptr);
+        expectSameSettings(dynamic_cast<const CoordinationForce&>(*copy), original);
+    }
+}
+
+TEST(Serialization, DeserializedSystemGivesTheSameEnergy) {
+    const Box box = Box::triclinic();
+    const std::vector<Vec3> positions = randomPositions(8, box, 21);
+    for (double dmax : {0.0, 1.25, Infinity}) {
+        SCOPED_TRACE("dmax = " + std::to_string(dmax));
+        CoordinationForce original = unusualForce(dmax);
+        CoordinationContext system(original, positions, box);
+        std::stringstream stream;
+        XmlSerializer::serialize<OpenMM::System>(&system.getSystem(), "System", stream);
+        std::unique_ptr<OpenMM::System> copy(XmlSerializer::deserialize<OpenMM::System>(stream));
+        ASSERT_EQ(copy->getNumForces(), 1);
+        OpenMM::VerletIntegrator integrator(0.001);
+        OpenMM::Context context(*copy, integrator, OpenMM::Platform::getPlatformByName(testPlatform().platform),
+                            testPlatform().properties());
+        context.setPositions(positions);
+        OpenMM::State state = context.getState(OpenMM::State::Energy | OpenMM::State::Forces, false, 1 << 7);
+        Evaluation expected = system.evaluate(1 << 7);
+        EXPECT_NE(expected.energy, 0.0);
+        EXPECT_EQ(state.getPotentialEnergy(), expected.energy);
+        expectForcesNear(state.getForces(), expected.forces, Tolerance::Exact);
+    }
+}
+
+TEST(Serialization, TruncatedXmlIsRejected) {
+    const std::string xml = serialize(unusualForce(1.25));
+    for (size_t length : {xml.size() / 2, xml.size() / 4, (size_t)10, (size_t)0})
+        EXPECT_ANY_THROW(deserialize(xml.substr(0, length))) << "length " << length;
+}
+
+TEST(Serialization, MissingRequiredAttributeIsRejected) {
+    const std::string xml = serialize(unusualForce(1.25));
+    for (std::string attribute : {"r0", "mode", "energy", "stretch", "noCutoff"}) {
+        SCOPED_TRACE(attribute);
+        const std::string text = " " + attribute + "=\"";
+        size_t start = xml.find(text);
+        ASSERT_NE(start, std::string::npos);
+        size_t end = xml.find('"', start + text.size());
+        std::string withoutIt = xml.substr(0, start) + xml.substr(end + 1);
+        EXPECT_THROW(deserialize(withoutIt), OpenMM::OpenMMException);
+    }
+}
+
+TEST(Serialization, UnknownVersionIsRejected) {
+    const std::string xml = edited(serialize(unusualForce(1.25)), "version=\"1\"", "version=\"99\"");
+    expectOpenMMExceptionMentioning([&]() { deserialize(xml); }, {"version", "99"});
+}
+
+TEST(Serialization, UnknownModeIsRejected) {
+    const std::string xml = edited(serialize(unusualForce(1.25)), "mode=\"1\"", "mode=\"7\"");
+    expectOpenMMExceptionMentioning([&]() { deserialize(xml); }, {"mode", "7"});
+}
+
+TEST(Serialization, RejectingXmlLeavesTheSerializerWorking) {
+    EXPECT_ANY_THROW(deserialize("<Force type=\"CoordinationForce\" version=\"1\""));
+    CoordinationForce original = unusualForce(0.0);
+    std::unique_ptr<OpenMM::Force> copy = deserialize(serialize(original));
+    ASSERT_NE(dynamic_cast<const CoordinationForce*>(copy.get()), nullptr);
+    expectSameSettings(dynamic_cast<const CoordinationForce&>(*copy), original);
+}
