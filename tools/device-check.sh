@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The CUDA check, run on the GPU machine in the repository root (see the README, "Checking CUDA on a
+# GPU machine"). It needs the wheels in .whl/ (openmm and openmm-cuda-13 for Python 3.12, swig, pytest
+# and its dependencies, setuptools, wheel) and, if that machine has no GoogleTest, its sources in
+# .devcarry/googletest. Steps:
+#   1. install the wheels into /tmp/site;
+#   2. build and install the plugin (C++ libraries, Reference/OpenCL/CUDA plugins, Python module);
+#   3. the C++ suite and the Python suite on CUDA at single, mixed and double precision;
+#   4. a short NVE run per precision; 5. host transfers per step; 6. a first timing (10k atoms, Self);
+# then a summary table. Logs go to $OUT (default /tmp/device-check).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-/tmp/device-check}"
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/device-check.log") 2>&1
+export PYTHONUNBUFFERED=1
+# The driver takes PTX of CUDA 13.0: use the toolkit's own NVRTC, not a newer one.
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+site=/tmp/site
+# DEVICE_CHECK_STEPS picks steps (default all): "cpp python nve transfers timing".
+steps="${DEVICE_CHECK_STEPS:-cpp python nve transfers timing}"
+want() { [[ " $steps " == *" $1 "* ]]; }
+summary=()
+record() { summary+=("| $1 | $2 |"); }
+
+echo "== machine"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+python3 --version
+
+echo "== 1. wheels"
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$site" .whl/*.whl || exit 1
+export PYTHONPATH="$site" PATH="$site/bin:$PATH"
+python3 -c "import openmm; print('OpenMM', openmm.__version__, [openmm.Platform.getPlatform(i).getName() for i in range(openmm.Platform.getNumPlatforms())]); print(openmm.Platform.getPluginLoadFailures())"
+
+echo "== 2. build"
+start=$SECONDS
+python3 -m pip install -q --no-build-isolation --no-deps --no-index --target "$site" . || exit 1
+cmake -S . -B build/cpp -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$(command -v python3)" \
+      -DCOORDINATION_GTEST_SOURCE_DIR="$PWD/.devcarry/googletest" > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
+grep -E "plugin:" "$OUT/cmake.log"
+cmake --build build/cpp --parallel 16 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+python3 -c "import openmmcoordination as c; print('plugins loaded:', c.pluginLoadedLibNames)"
+record "build (pip install + C++ tests)" "$((SECONDS - start)) s"
+
+want cpp && echo "== 3a. C++ suite on CUDA"
+want cpp && for precision in single mixed double; do
+    # The setting matrices as in CI's OpenCL runs (covering subset); DEVICE_CHECK_FULL=1 runs all 48 settings.
+    COORDINATION_TEST_PLATFORM="CUDA:$precision" COORDINATION_TEST_QUICK=$([ "${DEVICE_CHECK_FULL:-0}" = 1 ] && echo 0 || echo 1) \
+        ./build/cpp/tests/cpp/TestCoordination --gtest_brief=1 > "$OUT/cpp-$precision.log" 2>&1
+    echo "exit status $?" >> "$OUT/cpp-$precision.log"
+    line=$(grep -E "^\[  (PASSED|FAILED|SKIPPED)  \] [0-9]+ test|SKIPPED:|exit status" "$OUT/cpp-$precision.log" | tr '\n' ' ')
+    echo "CUDA $precision: $line"
+    grep -E "^\[  FAILED  \]" "$OUT/cpp-$precision.log" | head -20
+    record "C++ suite, CUDA $precision" "$line"
+done
+
+if want python; then
+echo "== 3b. Python suite on CUDA (single, mixed, double; large-N and multi-context cases on)"
+COORDINATION_TEST_PLATFORMS="CUDA:single,CUDA:mixed,CUDA:double" COORDINATION_LARGE_TESTS=1 \
+COORDINATION_TEST_DEVICE_INDEX="0,0" \
+    python3 -m pytest tests/python -q -rs -p no:cacheprovider > "$OUT/pytest.log" 2>&1
+tail -40 "$OUT/pytest.log"
+record "Python suite, CUDA x3" "$(tail -1 "$OUT/pytest.log")"
+fi
+
+want nve && echo "== 4. NVE energy conservation"
+want nve && for precision in single mixed double; do
+    python3 tools/nve_check.py --platform CUDA --precision "$precision" --steps 10000 > "$OUT/nve-$precision.log" 2>&1
+    cat "$OUT/nve-$precision.log"
+    record "NVE, CUDA $precision" "$(grep RESULT "$OUT/nve-$precision.log")"
+done
+
+if want transfers; then
+echo "== 5. host transfers per step"
+cc -shared -fPIC -O2 -o /tmp/libtransfercount.so tools/transfer_count.c -ldl
+LD_PRELOAD=/tmp/libtransfercount.so python3 tools/count_transfers.py --platform CUDA --precision mixed \
+    --steps 1000 > "$OUT/transfers.log" 2>&1
+cat "$OUT/transfers.log"
+record "host transfers/syncs added per step" "$(grep RESULT "$OUT/transfers.log")"
+fi
+
+if want timing; then
+echo "== 6. first timing: Self mode, 10,000 atoms"
+python3 benchmarks/benchmark_gpu.py --platform CUDA --sizes 10000 --steps 50 --csv "$OUT/timing.csv" \
+    > "$OUT/timing.log" 2>&1
+cat "$OUT/timing.log"
+fi
+
+echo "== summary"
+echo "| check | result |"
+echo "|---|---|"
+printf '%s\n' "${summary[@]}"
