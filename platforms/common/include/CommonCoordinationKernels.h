@@ -34,16 +34,15 @@ public:
 
 private:
     class ReorderListener;
-    class ForceInfo;
     /** Everything that depends on the force's settings; rebuilt by copyParametersToContext. */
     struct DeviceData;
     void build(const CoordinationForce& force);
     void launch(bool computeGradient, bool addEnergy);
     void updateGlobalParameters(OpenMM::ContextImpl& context);
+    void updateCellOffsets();
 
     OpenMM::ComputeContext& cc;
     std::unique_ptr<DeviceData> data;
-    ForceInfo* info = nullptr; // owned by the ComputeContext
     std::string energyText;
     std::vector<std::string> globalParameterNames;
     std::vector<double> globalParameterValues;

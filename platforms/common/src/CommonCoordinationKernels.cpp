@@ -2,7 +2,6 @@
 #include "CoordinationKernelSources.h"
 #include "internal/CoordinationForceImpl.h"
 #include "openmm/OpenMMException.h"
-#include "openmm/common/ComputeForceInfo.h"
 #include "openmm/common/ContextSelector.h"
 #include "openmm/common/ExpressionUtilities.h"
 #include "openmm/internal/ContextImpl.h"
@@ -36,6 +35,9 @@ struct CommonCalcCoordinationForceKernel::DeviceData {
     ComputeArray uniqueA, uniqueB;     // slot -> index into uniqueParticles (gradient row)
     ComputeArray uniqueAtoms;          // unique index -> current atom index
     ComputeArray gradientBuffer;       // ds/dx, 64-bit fixed point, 3 x numUnique
+    ComputeArray cellOffsets;          // unique index -> periodic cells OpenMM wrapped it by (non-periodic forces)
+    vector<mm_int4> hostCellOffsets;   // what cellOffsets holds
+    vector<int> hostPositionOfParticle; // host copy of the current order (updated when atoms are reordered)
     ComputeArray partialSums, globals, results;
     ComputeKernel pairKernel, finishKernel, forceKernel, invertKernel, translateKernel;
     int pairWorkUnits, pairBlockSize, numPartials;
@@ -52,36 +54,6 @@ private:
     CommonCalcCoordinationForceKernel& owner;
 };
 
-/**
- * Tells OpenMM how to keep the force's atoms when it reorders and wraps atoms into the periodic box.
- * Reordering is followed on the device (followAtomOrder), so atoms may move freely. But OpenMM wraps
- * each molecule into the box separately: a force that does not use periodic boundary conditions in a
- * periodic system must see unwrapped distances, so its atoms are declared one group (one molecule,
- * wrapped as a whole), which keeps every distance between them as in the user's coordinates.
- */
-class CommonCalcCoordinationForceKernel::ForceInfo : public ComputeForceInfo {
-public:
-    void setForce(const CoordinationForce& force) {
-        std::set<int> unique(force.getGroupA().begin(), force.getGroupA().end());
-        unique.insert(force.getGroupB().begin(), force.getGroupB().end());
-        particles.assign(unique.begin(), unique.end());
-        keepTogether = !force.usesPeriodicBoundaryConditions() && particles.size() > 1;
-    }
-    int getNumParticleGroups() override {
-        return keepTogether ? 1 : 0;
-    }
-    void getParticlesInGroup(int index, vector<int>& groupParticles) override {
-        groupParticles = particles;
-    }
-    bool areGroupsIdentical(int group1, int group2) override {
-        return true;
-    }
-
-private:
-    vector<int> particles;
-    bool keepTogether = false;
-};
-
 CommonCalcCoordinationForceKernel::CommonCalcCoordinationForceKernel(const string& name, const Platform& platform,
                                                                      ComputeContext& cc)
     : CalcCoordinationForceKernel(name, platform), cc(cc) {}
@@ -93,9 +65,6 @@ void CommonCalcCoordinationForceKernel::initialize(const System& system, const C
     energyText = force.getEnergyFunction();
     for (int i = 0; i < force.getNumGlobalParameters(); i++)
         globalParameterNames.push_back(force.getGlobalParameterName(i));
-    info = new ForceInfo();
-    info->setForce(force);
-    cc.addForce(info);
     build(force);
     cc.addReorderListener(new ReorderListener(*this));
 }
@@ -156,6 +125,9 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     d.uniqueB.initialize<int>(cc, std::max(numB, 1), "coordinationUniqueB");
     d.uniqueAtoms.initialize<int>(cc, std::max(numUnique, 1), "coordinationUniqueAtoms");
     d.gradientBuffer.initialize<long long>(cc, 3 * std::max(numUnique, 1), "coordinationGradient");
+    d.cellOffsets.initialize<mm_int4>(cc, std::max(numUnique, 1), "coordinationCellOffsets");
+    d.hostCellOffsets.assign(d.cellOffsets.getSize(), mm_int4(0, 0, 0, 0));
+    d.cellOffsets.upload(d.hostCellOffsets);
     d.partialSums.initialize(cc, std::max(d.numPartials, 1), mixedSize, "coordinationPartialSums");
     d.globals.initialize(cc, std::max((int) globalParameterNames.size(), 1), mixedSize, "coordinationGlobals");
     d.results.initialize(cc, 4, mixedSize, "coordinationResults");
@@ -248,6 +220,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
         d.pairKernel->addArg(0.0);
     else
         d.pairKernel->addArg(0.0f);
+    d.pairKernel->addArg(d.cellOffsets);
 
     d.finishKernel = program->createKernel("finishCoordination");
     d.finishKernel->addArg(d.partialSums);
@@ -286,8 +259,32 @@ void CommonCalcCoordinationForceKernel::followAtomOrder() {
         return;
     ContextSelector selector(cc);
     DeviceData& d = *data;
+    const vector<int>& order = cc.getAtomIndex();
+    d.hostPositionOfParticle.assign(order.size(), 0);
+    for (int i = 0; i < (int) order.size(); i++)
+        d.hostPositionOfParticle[order[i]] = i;
     d.invertKernel->execute(cc.getNumAtoms());
     d.translateKernel->execute(std::max({(int) d.groupA.size(), (int) d.groupB.size(), (int) d.uniqueParticles.size(), 1}));
+}
+
+void CommonCalcCoordinationForceKernel::updateCellOffsets() {
+    // Only a force without periodic boundary conditions needs them. The offsets change when OpenMM
+    // wraps atoms (at reorders, on setPositions): compare on the host, upload only on a change.
+    DeviceData& d = *data;
+    if (d.periodic || d.uniqueParticles.empty())
+        return;
+    const vector<mm_int4>& offsets = cc.getPosCellOffsets();
+    bool changed = false;
+    for (int i = 0; i < (int) d.uniqueParticles.size(); i++) {
+        const mm_int4& now = offsets[d.hostPositionOfParticle[d.uniqueParticles[i]]];
+        mm_int4& stored = d.hostCellOffsets[i];
+        if (now.x != stored.x || now.y != stored.y || now.z != stored.z) {
+            stored = mm_int4(now.x, now.y, now.z, 0);
+            changed = true;
+        }
+    }
+    if (changed)
+        d.cellOffsets.upload(d.hostCellOffsets);
 }
 
 void CommonCalcCoordinationForceKernel::updateGlobalParameters(ContextImpl& context) {
@@ -305,6 +302,12 @@ void CommonCalcCoordinationForceKernel::updateGlobalParameters(ContextImpl& cont
 
 void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEnergy) {
     DeviceData& d = *data;
+    if (cc.getNumContexts() > 1) {
+        // With several devices OpenMM clears this device's force and energy buffers from a worker
+        // thread: let that finish before our kernels are queued, or it could erase their results.
+        cc.getWorkThread().flush();
+    }
+    updateCellOffsets();
     d.pairKernel->setArg(7, computeGradient ? 1 : 0);
     Vec3 a, b, c;
     cc.getPeriodicBoxVectors(a, b, c);
@@ -362,8 +365,5 @@ double CommonCalcCoordinationForceKernel::getCoordination(ContextImpl& context) 
 void CommonCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context, const CoordinationForce& force) {
     ContextSelector selector(cc);
     CoordinationForceImpl::checkEnergyUnchanged(force, energyText, globalParameterNames);
-    info->setForce(force);
     build(force);
-    // The atoms kept together may have changed: let OpenMM find the molecules again.
-    cc.invalidateMolecules(info);
 }

@@ -135,6 +135,24 @@ DEVICE real3 minimumImage(real3 delta, real4 periodicBoxSize, real4 invPeriodicB
 }
 
 /**
+ * An atom's position as the user sees it. OpenMM may have wrapped atoms into the periodic box one
+ * molecule at a time (cellOffsets counts the box vectors it subtracted); a force that uses periodic
+ * boundary conditions does not care, one that does not must undo the wrapping.
+ */
+DEVICE real3 atomPosition(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets, int atom,
+                          int unique, real4 periodicBoxVecX, real4 periodicBoxVecY, real4 periodicBoxVecZ) {
+    real4 pos = posq[atom];
+#ifdef USE_PERIODIC
+    return make_real3(pos.x, pos.y, pos.z);
+#else
+    int4 offset = cellOffsets[unique];
+    return make_real3(pos.x - offset.x * periodicBoxVecX.x - offset.y * periodicBoxVecY.x - offset.z * periodicBoxVecZ.x,
+                      pos.y - offset.y * periodicBoxVecY.y - offset.z * periodicBoxVecZ.y,
+                      pos.z - offset.z * periodicBoxVecZ.z);
+#endif
+}
+
+/**
  * Kahan-compensated accumulation, so that s stays accurate over billions of terms in single precision.
  */
 DEVICE void compensatedAdd(mixed* sum, mixed* compensation, mixed value) {
@@ -201,7 +219,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         GLOBAL const int* RESTRICT atomsB, GLOBAL const int* RESTRICT uniqueA, GLOBAL const int* RESTRICT uniqueB,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL mixed* RESTRICT partialSums, int computeGradient,
         real4 periodicBoxSize, real4 invPeriodicBoxSize, real4 periodicBoxVecX, real4 periodicBoxVecY,
-        real4 periodicBoxVecZ, int triclinic, real halfWidth2) {
+        real4 periodicBoxVecZ, int triclinic, real halfWidth2, GLOBAL const int4* RESTRICT cellOffsets) {
     LOCAL real3 columnPos[WARPS_PER_BLOCK * TILE_SIZE];
     LOCAL real3 columnGradient[WARPS_PER_BLOCK * TILE_SIZE];
     LOCAL int columnAtom[WARPS_PER_BLOCK * TILE_SIZE];
@@ -241,10 +259,18 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         const bool validColumnOfLane = validTile && columnSlotOfLane < NUM_B;
         const int columnAtomOfLane = (validColumnOfLane ? atomsB[columnSlotOfLane] : -1);
 #endif
+#ifdef MODE_SELF
+        const int columnUniqueOfLane = (validColumnOfLane ? uniqueA[columnSlotOfLane] : 0);
+#else
+        const int columnUniqueOfLane = (validColumnOfLane ? uniqueB[columnSlotOfLane] : 0);
+#endif
         const int rowAtom = (validRow ? atomsA[rowSlot] : -1);
-        const real3 rowPos = (validRow ? trimTo3(posq[rowAtom]) : make_real3(0, 0, 0));
+        const real3 rowPos = (validRow ? atomPosition(posq, cellOffsets, rowAtom, uniqueA[rowSlot], periodicBoxVecX,
+                                                      periodicBoxVecY, periodicBoxVecZ) : make_real3(0, 0, 0));
         columnAtom[localBase + lane] = columnAtomOfLane;
-        columnPos[localBase + lane] = (validColumnOfLane ? trimTo3(posq[columnAtomOfLane]) : make_real3(0, 0, 0));
+        columnPos[localBase + lane] = (validColumnOfLane ? atomPosition(posq, cellOffsets, columnAtomOfLane,
+                                           columnUniqueOfLane, periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ)
+                                                         : make_real3(0, 0, 0));
         columnGradient[localBase + lane] = make_real3(0, 0, 0);
         SYNC_THREADS;
         real3 rowGradient = make_real3(0, 0, 0);
@@ -303,14 +329,15 @@ KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL c
         GLOBAL const int* RESTRICT atomsB, GLOBAL const int* RESTRICT uniqueA, GLOBAL const int* RESTRICT uniqueB,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL mixed* RESTRICT partialSums, int computeGradient,
         real4 periodicBoxSize, real4 invPeriodicBoxSize, real4 periodicBoxVecX, real4 periodicBoxVecY,
-        real4 periodicBoxVecZ, int triclinic, real halfWidth2) {
+        real4 periodicBoxVecZ, int triclinic, real halfWidth2, GLOBAL const int4* RESTRICT cellOffsets) {
     LOCAL volatile mixed reduceTemp[PAIR_BLOCK_SIZE];
     mixed sum = 0, compensation = 0;
     for (int index = GLOBAL_ID; index < NUM_A; index += GLOBAL_SIZE) {
         const int first = atomsA[index], second = atomsB[index];
         if (first == second)
             continue;
-        real3 firstPos = trimTo3(posq[first]), secondPos = trimTo3(posq[second]);
+        real3 firstPos = atomPosition(posq, cellOffsets, first, uniqueA[index], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
+        real3 secondPos = atomPosition(posq, cellOffsets, second, uniqueB[index], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
         real3 delta = make_real3(secondPos.x - firstPos.x, secondPos.y - firstPos.y, secondPos.z - firstPos.z);
         real sigma;
         real3 gradient;

@@ -1,0 +1,30 @@
+"""pytest configuration: prints the selected platform cases before the run and, after it, how far each
+PLUMED regtest folder is from PLUMED on each case."""
+import coordination_testing
+
+
+def pytest_report_header(config):
+    cases = coordination_testing.PLATFORM_CASES
+    return [f"coordination platform cases ({coordination_testing.PLATFORMS_VARIABLE}): " + ", ".join(
+        case.id + (f" (cannot run: {case.problem})" if case.problem else "") for case in cases)]
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Every compared quantity on the Reference platform; on other cases the failures and the worst ratio."""
+    results = coordination_testing.PLUMED_RESULTS
+    if not results:
+        return
+    terminalreporter.section("PLUMED regtests")
+    for case_id, folders in results.items():
+        reproduced = sum(all(passed for _, _, passed in quantities.values()) for quantities in folders.values())
+        worst = (0.0, "")
+        for folder, quantities in folders.items():
+            for quantity, (deviation, tolerance, passed) in quantities.items():
+                worst = max(worst, (deviation / tolerance, f"{folder} {quantity}"))
+                if case_id == "Reference" or not passed:
+                    terminalreporter.write_line(f"{'ok  ' if passed else 'FAIL'} {case_id:14s} {folder:34s} "
+                                                f"{quantity:34s} max |deviation| {deviation:.2e} (tolerance "
+                                                f"{tolerance:.2e})")
+        terminalreporter.write_line(f"{case_id}: folders with every compared quantity within tolerance: {reproduced} "
+                                    f"of {len(folders)} compared (7 in the suite); largest deviation/tolerance "
+                                    f"{worst[0]:.2f} ({worst[1]})")

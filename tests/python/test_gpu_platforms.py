@@ -1,0 +1,468 @@
+"""Rules the GPU platforms (CUDA, OpenCL: one common kernel) keep beyond the shared suite.
+
+Every test runs on each selected GPU case (coordination_testing.GPU_CASES: OpenCL and CUDA in single,
+mixed and double precision where registered, or as COORDINATION_TEST_PLATFORMS says) and skips with a
+reason when none is selected. Numbers are compared with the Reference platform at the same positions,
+within the tolerance of the case's precision (coordination_testing.Tolerance).
+
+- determinism: the same positions give bit for bit the same s, energy and forces, every time and in
+  a second Context;
+- atom reordering: after dynamics long enough for OpenMM to reorder and wrap atoms, the groups still
+  name the user's particles, and forces without PBC see unwrapped distances (also after their PBC flag
+  is switched off by updateParametersInContext or before Context.reinitialize(preserveState=True));
+- accuracy at size: 2e8 pairs without cutoff, 4e7 with one (COORDINATION_LARGE_TESTS=1 adds 5e9);
+- the switching function on a dense grid of distances, including its special points;
+- several devices (COORDINATION_TEST_DEVICE_INDEX, e.g. "0,0" or "0,1");
+- updateParametersInContext of groups (and their sizes), mode, switching parameters and PBC flag.
+"""
+import functools
+import os
+
+import numpy as np
+import openmm as mm
+import openmm.unit as unit
+import pytest
+
+from coordination_testing import (
+    GPU_CASES,
+    NEAR_ONE_BAND,
+    REFERENCE,
+    assert_close,
+    assert_forces_close,
+    case_matrix,
+    energy_and_forces,
+    energy_only,
+    make_context,
+    make_system,
+    scalar_tolerance,
+    set_frame,
+)
+from openmmcoordination import CoordinationForce
+
+INFINITY = float("inf")
+DEVICE_INDEX_VARIABLE = "COORDINATION_TEST_DEVICE_INDEX"
+LARGE_TESTS_VARIABLE = "COORDINATION_LARGE_TESTS"
+
+
+def coordination_force(mode, group_a, group_b=(), energy="s", periodic=True, force_group=0, parameters=(),
+                       r0=0.3, n=6, m=0, d0=0.0, dmax=0.0, stretch=True):
+    force = CoordinationForce(energy)
+    for name, value in parameters:
+        force.addGlobalParameter(name, value)
+    force.setMode(mode)
+    force.setGroupA([int(a) for a in group_a])
+    force.setGroupB([int(b) for b in group_b])
+    force.setR0(r0)
+    force.setN(n)
+    force.setM(m)
+    force.setD0(d0)
+    force.setDMax(dmax)
+    force.setStretch(stretch)
+    force.setUsesPeriodicBoundaryConditions(periodic)
+    force.setForceGroup(force_group)
+    return force
+
+
+def evaluate(context, force, groups=-1):
+    """(s, energy, forces) of a context; energy and forces of the given force groups."""
+    energy, forces = energy_and_forces(context, groups)
+    return force.getCoordination(context), energy, forces
+
+
+def assert_matches(ours, reference, case, what):
+    """(s, energy, forces) within the case's tolerance of the Reference platform's."""
+    assert_close(ours[0], reference[0], case, what=f"{what}: s")
+    assert_close(ours[1], reference[1], case, what=f"{what}: energy")
+    assert_forces_close(ours[2], reference[2], case, what=f"{what}: forces")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Determinism
+# ---------------------------------------------------------------------------------------------------
+
+DETERMINISM_ATOMS = 700
+DETERMINISM_BOX = 2.4  # nm: ~50 atoms/nm^3, every atom has neighbours inside the cutoff
+#: mode -> (group A, group B): several 32x32 tiles and thread blocks, groups not in index order.
+_order = np.random.default_rng(17).permutation(DETERMINISM_ATOMS)
+DETERMINISM_GROUPS = {
+    "Self": (CoordinationForce.Self, _order[:600], []),
+    "Dual": (CoordinationForce.Dual, _order[:250], _order[250:650]),
+    "Pair": (CoordinationForce.Pair, _order[:300], _order[300:600]),
+}
+
+
+@pytest.mark.parametrize("case,mode", case_matrix(GPU_CASES, DETERMINISM_GROUPS))
+def test_same_positions_give_bitwise_identical_results(case, mode):
+    mode_value, group_a, group_b = DETERMINISM_GROUPS[mode]
+    force = coordination_force(mode_value, group_a, group_b, energy="0.5*k*(s-s0)^2 + sin(s)",
+                               parameters=[("k", 3.0), ("s0", 10.0)], r0=0.25, dmax=1.0)
+    box = np.eye(3) * DETERMINISM_BOX
+    system = make_system(DETERMINISM_ATOMS, [force], box)
+    rng = np.random.default_rng(23)
+    positions = rng.uniform(0, DETERMINISM_BOX, size=(DETERMINISM_ATOMS, 3))
+    elsewhere = rng.uniform(0, DETERMINISM_BOX, size=(DETERMINISM_ATOMS, 3))
+    results = []
+    for _ in range(2):  # two Contexts
+        context = make_context(system, case)
+        for _ in range(3):
+            set_frame(context, positions, box)
+            results.append(evaluate(context, force))
+            energy_only(context)  # an evaluation without forces in between
+            set_frame(context, elsewhere, box)  # and one at other positions
+            energy_and_forces(context)
+    first = results[0]
+    assert first[0] > 1 and np.abs(first[2]).max() > 0, "the system has pairs inside the cutoff"
+    for number, result in enumerate(results[1:], start=2):
+        assert result[0] == first[0], f"evaluation {number}: s {result[0]!r} != {first[0]!r}"
+        assert result[1] == first[1], f"evaluation {number}: energy {result[1]!r} != {first[1]!r}"
+        np.testing.assert_array_equal(result[2], first[2], err_msg=f"evaluation {number}: forces")
+    reference = make_context(system, REFERENCE)
+    set_frame(reference, positions, box)
+    assert_matches(first, evaluate(reference, force), case, "vs the Reference platform")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Atom reordering
+# ---------------------------------------------------------------------------------------------------
+
+REORDER_ATOMS = 3000
+REORDER_SPACING = 0.36  # nm: simple cubic start, 15 x 15 x 14 sites
+REORDER_STEPS = 300  # OpenMM reorders atoms every 250 steps when a nonbonded force has a cutoff
+
+
+def lattice_neighbours(atoms):
+    """For each atom of the reordering lattice (site i + 15 j + 225 k), the atom on the next site along x."""
+    atoms = np.asarray(atoms)
+    return np.where(atoms % 15 < 14, atoms + 1, atoms - 1)
+
+
+def reorder_system():
+    """3000 Lennard-Jones atoms (group 0) and four CoordinationForces (groups 1-4) on scattered atoms; the
+    fourth does not use periodic boundary conditions, so it must see the atoms unwrapped."""
+    sites = np.array([(i, j, k) for k in range(14) for j in range(15) for i in range(15)])[:REORDER_ATOMS]
+    box = np.diag([15, 15, 14]) * REORDER_SPACING
+    # The lattice is shifted so that a third of the atoms start outside the box: OpenMM wraps them on the
+    # device, and a force without PBC must still see the distances of the unwrapped coordinates.
+    positions = (sites + 0.5) * REORDER_SPACING + np.array([1.8, -1.7, 1.6])
+    lennard_jones = mm.NonbondedForce()
+    lennard_jones.setNonbondedMethod(mm.NonbondedForce.CutoffPeriodic)
+    lennard_jones.setCutoffDistance(1.0)
+    for _ in range(REORDER_ATOMS):
+        lennard_jones.addParticle(0.0, 0.32, 1.0)
+    order = np.random.default_rng(29).permutation(REORDER_ATOMS)  # groups scattered through the indices
+    forces = {
+        1: coordination_force(CoordinationForce.Self, order[:300], energy="0.01*s", r0=0.4, dmax=1.2,
+                              force_group=1),
+        2: coordination_force(CoordinationForce.Dual, order[300:400], order[400:900], energy="0.5*k*(s-s0)^2",
+                              parameters=[("k", 0.001), ("s0", 50.0)], r0=0.45, n=5, m=11, d0=0.05, dmax=1.4,
+                              force_group=2),
+        3: coordination_force(CoordinationForce.Pair, order[900:1100], lattice_neighbours(order[900:1100]),
+                              energy="2*s", r0=0.5, dmax=INFINITY, force_group=3),
+        4: coordination_force(CoordinationForce.Self, order[1300:1600], energy="0.05*s", r0=0.5, dmax=INFINITY,
+                              periodic=False, force_group=4),
+    }
+    system = make_system(REORDER_ATOMS, [lennard_jones, *forces.values()], box)
+    for atom in range(REORDER_ATOMS):
+        system.setParticleMass(atom, 39.9)
+    return system, forces, positions, box
+
+
+#: (phase, what changes before it, steps): each phase ends comparing the GPU context's own state with a
+#: Reference context at the positions the GPU context reports.
+REORDER_PHASES = [
+    ("1", "nothing", REORDER_STEPS),
+    ("2", "force 1 switched to no PBC with updateParametersInContext", REORDER_STEPS),
+    ("3a", "force 2 switched to no PBC, then Context.reinitialize(preserveState=True)", 0),
+    ("3b", "nothing", REORDER_STEPS),
+]
+
+
+@pytest.mark.parametrize("case", GPU_CASES)
+def test_groups_follow_atom_reordering_during_dynamics(case):
+    # OpenMM reorders atoms on the device and wraps each molecule into the box (every 250 steps). A
+    # force with PBC must follow the new order; a force without PBC must also see the unwrapped
+    # distances, including after its PBC flag is switched off when its atoms were already wrapped.
+    system, forces, positions, box = reorder_system()
+    integrator = mm.LangevinMiddleIntegrator(120 * unit.kelvin, 5 / unit.picosecond, 0.004 * unit.picoseconds)
+    integrator.setRandomNumberSeed(31)
+    context = make_context(system, case, integrator)
+    set_frame(context, positions, box)
+    context.setVelocitiesToTemperature(120 * unit.kelvin, 37)
+    failures = []
+    for phase, change, steps in REORDER_PHASES:
+        if phase == "2":
+            forces[1].setUsesPeriodicBoundaryConditions(False)
+            forces[1].updateParametersInContext(context)
+        if phase == "3a":
+            forces[2].setUsesPeriodicBoundaryConditions(False)
+            context.reinitialize(preserveState=True)
+        integrator.step(steps)
+        state = context.getState(getPositions=True)
+        moved = state.getPositions(asNumpy=True).value_in_unit(unit.nanometer)
+        moved_box = state.getPeriodicBoxVectors(asNumpy=True).value_in_unit(unit.nanometer)
+        assert np.all(np.isfinite(moved))
+        assert np.sqrt(np.mean(np.sum((moved - positions) ** 2, axis=1))) > 0.1, "atoms moved"
+        outside = (moved < 0) | (moved > np.diag(moved_box))
+        assert outside.any(), "some atoms are outside the box (OpenMM wraps them on the device)"
+        reference = make_context(system, REFERENCE)
+        set_frame(reference, moved, moved_box)
+        for group, force in forces.items():
+            ours = evaluate(context, force, groups={group})
+            assert ours[0] > 1.0, f"phase {phase}: force group {group} has pairs inside its cutoff"
+            try:
+                assert_matches(ours, evaluate(reference, force, groups={group}), case,
+                               f"phase {phase} (before it: {change}), force group {group} "
+                               f"({'PBC' if force.usesPeriodicBoundaryConditions() else 'no PBC'})")
+            except AssertionError as error:
+                failures.append(str(error).splitlines()[0])
+    assert not failures, f"{len(failures)} comparisons failed: " + "; ".join(failures)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Accuracy at size
+# ---------------------------------------------------------------------------------------------------
+
+DENSITY = 100.0  # atoms/nm^3
+
+#: name -> (number of atoms, mode, size of group A (group B: all atoms), dmax, opt-in)
+LARGE_SYSTEMS = {
+    "self 20000 no cutoff (2e8 pairs)": (20000, CoordinationForce.Self, 20000, INFINITY, False),
+    "dual 2000x20000 automatic cutoff (4e7 pairs)": (20000, CoordinationForce.Dual, 2000, 0.0, False),
+    "self 100000 no cutoff (5e9 pairs)": (100000, CoordinationForce.Self, 100000, INFINITY, True),
+}
+
+
+def large_system(name):
+    count, mode, size_a, dmax, _ = LARGE_SYSTEMS[name]
+    length = (count / DENSITY) ** (1 / 3)
+    rng = np.random.default_rng(41)
+    positions = rng.uniform(0, length, size=(count, 3))
+    if mode == CoordinationForce.Self:
+        group_a, group_b = range(count), []
+    else:
+        group_a, group_b = rng.permutation(count)[:size_a], range(count)
+    force = coordination_force(mode, group_a, group_b, energy="s", r0=0.3, dmax=dmax)
+    box = np.eye(3) * length
+    return make_system(count, [force], box), force, positions, box
+
+
+@functools.lru_cache(maxsize=None)
+def large_reference(name):
+    """s and forces (E = s, so one evaluation gives both) from the Reference platform; shared by the cases."""
+    system, force, positions, box = large_system(name)
+    context = make_context(system, REFERENCE)
+    set_frame(context, positions, box)
+    energy, forces = energy_and_forces(context)
+    return energy, forces
+
+
+def large_params():
+    large = os.environ.get(LARGE_TESTS_VARIABLE) == "1"
+    params = []
+    for param in case_matrix(GPU_CASES, LARGE_SYSTEMS):
+        case, name = param.values
+        if LARGE_SYSTEMS[name][4] and not large:
+            marks = [pytest.mark.skip(reason=f"{name}: set {LARGE_TESTS_VARIABLE}=1 (practical on a real GPU; its "
+                                             "Reference value takes minutes)")]
+            params.append(pytest.param(case, name, id=param.id, marks=marks))
+        else:
+            params.append(param)
+    return params
+
+
+@pytest.mark.parametrize("case,name", large_params())
+def test_accuracy_at_size_matches_the_reference_platform(case, name):
+    system, force, positions, box = large_system(name)
+    context = make_context(system, case)
+    set_frame(context, positions, box)
+    energy, forces = energy_and_forces(context)
+    s = force.getCoordination(context)
+    reference_s, reference_forces = large_reference(name)
+    assert reference_s > 1000
+    assert_close(s, reference_s, case, what=f"{name}: s")
+    assert_close(energy, reference_s, case, what=f"{name}: energy (= s)")
+    assert_forces_close(forces, reference_forces, case, what=f"{name}: forces")
+
+
+# ---------------------------------------------------------------------------------------------------
+# The switching function on a dense grid
+# ---------------------------------------------------------------------------------------------------
+
+SWITCH_R0 = 0.3
+#: Offsets of x from 1: inside PLUMED's Taylor band (1.1e-5), at its edge, and out to 0.3 (beyond the
+#: single-precision kernel's 0.25 band of the cancellation-free form).
+X_OFFSETS = [0.0, 1e-7, 1e-6, 5e-6, 1.0e-5, 1.1e-5, 1.2e-5, 2e-5, 5e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1,
+             0.2, 0.24, 0.25, 0.26, 0.3]
+EXPONENTS = [(6, 12), (6, 10), (5, 11), (8, 16)]
+#: name -> (d0, dmax (0 = automatic), stretch)
+SWITCH_SETTINGS = {
+    f"d0={d0} {cutoff} {'stretch' if stretch else 'nostretch'}": (d0, dmax, stretch)
+    for d0 in (0.0, 0.1) for cutoff, dmax in (("dmax=d0+2r0", d0 + 2 * SWITCH_R0), ("automatic dmax", 0.0))
+    for stretch in (True, False)
+}
+
+
+def switching_grid(d0, dmax):
+    """Distances: 0, a uniform grid to 1.2 dmax, r = d0, x = 1 and 1 +- X_OFFSETS, r = dmax and nearby.
+
+    Rounded to float, so that every precision sees exactly the same two positions.
+    """
+    special = [0.0, d0, d0 + SWITCH_R0, dmax, dmax * (1 - 1e-6), dmax * (1 + 1e-6), d0 + 1e-4]
+    special += [d0 + SWITCH_R0 * (1 + sign * offset) for offset in X_OFFSETS for sign in (1, -1)]
+    distances = np.concatenate([np.linspace(0.0, 1.2 * dmax, 241), special])
+    return np.unique(distances.astype(np.float32).astype(float))
+
+
+def scan(case, n, m, d0, dmax, stretch, distances):
+    """sigma(r) (s of two atoms) and d sigma/dr (from the force on the second atom) for each distance."""
+    force = coordination_force(CoordinationForce.Self, [0, 1], energy="s", periodic=False, r0=SWITCH_R0, n=n, m=m,
+                               d0=d0, dmax=dmax, stretch=stretch)
+    context = make_context(make_system(2, [force]), case)
+    sigma, slope = [], []
+    for r in distances:
+        set_frame(context, [[0.0, 0.0, 0.0], [r, 0.0, 0.0]])
+        sigma.append(force.getCoordination(context))
+        slope.append(-energy_and_forces(context)[1][1, 0])
+    return np.array(sigma), np.array(slope)
+
+
+@pytest.mark.parametrize("case,exponents", case_matrix(GPU_CASES, EXPONENTS))
+def test_switching_function_on_a_dense_grid_matches_the_reference_platform(case, exponents):
+    n, m = exponents
+    checked = 0
+    for name, (d0, dmax, stretch) in SWITCH_SETTINGS.items():
+        cutoff = coordination_force(CoordinationForce.Self, [0, 1], r0=SWITCH_R0, n=n, m=m, d0=d0,
+                                    dmax=dmax).getEffectiveDMax()
+        distances = switching_grid(d0, cutoff)
+        sigma, slope = scan(case, n, m, d0, dmax, stretch, distances)
+        expected_sigma, expected_slope = scan(REFERENCE, n, m, d0, dmax, stretch, distances)
+        # d sigma/dr is compared on the scale of its largest value (it is ~n/r0 near x = 1, 0 at r = 0);
+        # just outside the Taylor band with the near-one tolerance (see coordination_testing.Tolerance).
+        slope_scale = np.abs(expected_slope).max()
+        sigma_ok = np.abs(sigma - expected_sigma) <= scalar_tolerance(expected_sigma, case)
+        slope_ok = np.abs(slope - expected_slope) <= scalar_tolerance(expected_slope, case, scale=slope_scale)
+        e = np.abs((distances - d0) / SWITCH_R0 - 1)
+        near_one = (e >= NEAR_ONE_BAND[0]) & (e < NEAR_ONE_BAND[1])
+        slope_ok |= near_one & (np.abs(slope - expected_slope) <= case.tolerance.near_one_relative *
+                                np.abs(expected_slope) + scalar_tolerance(0.0, case))
+        # At r = dmax (and within rounding of it) the pair may fall on either side of the cutoff: there
+        # the limit from inside (sigma(dmax), slope) and the value outside (0, 0) are both accepted.
+        edge = np.abs(distances - cutoff) <= 1e-6 * cutoff
+        if edge.any():
+            inside, inside_slope = scan(REFERENCE, n, m, d0, dmax, stretch, [cutoff * (1 - 1e-12)])
+            for values, ok, limit, scale in ((sigma, sigma_ok, inside, 0.0), (slope, slope_ok, inside_slope, slope_scale)):
+                near_limit = np.abs(values - limit) <= scalar_tolerance(limit, case, scale)
+                ok |= edge & (near_limit | (np.abs(values) <= scalar_tolerance(0.0, case)))
+        for what, ok, ours, expected in (("sigma", sigma_ok, sigma, expected_sigma),
+                                         ("d sigma/dr", slope_ok, slope, expected_slope)):
+            bad = np.flatnonzero(~ok)
+            assert bad.size == 0, (
+                f"n={n} m={m} {name}: {what} differs at {bad.size} distances, first r = {distances[bad[0]]!r} "
+                f"(x = {(distances[bad[0]] - d0) / SWITCH_R0!r}): ours {ours[bad[0]]!r}, Reference "
+                f"{expected[bad[0]]!r}")
+        checked += len(distances)
+    assert checked > 1000
+
+
+# ---------------------------------------------------------------------------------------------------
+# Several devices
+# ---------------------------------------------------------------------------------------------------
+
+
+def device_index_params():
+    device_index = os.environ.get(DEVICE_INDEX_VARIABLE)
+    if not device_index:
+        return [pytest.param(None, id="no-device-index", marks=pytest.mark.skip(
+            reason=f"set {DEVICE_INDEX_VARIABLE} (e.g. '0,0' or '0,1') to test a Context on several devices"))]
+    return [param for param in GPU_CASES if param.values[0] is None or param.values[0].platform in ("CUDA", "OpenCL")]
+
+
+MULTI_DEVICE_EVALUATIONS = 60
+
+
+@pytest.mark.parametrize("case", device_index_params())
+def test_several_devices_give_the_single_device_forces(case):
+    # OpenMM splits the nonbonded work between the devices and sums every device's forces into the
+    # first one's; CoordinationForce runs on the first device. Evaluated many times: the devices work in
+    # their own threads, so a missing synchronization shows up only in some evaluations.
+    device_index = os.environ[DEVICE_INDEX_VARIABLE]
+    mode, group_a, group_b = DETERMINISM_GROUPS["Dual"]
+    force = coordination_force(mode, group_a, group_b, energy="0.5*k*(s-s0)^2", parameters=[("k", 3.0), ("s0", 10.0)],
+                               r0=0.25, dmax=1.0, force_group=1)
+    lennard_jones = mm.NonbondedForce()
+    lennard_jones.setNonbondedMethod(mm.NonbondedForce.CutoffPeriodic)
+    lennard_jones.setCutoffDistance(1.0)
+    for _ in range(DETERMINISM_ATOMS):
+        lennard_jones.addParticle(0.0, 0.3, 0.0)
+    box = np.eye(3) * DETERMINISM_BOX
+    system = make_system(DETERMINISM_ATOMS, [lennard_jones, force], box)
+    positions = np.random.default_rng(23).uniform(0, DETERMINISM_BOX, size=(DETERMINISM_ATOMS, 3))
+    single = make_context(system, case)
+    set_frame(single, positions, box)
+    expected = evaluate(single, force, groups={1})
+    expected_total = energy_and_forces(single)
+    several = make_context(system, case, properties={"DeviceIndex": device_index})
+    assert several.getPlatform().getPropertyValue(several, "DeviceIndex") == device_index
+    set_frame(several, positions, box)
+    failures = []
+    for number in range(MULTI_DEVICE_EVALUATIONS):
+        try:
+            if number % 2:
+                total = energy_and_forces(several)
+                assert_close(total[0], expected_total[0], case, what="total energy")
+                assert_forces_close(total[1], expected_total[1], case, what="total forces")
+            else:
+                assert_matches(evaluate(several, force, groups={1}), expected, case, "coordination force group")
+        except AssertionError as error:
+            failures.append(f"evaluation {number + 1}: {str(error).splitlines()[0]}")
+    assert not failures, (f"DeviceIndex {device_index}: {len(failures)} of {MULTI_DEVICE_EVALUATIONS} evaluations "
+                          f"differ from one device; " + "; ".join(failures[:3]))
+
+
+# ---------------------------------------------------------------------------------------------------
+# updateParametersInContext
+# ---------------------------------------------------------------------------------------------------
+
+UPDATE_ATOMS = 400
+UPDATE_BOX = 2.0
+
+
+def update_steps():
+    """Successive changes, each applied to the force left by the previous one."""
+    rng = np.random.default_rng(43)
+    return [
+        ("larger group A", lambda f: f.setGroupA(rng.permutation(UPDATE_ATOMS)[:350])),
+        ("smaller group A", lambda f: f.setGroupA([5, 17, 3, 250, 199, 42, 7])),
+        ("dual mode", lambda f: (f.setMode(CoordinationForce.Dual), f.setGroupA(range(0, 400, 3)),
+                                 f.setGroupB(rng.permutation(UPDATE_ATOMS)[:200]))),
+        ("larger group B", lambda f: f.setGroupB(range(UPDATE_ATOMS))),
+        ("pair mode", lambda f: (f.setMode(CoordinationForce.Pair), f.setGroupA(range(0, 150)),
+                                 f.setGroupB(range(399, 249, -1)))),
+        ("switching parameters", lambda f: (f.setR0(0.35), f.setN(5), f.setM(9), f.setD0(0.05))),
+        ("cutoff and no stretch", lambda f: (f.setDMax(0.8), f.setStretch(False))),
+        ("no PBC", lambda f: f.setUsesPeriodicBoundaryConditions(False)),
+        ("self mode, no cutoff, PBC", lambda f: (f.setMode(CoordinationForce.Self), f.setGroupA(range(100, 300)),
+                                                 f.setGroupB([]), f.setDMax(INFINITY),
+                                                 f.setUsesPeriodicBoundaryConditions(True))),
+    ]
+
+
+@pytest.mark.parametrize("case", GPU_CASES)
+def test_update_parameters_in_context_gives_what_a_fresh_context_gives(case):
+    force = coordination_force(CoordinationForce.Self, range(0, 200), energy="0.5*k*(s-s0)^2",
+                               parameters=[("k", 2.0), ("s0", 30.0)], r0=0.3, dmax=1.0)
+    box = np.eye(3) * UPDATE_BOX
+    system = make_system(UPDATE_ATOMS, [force], box)
+    positions = np.random.default_rng(47).uniform(0, UPDATE_BOX, size=(UPDATE_ATOMS, 3))
+    context = make_context(system, case)
+    set_frame(context, positions, box)
+    previous = evaluate(context, force)
+    for change, apply in update_steps():
+        apply(force)
+        force.updateParametersInContext(context)
+        updated = evaluate(context, force)
+        fresh = make_context(system, case)
+        set_frame(fresh, positions, box)
+        assert updated[1] != previous[1], f"{change}: the change matters for this system"
+        assert_matches(updated, evaluate(fresh, force), case, f"after '{change}' vs a fresh Context")
+        previous = updated
