@@ -7,7 +7,7 @@
 #include "openmm/internal/ContextImpl.h"
 #include <cmath>
 #include <set>
-#include <sstream>
+#include <cstdio>
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
@@ -23,13 +23,10 @@ void fail(const string& message) {
 void checkGroupIndices(const vector<int>& group, const string& groupName, int numParticles) {
     for (int slot = 0; slot < (int) group.size(); slot++) {
         int atom = group[slot];
-        if (atom < 0 || atom >= numParticles) {
-            std::stringstream message;
-            message << "group " << groupName << " entry " << slot << " is atom index " << atom
-                    << ", but the System has " << numParticles << " particles; use indices 0 to "
-                    << numParticles - 1;
-            fail(message.str());
-        }
+        if (atom < 0 || atom >= numParticles)
+            fail("group " + groupName + " entry " + std::to_string(slot) + " is atom index " + std::to_string(atom) +
+                 ", but the System has " + std::to_string(numParticles) + " particles; use indices 0 to " +
+                 std::to_string(numParticles - 1));
     }
 }
 
@@ -42,10 +39,13 @@ void collectVariables(const Lepton::ExpressionTreeNode& node, std::set<string>& 
         collectVariables(child, variables);
 }
 
+// Formatted with snprintf, not a stringstream: with OpenMM's CUDA plugin loaded, formatting a double
+// through iostreams in this library crashed inside libstdc++'s locale code (seen on the GPU machine,
+// whose libstdc++ differs from the build machine's).
 string formatNumber(double value) {
-    std::stringstream text;
-    text << value;
-    return text.str();
+    char text[64];
+    std::snprintf(text, sizeof(text), "%g", value);
+    return text;
 }
 
 } // namespace
