@@ -34,7 +34,7 @@ python3 -c "import openmm; print('OpenMM', openmm.__version__, [openmm.Platform.
 
 echo "== 2. build"
 start=$SECONDS
-python3 -m pip install -q --no-build-isolation --no-deps --no-index --target "$site" . || exit 1
+python3 -m pip install -q --upgrade --no-build-isolation --no-deps --no-index --target "$site" . || exit 1
 cmake -S . -B build/cpp -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$(command -v python3)" \
       -DCOORDINATION_GTEST_SOURCE_DIR="$PWD/.devcarry/googletest" > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
 grep -E "plugin:" "$OUT/cmake.log"
