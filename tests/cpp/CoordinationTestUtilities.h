@@ -100,6 +100,28 @@ constexpr double FiniteDifferenceRelativeToRms = 1e-7;
 
 const double Infinity = std::numeric_limits<double>::infinity();
 
+/**
+ * The switching settings the suite sweeps: the given (n, m) pairs x d0 in {0, 0.1} x dmax in {automatic,
+ * 1 nm, none} x stretch on/off, r0 = 0.25 nm (12 settings per exponent pair).
+ */
+inline std::vector<SwitchingSettings> settingsMatrix(const std::vector<std::pair<int, int>>& exponentPairs) {
+    std::vector<SwitchingSettings> matrix;
+    for (auto exponents : exponentPairs)
+        for (double d0 : {0.0, 0.1})
+            for (double dmax : {0.0, 1.0, Infinity})
+                for (bool stretch : {true, false}) {
+                    SwitchingSettings settings;
+                    settings.r0 = 0.25;
+                    settings.n = exponents.first;
+                    settings.m = exponents.second;
+                    settings.d0 = d0;
+                    settings.dmax = dmax;
+                    settings.stretch = stretch;
+                    matrix.push_back(settings);
+                }
+    return matrix;
+}
+
 /** A periodic cell in OpenMM's reduced form, or none; `name` describes it in test output. */
 struct Box {
     std::string name;

@@ -20,23 +20,10 @@ const int NumAtoms = 32;
  * covers every value of every parameter.
  */
 std::vector<SwitchingSettings> switchingMatrix() {
-    std::vector<SwitchingSettings> matrix;
-    int index = 0;
-    for (auto exponents : {std::make_pair(6, 12), std::make_pair(6, 10), std::make_pair(5, 11), std::make_pair(8, 16)})
-        for (double d0 : {0.0, 0.1})
-            for (double dmax : {0.0, 1.0, Infinity})
-                for (bool stretch : {true, false}) {
-                    SwitchingSettings settings;
-                    settings.r0 = 0.25;
-                    settings.n = exponents.first;
-                    settings.m = exponents.second;
-                    settings.d0 = d0;
-                    settings.dmax = dmax;
-                    settings.stretch = stretch;
-                    if (!quickMatrices() || index % 5 == 0)
-                        matrix.push_back(settings);
-                    index++;
-                }
+    std::vector<SwitchingSettings> all = settingsMatrix({{6, 12}, {6, 10}, {5, 11}, {8, 16}}), matrix;
+    for (size_t index = 0; index < all.size(); index++)
+        if (!quickMatrices() || index % 5 == 0)
+            matrix.push_back(all[index]);
     return matrix;
 }
 

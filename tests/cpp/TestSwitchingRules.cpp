@@ -172,20 +172,7 @@ TEST(SwitchingFunction, TaylorBranchAtXEqualOneIsNOverMAndContinuous) {
 TEST(SwitchingFunction, HeaderMatchesBruteForceOnADenseGrid) {
     // The one C++ definition of the math (RationalSwitchingFunction), on a grid that includes r = 0,
     // d0, d0 + r0 (x = 1) and dmax, against the independent long double formula.
-    std::vector<SwitchingSettings> cases;
-    for (auto exponents : {std::make_pair(6, 12), std::make_pair(6, 10), std::make_pair(5, 11), std::make_pair(8, 0)})
-        for (double d0 : {0.0, 0.1})
-            for (double dmax : {0.0, 1.0, Infinity})
-                for (bool stretch : {true, false}) {
-                    SwitchingSettings settings;
-                    settings.r0 = 0.25;
-                    settings.n = exponents.first;
-                    settings.m = exponents.second;
-                    settings.d0 = d0;
-                    settings.dmax = dmax;
-                    settings.stretch = stretch;
-                    cases.push_back(settings);
-                }
+    const std::vector<SwitchingSettings> cases = settingsMatrix({{6, 12}, {6, 10}, {5, 11}, {8, 0}});
     for (const SwitchingSettings& settings : cases) {
         SCOPED_TRACE(settings.describe());
         const int m = BruteForce::effectiveM(settings);

@@ -410,6 +410,26 @@ def coordination_numpy(positions, mode, group_a, group_b, box_lengths=None, **sw
 # ---------------------------------------------------------------------------------------------------
 
 
+def coordination_force(mode, group_a, group_b=(), energy="s", periodic=True, force_group=0, parameters=(),
+                       r0=0.3, n=6, m=0, d0=0.0, dmax=0.0, stretch=True):
+    """A CoordinationForce with every setting given (PLUMED's conventions: m = 0 is 2n, dmax = 0 automatic)."""
+    force = CoordinationForce(energy)
+    for name, value in parameters:
+        force.addGlobalParameter(name, value)
+    force.setMode(mode)
+    force.setGroupA([int(a) for a in group_a])
+    force.setGroupB([int(b) for b in group_b])
+    force.setR0(r0)
+    force.setN(n)
+    force.setM(m)
+    force.setD0(d0)
+    force.setDMax(dmax)
+    force.setStretch(stretch)
+    force.setUsesPeriodicBoundaryConditions(periodic)
+    force.setForceGroup(force_group)
+    return force
+
+
 def make_system(num_particles, forces, box_vectors=None):
     """A System of num_particles particles of mass 1 holding the given forces."""
     system = mm.System()

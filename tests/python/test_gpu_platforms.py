@@ -30,6 +30,7 @@ from coordination_testing import (
     assert_close,
     assert_forces_close,
     case_matrix,
+    coordination_force,
     energy_and_forces,
     energy_only,
     make_context,
@@ -42,25 +43,6 @@ from openmmcoordination import CoordinationForce
 INFINITY = float("inf")
 DEVICE_INDEX_VARIABLE = "COORDINATION_TEST_DEVICE_INDEX"
 LARGE_TESTS_VARIABLE = "COORDINATION_LARGE_TESTS"
-
-
-def coordination_force(mode, group_a, group_b=(), energy="s", periodic=True, force_group=0, parameters=(),
-                       r0=0.3, n=6, m=0, d0=0.0, dmax=0.0, stretch=True):
-    force = CoordinationForce(energy)
-    for name, value in parameters:
-        force.addGlobalParameter(name, value)
-    force.setMode(mode)
-    force.setGroupA([int(a) for a in group_a])
-    force.setGroupB([int(b) for b in group_b])
-    force.setR0(r0)
-    force.setN(n)
-    force.setM(m)
-    force.setD0(d0)
-    force.setDMax(dmax)
-    force.setStretch(stretch)
-    force.setUsesPeriodicBoundaryConditions(periodic)
-    force.setForceGroup(force_group)
-    return force
 
 
 def evaluate(context, force, groups=-1):

@@ -20,6 +20,8 @@ import itertools
 import numpy as np
 import pytest
 
+import coordination_testing
+
 from coordination_testing import (
     ALL_CASES,
     DOUBLE_CASES,
@@ -51,22 +53,9 @@ TRICLINIC_DEFAULT_BOX = np.array([[10.0, 0.0, 0.0], [1.0, 10.0, 0.0], [1.0, 1.0,
 STRAIN_DIFFERENCE_SLACK = 1e-7
 
 
-def coordination_force(group_a, group_b=(), mode=CoordinationForce.Dual, energy="s", force_group=0,
-                       r0=1.0, n=6, m=0, d0=0.0, dmax=0.0, stretch=True):
-    """A periodic CoordinationForce with PLUMED's conventions (m = 0: 2n; dmax = 0: automatic)."""
-    force = CoordinationForce(energy)
-    force.setMode(mode)
-    force.setGroupA(group_a)
-    force.setGroupB(group_b)
-    force.setR0(r0)
-    force.setN(n)
-    force.setM(m)
-    force.setD0(d0)
-    force.setDMax(dmax)
-    force.setStretch(stretch)
-    force.setUsesPeriodicBoundaryConditions(True)
-    force.setForceGroup(force_group)
-    return force
+def coordination_force(group_a, group_b=(), mode=CoordinationForce.Dual, r0=1.0, **settings):
+    """A periodic CoordinationForce as PLUMED's inputs here define it (Dual unless said; r0 = 1 nm)."""
+    return coordination_testing.coordination_force(mode, group_a, group_b, r0=r0, **settings)
 
 
 def plumed_input(folder):

@@ -40,6 +40,8 @@ private:
     void launch(bool computeGradient, bool addEnergy);
     void updateGlobalParameters(OpenMM::ContextImpl& context);
     void updateCellOffsets();
+    /** Whether the kernel's "mixed" type (sums, energy, global parameters) is double. */
+    bool mixedIsDouble() const;
 
     OpenMM::ComputeContext& cc;
     std::unique_ptr<DeviceData> data;

@@ -60,6 +60,10 @@ CommonCalcCoordinationForceKernel::CommonCalcCoordinationForceKernel(const strin
 
 CommonCalcCoordinationForceKernel::~CommonCalcCoordinationForceKernel() {}
 
+bool CommonCalcCoordinationForceKernel::mixedIsDouble() const {
+    return cc.getUseDoublePrecision() || cc.getUseMixedPrecision();
+}
+
 void CommonCalcCoordinationForceKernel::initialize(const System& system, const CoordinationForce& force) {
     ContextSelector selector(cc);
     energyText = force.getEnergyFunction();
@@ -113,8 +117,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     d.numPartials = std::min((d.pairWorkUnits + d.pairBlockSize - 1) / d.pairBlockSize, cc.getNumThreadBlocks());
 
     // Arrays.
-    const bool mixedIsDouble = cc.getUseDoublePrecision() || cc.getUseMixedPrecision();
-    const int mixedSize = (mixedIsDouble ? sizeof(double) : sizeof(float));
+    const int mixedSize = (mixedIsDouble() ? sizeof(double) : sizeof(float));
     d.particlesA.initialize<int>(cc, std::max(numA, 1), "coordinationParticlesA");
     d.particlesB.initialize<int>(cc, std::max(numB, 1), "coordinationParticlesB");
     d.particles.initialize<int>(cc, std::max(numUnique, 1), "coordinationParticles");
@@ -130,7 +133,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     d.cellOffsets.upload(d.hostCellOffsets);
     d.partialSums.initialize(cc, std::max(d.numPartials, 1), mixedSize, "coordinationPartialSums");
     d.globals.initialize(cc, std::max((int) globalParameterNames.size(), 1), mixedSize, "coordinationGlobals");
-    d.results.initialize(cc, 4, mixedSize, "coordinationResults");
+    d.results.initialize(cc, 3, mixedSize, "coordinationResults"); // s, dE/ds, E
     if (numA > 0) {
         d.particlesA.upload(d.groupA);
         d.uniqueA.upload(slotUniqueA);
@@ -259,10 +262,13 @@ void CommonCalcCoordinationForceKernel::followAtomOrder() {
         return;
     ContextSelector selector(cc);
     DeviceData& d = *data;
-    const vector<int>& order = cc.getAtomIndex();
-    d.hostPositionOfParticle.assign(order.size(), 0);
-    for (int i = 0; i < (int) order.size(); i++)
-        d.hostPositionOfParticle[order[i]] = i;
+    if (!d.periodic) {
+        // updateCellOffsets() looks up the force's atoms in OpenMM's host-side cell offsets.
+        const vector<int>& order = cc.getAtomIndex();
+        d.hostPositionOfParticle.assign(order.size(), 0);
+        for (int i = 0; i < (int) order.size(); i++)
+            d.hostPositionOfParticle[order[i]] = i;
+    }
     d.invertKernel->execute(cc.getNumAtoms());
     d.translateKernel->execute(std::max({(int) d.groupA.size(), (int) d.groupB.size(), (int) d.uniqueParticles.size(), 1}));
 }
@@ -294,7 +300,7 @@ void CommonCalcCoordinationForceKernel::updateGlobalParameters(ContextImpl& cont
     if (values == globalParameterValues || values.empty())
         return;
     globalParameterValues = values;
-    if (cc.getUseDoublePrecision() || cc.getUseMixedPrecision())
+    if (mixedIsDouble())
         data->globals.upload(values);
     else
         data->globals.upload(vector<float>(values.begin(), values.end()));
@@ -352,7 +358,7 @@ double CommonCalcCoordinationForceKernel::getCoordination(ContextImpl& context) 
     ContextSelector selector(cc);
     updateGlobalParameters(context);
     launch(false, false);
-    if (cc.getUseDoublePrecision() || cc.getUseMixedPrecision()) {
+    if (mixedIsDouble()) {
         vector<double> results;
         data->results.download(results);
         return results[0];
