@@ -7,6 +7,8 @@
 #   2. build and install the plugin (C++ libraries, Reference/OpenCL/CUDA plugins, Python module);
 #   3. the C++ suite and the Python suite on CUDA at single, mixed and double precision;
 #   4. a short NVE run per precision; 5. host transfers per step; 6. a first timing (10k atoms, Self);
+#   7. the benchmark suite (benchmarks/benchmark_suite.py; BENCH_ARGS adds options, e.g. "--cases S1,S2");
+#   8. Nsight Compute profiles of the tile kernel (S1 all pairs, N = 131072; S2 dmax = 1 nm, N = 100000);
 # then a summary table. Logs go to $OUT (default /tmp/device-check).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,8 +19,8 @@ export PYTHONUNBUFFERED=1
 # The driver takes PTX of CUDA 13.0: use the toolkit's own NVRTC, not a newer one.
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 site=/tmp/site
-# DEVICE_CHECK_STEPS picks steps (default all): "cpp python nve transfers timing".
-steps="${DEVICE_CHECK_STEPS:-cpp python nve transfers timing}"
+# DEVICE_CHECK_STEPS picks steps (default all): "cpp python nve transfers timing bench profile".
+steps="${DEVICE_CHECK_STEPS:-cpp python nve transfers timing bench profile}"
 want() { [[ " $steps " == *" $1 "* ]]; }
 summary=()
 record() { summary+=("| $1 | $2 |"); }
@@ -84,6 +86,32 @@ echo "== 6. first timing: Self mode, 10,000 atoms"
 python3 benchmarks/benchmark_gpu.py --platform CUDA --sizes 10000 --steps 50 --csv "$OUT/timing.csv" \
     > "$OUT/timing.log" 2>&1
 cat "$OUT/timing.log"
+fi
+
+if want bench; then
+echo "== 7. benchmark suite"
+# shellcheck disable=SC2086
+python3 benchmarks/benchmark_suite.py --platform CUDA --out "$OUT/benchmarks" ${BENCH_ARGS:-} \
+    > "$OUT/benchmark-suite.log" 2>&1
+echo "exit status $?" >> "$OUT/benchmark-suite.log"
+cat "$OUT/benchmark-suite.log"
+record "benchmark suite" "$(tail -1 "$OUT/benchmark-suite.log")"
+fi
+
+if want profile; then
+echo "== 8. Nsight Compute profiles of the tile kernel"
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+for spec in "S1 131072" "S2 100000"; do
+    read -r case atoms <<< "$spec"
+    "$ncu" --target-processes all -k regex:computeCoordinationTiles --launch-skip 3 --launch-count 1 \
+        --section SpeedOfLight --section Occupancy --section ComputeWorkloadAnalysis \
+        --section MemoryWorkloadAnalysis --section InstructionStats --section LaunchStats \
+        --metrics sm__sass_thread_inst_executed_op_ffma_pred_on.sum,sm__sass_thread_inst_executed_op_fadd_pred_on.sum,sm__sass_thread_inst_executed_op_fmul_pred_on.sum,sm__cycles_elapsed.avg.per_second \
+        python3 benchmarks/profile_case.py --case "$case" --atoms "$atoms" > "$OUT/profile-$case.log" 2>&1
+    echo "exit status $?" >> "$OUT/profile-$case.log"
+    grep -E "Duration|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Executed Ipc A|Issue Slots Busy|L1/TEX Hit|pred_on.sum|per_second|exit status|s=" \
+        "$OUT/profile-$case.log"
+done
 fi
 
 echo "== summary"

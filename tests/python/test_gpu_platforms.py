@@ -10,6 +10,9 @@ within the tolerance of the case's precision (coordination_testing.Tolerance).
 - atom reordering: after dynamics long enough for OpenMM to reorder and wrap atoms, the groups still
   name the user's particles, and forces without PBC see unwrapped distances (also after their PBC flag
   is switched off by updateParametersInContext or before Context.reinitialize(preserveState=True));
+- culled tiles: with a cutoff the kernel sorts the slots spatially and skips pairs of 32-slot tiles whose
+  bounding boxes are beyond it; it still counts every pair within the cutoff (rectangular, triclinic
+  and no PBC; after the atoms moved far from the sorted order; after a re-sort; atoms listed twice);
 - accuracy at size: 2e8 pairs without cutoff, 4e7 with one (COORDINATION_LARGE_TESTS=1 adds 5e9);
 - the switching function on a dense grid of distances, including its special points;
 - several devices (COORDINATION_TEST_DEVICE_INDEX, e.g. "0,0" or "0,1");
@@ -101,6 +104,62 @@ def test_same_positions_give_bitwise_identical_results(case, mode):
     reference = make_context(system, REFERENCE)
     set_frame(reference, positions, box)
     assert_matches(first, evaluate(reference, force), case, "vs the Reference platform")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Culled tiles (a cutoff much shorter than the system)
+# ---------------------------------------------------------------------------------------------------
+
+CULL_ATOMS = 1500
+CULL_BOX = 5.0  # nm: 12 atoms/nm^3; with dmax = 0.8 nm most pairs of tiles are beyond the cutoff
+CULL_EVALUATIONS = 110  # more than the kernel's re-sort interval (100 evaluations)
+_cull_order = np.random.default_rng(29).permutation(CULL_ATOMS)
+#: name -> (mode, group A, group B, box kind)
+CULL_SETTINGS = {
+    "Self rectangular": (CoordinationForce.Self, _cull_order[:1200], [], "rectangular"),
+    "Self triclinic": (CoordinationForce.Self, _cull_order[:1200], [], "triclinic"),
+    "Self no PBC": (CoordinationForce.Self, _cull_order[:1200], [], None),
+    "Self atoms listed twice": (CoordinationForce.Self, np.concatenate([_cull_order[:700], _cull_order[300:500]]), [],
+                                "rectangular"),
+    "Dual rectangular": (CoordinationForce.Dual, _cull_order[:400], _cull_order[400:1500], "rectangular"),
+    "Dual no PBC": (CoordinationForce.Dual, _cull_order[:1100], _cull_order[1100:1400], None),
+    "Dual overlapping groups": (CoordinationForce.Dual, _cull_order[:800], _cull_order[600:1300], "rectangular"),
+}
+
+
+def cull_box(kind):
+    if kind is None:
+        return None
+    box = np.eye(3) * CULL_BOX
+    if kind == "triclinic":
+        box[1] = [1.3, CULL_BOX, 0.0]
+        box[2] = [-1.1, 1.7, CULL_BOX]
+    return box
+
+
+@pytest.mark.parametrize("case,name", case_matrix(GPU_CASES, CULL_SETTINGS))
+def test_culled_tiles_count_every_pair_within_the_cutoff(case, name):
+    mode, group_a, group_b, kind = CULL_SETTINGS[name]
+    box = cull_box(kind)
+    force = coordination_force(mode, group_a, group_b, energy="0.5*k*(s-s0)^2", parameters=[("k", 0.01), ("s0", 50.0)],
+                               periodic=box is not None, r0=0.3, dmax=0.8)
+    system = make_system(CULL_ATOMS, [force], box)
+    rng = np.random.default_rng(31)
+    # Without PBC the atoms spread beyond one box edge, so that the cell offsets matter too.
+    first = rng.uniform(0, CULL_BOX if box is not None else 1.3 * CULL_BOX, size=(CULL_ATOMS, 3))
+    # Far moves: the sorted order no longer matches space; the bounding boxes must still hold.
+    moved = first + rng.normal(0.0, 0.6, size=first.shape)
+    context = make_context(system, case)
+    reference = make_context(system, REFERENCE)
+    for label, positions in (("first frame", first), ("after far moves", moved)):
+        set_frame(context, positions, box)
+        set_frame(reference, positions, box)
+        expected = evaluate(reference, force)
+        assert expected[0] > 20, "the system has pairs inside the cutoff"
+        assert_matches(evaluate(context, force), expected, case, f"{name}, {label}")
+    for _ in range(CULL_EVALUATIONS):
+        energy_only(context)
+    assert_matches(evaluate(context, force), expected, case, f"{name}, after a re-sort")
 
 
 # ---------------------------------------------------------------------------------------------------

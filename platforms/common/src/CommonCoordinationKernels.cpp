@@ -2,6 +2,7 @@
 #include "CoordinationKernelSources.h"
 #include "internal/CoordinationForceImpl.h"
 #include "openmm/OpenMMException.h"
+#include "openmm/common/ComputeSort.h"
 #include "openmm/common/ContextSelector.h"
 #include "openmm/common/ExpressionUtilities.h"
 #include "openmm/internal/ContextImpl.h"
@@ -18,9 +19,34 @@ using std::vector;
 namespace {
 
 const int TileSize = 32;
-const int WarpsPerBlock = 4;
+const int WarpsPerBlock = 8;
 const int PairBlockSize = 128;
 const int FinishBlockSize = 128;
+// With a cutoff the slots are re-sorted into spatial order every this many evaluations (and whenever
+// the force is rebuilt). Correctness never depends on the order; only how well tiles are culled does.
+const int SortInterval = 100;
+
+/** Sorts the 64-bit keys (Morton code << 32 | slot) that give the slots' spatial order. */
+class SlotSortTrait : public ComputeSortImpl::SortTrait {
+    int getDataSize() const override { return 8; }
+    int getKeySize() const override { return 8; }
+    const char* getDataType() const override { return "mm_long"; }
+    const char* getKeyType() const override { return "mm_long"; }
+    const char* getMinKey() const override { return "((mm_long) 0)"; }
+    const char* getMaxKey() const override { return "((mm_long) 0x3FFFFFFFFFFFFFFF)"; }
+    const char* getMaxValue() const override { return "((mm_long) 0x3FFFFFFFFFFFFFFF)"; }
+    const char* getSortKey() const override { return "value"; }
+};
+
+/** The slots of one group in the order the tile kernel visits them, and the tiles' bounding boxes. */
+struct SortedGroup {
+    int numSlots = 0, numTiles = 0;
+    ComputeArray keys;                 // (Morton code << 32) | slot, sorted; identity order without a cutoff
+    ComputeArray sortedAtoms, sortedUniques;
+    ComputeArray tileCenters, tileHalfExtents;
+    ComputeSort sort;
+    ComputeKernel keyKernel, gatherKernel, boundsKernel;
+};
 
 } // namespace
 
@@ -39,8 +65,13 @@ struct CommonCalcCoordinationForceKernel::DeviceData {
     vector<mm_int4> hostCellOffsets;   // what cellOffsets holds
     vector<int> hostPositionOfParticle; // host copy of the current order (updated when atoms are reordered)
     ComputeArray partialSums, globals, results;
-    ComputeKernel pairKernel, finishKernel, forceKernel, invertKernel, translateKernel;
+    ComputeKernel pairKernel, finishKernel, invertKernel, translateKernel;
     int pairWorkUnits, pairBlockSize, numPartials;
+    SortedGroup sortedA, sortedB;      // Self and Dual (sortedB: Dual only)
+    bool culling = false;              // tiles are sorted spatially and culled by their bounding boxes
+    int cullChunk = 0;                 // candidate tiles a block checks per iteration
+    int evaluationsSinceSort = 0;
+    bool needSort = true;
 };
 
 class CommonCalcCoordinationForceKernel::ReorderListener : public ComputeContext::ReorderListener {
@@ -107,9 +138,22 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
         d.pairBlockSize = PairBlockSize;
         d.pairWorkUnits = std::max(numA, 1);
     }
-    else {
+    const double cutoff = force.getEffectiveDMax();
+    // A cutoff beyond 1e15 nm excludes nothing and its square does not fit in a float: treat it as none.
+    const bool hasCutoff = std::isfinite(cutoff) && cutoff < 1e15;
+    d.culling = hasCutoff && d.mode != CoordinationForce::Pair && numTiles > 1;
+    if (d.mode != CoordinationForce::Pair) {
         d.pairBlockSize = TileSize * WarpsPerBlock;
-        long long groupsNeeded = (numTiles + WarpsPerBlock - 1) / WarpsPerBlock;
+        // Culling: a block checks a chunk of candidate tiles per iteration (at most one per thread, fewer
+        // when there are too few tiles to give every block of the grid a chunk); otherwise one tile per warp.
+        long long perGroup = WarpsPerBlock;
+        if (d.culling) {
+            perGroup = (numTiles + cc.getNumThreadBlocks() - 1) / cc.getNumThreadBlocks();
+            perGroup = (perGroup + WarpsPerBlock - 1) / WarpsPerBlock * WarpsPerBlock;
+            perGroup = std::min<long long>(std::max<long long>(perGroup, WarpsPerBlock), d.pairBlockSize);
+            d.cullChunk = (int) perGroup;
+        }
+        long long groupsNeeded = (numTiles + perGroup - 1) / perGroup;
         d.pairWorkUnits = (int) std::min<long long>(std::max<long long>(groupsNeeded, 1), cc.getNumThreadBlocks()) *
                           d.pairBlockSize;
     }
@@ -145,11 +189,33 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     if (numUnique > 0)
         d.particles.upload(d.uniqueParticles);
     d.gradientBuffer.upload(vector<long long>(d.gradientBuffer.getSize(), 0));
+    const int real4Size = (cc.getUseDoublePrecision() ? sizeof(mm_double4) : sizeof(mm_float4));
+    auto initializeSorted = [&](SortedGroup& g, int numSlots, const string& name) {
+        g.numSlots = numSlots;
+        g.numTiles = (numSlots + TileSize - 1) / TileSize;
+        g.keys.initialize<long long>(cc, std::max(numSlots, 1), "coordinationKeys" + name);
+        vector<long long> identity(g.keys.getSize());
+        for (int i = 0; i < (int) identity.size(); i++)
+            identity[i] = i;
+        g.keys.upload(identity);
+        g.sortedAtoms.initialize<int>(cc, std::max(numSlots, 1), "coordinationSortedAtoms" + name);
+        g.sortedUniques.initialize<int>(cc, std::max(numSlots, 1), "coordinationSortedUniques" + name);
+        g.sortedUniques.upload(vector<int>(g.sortedUniques.getSize(), 0));
+        g.tileCenters.initialize(cc, std::max(g.numTiles, 1), real4Size, "coordinationTileCenters" + name);
+        g.tileHalfExtents.initialize(cc, std::max(g.numTiles, 1), real4Size, "coordinationTileHalfExtents" + name);
+        if (d.culling && numSlots > TileSize)
+            g.sort = cc.createSort(new SlotSortTrait(), numSlots, false);
+    };
+    if (d.mode != CoordinationForce::Pair) {
+        initializeSorted(d.sortedA, numA, "A");
+        initializeSorted(d.sortedB, d.mode == CoordinationForce::Dual ? numB : 0, "B");
+    }
+    d.needSort = true;
+    d.evaluationsSinceSort = 0;
 
     // Program: the switching function's constants are compiled in.
     RationalSwitchingFunction sigma = CoordinationForceImpl::createSwitchingFunction(force);
     const int n = force.getN(), m = force.getEffectiveM();
-    const double cutoff = force.getEffectiveDMax();
     std::map<string, string> defines;
     defines["TILE_SIZE"] = cc.intToString(TileSize);
     defines["WARPS_PER_BLOCK"] = cc.intToString(WarpsPerBlock);
@@ -165,11 +231,30 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     defines[d.mode == CoordinationForce::Self ? "MODE_SELF" : (d.mode == CoordinationForce::Dual ? "MODE_DUAL" : "MODE_PAIR")] = "1";
     if (d.periodic)
         defines["USE_PERIODIC"] = "1";
-    // A cutoff beyond 1e15 nm excludes nothing and its square does not fit in a float: treat it as none.
-    if (std::isfinite(cutoff) && cutoff < 1e15) {
+    if (hasCutoff) {
         defines["USE_CUTOFF"] = "1";
         defines["CUTOFF_SQUARED"] = cc.doubleToString(cutoff * cutoff);
     }
+    if (d.culling) {
+        // Padded so that rounding in the bounding boxes never drops a pair the pair kernel would count.
+        const double padded = cutoff * (1.0 + 1e-5) + 1e-4;
+        defines["USE_CULLING"] = "1";
+        defines["CULL_CHUNK"] = cc.intToString(d.cullChunk);
+        defines["PADDED_CUTOFF_SQUARED"] = cc.doubleToString(padded * padded);
+    }
+    // Sort cells of a non-periodic force: a tenth of the cutoff (at least 0.02 nm).
+    defines["INV_SORT_CELL"] = cc.doubleToString(1.0 / (hasCutoff ? std::max(0.02, cutoff / 10) : 0.1));
+    // Whether a pair of slots can hold the same atom (which counts 0) other than Self's diagonal.
+    bool sameAtomPossible = false;
+    if (d.mode == CoordinationForce::Self)
+        sameAtomPossible = ((int) std::set<int>(d.groupA.begin(), d.groupA.end()).size() != numA);
+    else if (d.mode == CoordinationForce::Dual) {
+        std::set<int> setA(d.groupA.begin(), d.groupA.end());
+        for (int atom : d.groupB)
+            sameAtomPossible = sameAtomPossible || setA.count(atom) > 0;
+    }
+    if (sameAtomPossible)
+        defines["CHECK_SAME_ATOM"] = "1";
     if (!cc.getUseDoublePrecision() && 1.0 / force.getR0() > 1e30)
         throw OpenMMException("CoordinationForce: r0 = " + cc.doubleToString(force.getR0()) +
                               " nm is too small for single or mixed precision; use Precision=double");
@@ -184,6 +269,15 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     defines["TAYLOR_SECOND"] = cc.doubleToString(n * (m * (double) m - 3.0 * m * (n - 1) + n * (2.0 * n - 3.0)) / (6.0 * m));
     if (!cc.getUseDoublePrecision())
         defines["NEAR_ONE_BAND"] = cc.doubleToString(0.25);
+    const double inverseR0Squared = 1.0 / (force.getR0() * force.getR0());
+    if (force.getD0() == 0.0 && n % 2 == 0 && m % 2 == 0 && (cc.getUseDoublePrecision() || inverseR0Squared < 1e30)) {
+        // sigma as a function of r^2 (no square root for most pairs); near x = 1 it falls back to the
+        // r form: |y - 1| < R2_BAND covers the Taylor band (double) or NEAR_ONE_BAND (single, mixed).
+        defines["R2_PATH"] = "1";
+        defines["INV_R0_SQUARED"] = cc.doubleToString(inverseR0Squared);
+        defines["R2_BAND"] = cc.doubleToString(cc.getUseDoublePrecision() ? 3e-5 : 0.57);
+        defines["Y_MAX"] = cc.doubleToString(std::pow(10.0, 60.0 / n));
+    }
     defines["STRETCH_FACTOR"] = cc.doubleToString(sigma.getStretchFactor());
     defines["SHIFT"] = cc.doubleToString(sigma.getShift());
 
@@ -203,27 +297,54 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
         "mixed");
     ComputeProgram program = cc.compileProgram(cc.replaceStrings(CoordinationKernelSources::coordination, replacements), defines);
 
-    d.pairKernel = program->createKernel(d.mode == CoordinationForce::Pair ? "computeCoordinationPairs" : "computeCoordinationTiles");
+    const bool pairMode = (d.mode == CoordinationForce::Pair);
+    d.pairKernel = program->createKernel(pairMode ? "computeCoordinationPairs" : "computeCoordinationTiles");
     d.pairKernel->addArg(cc.getPosq());
-    d.pairKernel->addArg(d.atomsA);
-    d.pairKernel->addArg(d.atomsB);
-    d.pairKernel->addArg(d.uniqueA);
-    d.pairKernel->addArg(d.uniqueB);
+    d.pairKernel->addArg(pairMode ? d.atomsA : d.sortedA.sortedAtoms);
+    d.pairKernel->addArg(pairMode ? d.atomsB : d.sortedB.sortedAtoms);
+    d.pairKernel->addArg(pairMode ? d.uniqueA : d.sortedA.sortedUniques);
+    d.pairKernel->addArg(pairMode ? d.uniqueB : d.sortedB.sortedUniques);
     d.pairKernel->addArg(d.gradientBuffer);
     d.pairKernel->addArg(d.partialSums);
     d.pairKernel->addArg(1); // computeGradient
-    for (int i = 0; i < 5; i++) {
-        if (cc.getUseDoublePrecision())
-            d.pairKernel->addArg(mm_double4(0, 0, 0, 0));
-        else
-            d.pairKernel->addArg(mm_float4(0, 0, 0, 0));
-    }
-    d.pairKernel->addArg(0); // triclinic
-    if (cc.getUseDoublePrecision())
-        d.pairKernel->addArg(0.0);
-    else
-        d.pairKernel->addArg(0.0f);
+    addBoxArgs(*d.pairKernel); // 8-14
     d.pairKernel->addArg(d.cellOffsets);
+    if (!pairMode) {
+        d.pairKernel->addArg(d.sortedA.tileCenters);
+        d.pairKernel->addArg(d.sortedA.tileHalfExtents);
+        d.pairKernel->addArg(d.sortedB.tileCenters);
+        d.pairKernel->addArg(d.sortedB.tileHalfExtents);
+        auto createGroupKernels = [&](SortedGroup& g, ComputeArray& atoms, ComputeArray& uniques) {
+            g.keyKernel = program->createKernel("computeSortKeys");
+            g.keyKernel->addArg(cc.getPosq());
+            g.keyKernel->addArg(d.cellOffsets);
+            g.keyKernel->addArg(atoms);
+            g.keyKernel->addArg(uniques);
+            g.keyKernel->addArg(g.numSlots);
+            g.keyKernel->addArg(g.keys);
+            addBoxArgs(*g.keyKernel); // 6-12
+            g.gatherKernel = program->createKernel("gatherSortedSlots");
+            g.gatherKernel->addArg(g.keys);
+            g.gatherKernel->addArg(atoms);
+            g.gatherKernel->addArg(uniques);
+            g.gatherKernel->addArg(g.sortedAtoms);
+            g.gatherKernel->addArg(g.sortedUniques);
+            g.gatherKernel->addArg(g.numSlots);
+            g.boundsKernel = program->createKernel("computeTileBounds");
+            g.boundsKernel->addArg(cc.getPosq());
+            g.boundsKernel->addArg(d.cellOffsets);
+            g.boundsKernel->addArg(g.sortedAtoms);
+            g.boundsKernel->addArg(g.sortedUniques);
+            g.boundsKernel->addArg(g.numSlots);
+            g.boundsKernel->addArg(g.numTiles);
+            g.boundsKernel->addArg(g.tileCenters);
+            g.boundsKernel->addArg(g.tileHalfExtents);
+            addBoxArgs(*g.boundsKernel); // 8-14
+        };
+        createGroupKernels(d.sortedA, d.atomsA, d.uniqueA);
+        if (d.mode == CoordinationForce::Dual)
+            createGroupKernels(d.sortedB, d.atomsB, d.uniqueB);
+    }
 
     d.finishKernel = program->createKernel("finishCoordination");
     d.finishKernel->addArg(d.partialSums);
@@ -232,12 +353,10 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     d.finishKernel->addArg(d.results);
     d.finishKernel->addArg(cc.getEnergyBuffer());
     d.finishKernel->addArg(1); // addEnergy
-
-    d.forceKernel = program->createKernel("applyCoordinationForces");
-    d.forceKernel->addArg(d.gradientBuffer);
-    d.forceKernel->addArg(d.uniqueAtoms);
-    d.forceKernel->addArg(d.results);
-    d.forceKernel->addArg(cc.getLongForceBuffer());
+    d.finishKernel->addArg(d.gradientBuffer);
+    d.finishKernel->addArg(d.uniqueAtoms);
+    d.finishKernel->addArg(cc.getLongForceBuffer());
+    d.finishKernel->addArg(1); // computeGradient
 
     d.invertKernel = program->createKernel("invertAtomOrder");
     d.invertKernel->addArg(cc.getAtomIndexArray());
@@ -271,6 +390,52 @@ void CommonCalcCoordinationForceKernel::followAtomOrder() {
     }
     d.invertKernel->execute(cc.getNumAtoms());
     d.translateKernel->execute(std::max({(int) d.groupA.size(), (int) d.groupB.size(), (int) d.uniqueParticles.size(), 1}));
+    // The sorted order is of slots, so it survives a reordering; the atoms it points at are gathered again.
+    for (SortedGroup* g : {&d.sortedA, &d.sortedB})
+        if (g->gatherKernel && g->numSlots > 0)
+            g->gatherKernel->execute(g->numSlots);
+}
+
+void CommonCalcCoordinationForceKernel::addBoxArgs(ComputeKernelImpl& kernel) {
+    for (int i = 0; i < 5; i++) {
+        if (cc.getUseDoublePrecision())
+            kernel.addArg(mm_double4(0, 0, 0, 0));
+        else
+            kernel.addArg(mm_float4(0, 0, 0, 0));
+    }
+    kernel.addArg(0); // triclinic
+    if (cc.getUseDoublePrecision())
+        kernel.addArg(0.0);
+    else
+        kernel.addArg(0.0f);
+}
+
+void CommonCalcCoordinationForceKernel::setBoxArgs(ComputeKernelImpl& kernel, int first) {
+    Vec3 a, b, c;
+    cc.getPeriodicBoxVectors(a, b, c);
+    // Half the smallest distance between opposite faces: below it the wrapped vector is the minimum image.
+    double volume = a[0] * b[1] * c[2];
+    auto length = [](const Vec3& v) { return std::sqrt(v.dot(v)); };
+    double width = std::min({volume / length(b.cross(c)), volume / length(c.cross(a)), volume / length(a.cross(b))});
+    bool triclinic = (b[0] != 0.0 || c[0] != 0.0 || c[1] != 0.0);
+    if (cc.getUseDoublePrecision()) {
+        kernel.setArg(first, mm_double4(a[0], b[1], c[2], 0.0));
+        kernel.setArg(first + 1, mm_double4(1.0 / a[0], 1.0 / b[1], 1.0 / c[2], 0.0));
+        kernel.setArg(first + 2, mm_double4(a[0], a[1], a[2], 0.0));
+        kernel.setArg(first + 3, mm_double4(b[0], b[1], b[2], 0.0));
+        kernel.setArg(first + 4, mm_double4(c[0], c[1], c[2], 0.0));
+        kernel.setArg(first + 6, 0.25 * width * width);
+    }
+    else {
+        kernel.setArg(first, mm_float4((float) a[0], (float) b[1], (float) c[2], 0.0f));
+        kernel.setArg(first + 1, mm_float4((float) (1.0 / a[0]), (float) (1.0 / b[1]), (float) (1.0 / c[2]), 0.0f));
+        kernel.setArg(first + 2, mm_float4((float) a[0], (float) a[1], (float) a[2], 0.0f));
+        kernel.setArg(first + 3, mm_float4((float) b[0], (float) b[1], (float) b[2], 0.0f));
+        kernel.setArg(first + 4, mm_float4((float) c[0], (float) c[1], (float) c[2], 0.0f));
+        // Slightly below the true value so rounding never skips a needed image search.
+        kernel.setArg(first + 6, (float) (0.25 * width * width * 0.999));
+    }
+    kernel.setArg(first + 5, triclinic ? 1 : 0);
 }
 
 void CommonCalcCoordinationForceKernel::updateCellOffsets() {
@@ -314,37 +479,36 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
         cc.getWorkThread().flush();
     }
     updateCellOffsets();
+    if (d.culling) {
+        // Spatial order (now and then) and the tiles' bounding boxes (every evaluation).
+        if (d.needSort || ++d.evaluationsSinceSort >= SortInterval) {
+            for (SortedGroup* g : {&d.sortedA, &d.sortedB}) {
+                if (!g->sort)
+                    continue;
+                setBoxArgs(*g->keyKernel, 6);
+                g->keyKernel->execute(g->numSlots);
+                g->sort->sort(g->keys);
+                g->gatherKernel->execute(g->numSlots);
+            }
+            d.needSort = false;
+            d.evaluationsSinceSort = 0;
+        }
+        for (SortedGroup* g : {&d.sortedA, &d.sortedB}) {
+            if (!g->boundsKernel || g->numSlots == 0)
+                continue;
+            setBoxArgs(*g->boundsKernel, 8);
+            g->boundsKernel->execute(g->numTiles);
+        }
+    }
     d.pairKernel->setArg(7, computeGradient ? 1 : 0);
-    Vec3 a, b, c;
-    cc.getPeriodicBoxVectors(a, b, c);
-    // Half the smallest distance between opposite faces: below it the wrapped vector is the minimum image.
-    double volume = a[0] * b[1] * c[2];
-    auto length = [](const Vec3& v) { return std::sqrt(v.dot(v)); };
-    double width = std::min({volume / length(b.cross(c)), volume / length(c.cross(a)), volume / length(a.cross(b))});
-    bool triclinic = (b[0] != 0.0 || c[0] != 0.0 || c[1] != 0.0);
-    if (cc.getUseDoublePrecision()) {
-        d.pairKernel->setArg(8, mm_double4(a[0], b[1], c[2], 0.0));
-        d.pairKernel->setArg(9, mm_double4(1.0 / a[0], 1.0 / b[1], 1.0 / c[2], 0.0));
-        d.pairKernel->setArg(10, mm_double4(a[0], a[1], a[2], 0.0));
-        d.pairKernel->setArg(11, mm_double4(b[0], b[1], b[2], 0.0));
-        d.pairKernel->setArg(12, mm_double4(c[0], c[1], c[2], 0.0));
-        d.pairKernel->setArg(14, 0.25 * width * width);
-    }
-    else {
-        d.pairKernel->setArg(8, mm_float4((float) a[0], (float) b[1], (float) c[2], 0.0f));
-        d.pairKernel->setArg(9, mm_float4((float) (1.0 / a[0]), (float) (1.0 / b[1]), (float) (1.0 / c[2]), 0.0f));
-        d.pairKernel->setArg(10, mm_float4((float) a[0], (float) a[1], (float) a[2], 0.0f));
-        d.pairKernel->setArg(11, mm_float4((float) b[0], (float) b[1], (float) b[2], 0.0f));
-        d.pairKernel->setArg(12, mm_float4((float) c[0], (float) c[1], (float) c[2], 0.0f));
-        // Slightly below the true value so rounding never skips a needed image search.
-        d.pairKernel->setArg(14, (float) (0.25 * width * width * 0.999));
-    }
-    d.pairKernel->setArg(13, triclinic ? 1 : 0);
+    setBoxArgs(*d.pairKernel, 8);
     d.pairKernel->execute(d.pairWorkUnits, d.pairBlockSize);
     d.finishKernel->setArg(5, addEnergy ? 1 : 0);
-    d.finishKernel->execute(FinishBlockSize, FinishBlockSize);
+    d.finishKernel->setArg(9, computeGradient ? 1 : 0);
     if (computeGradient)
-        d.forceKernel->execute(std::max((int) d.uniqueParticles.size(), 1));
+        d.finishKernel->execute(std::max((int) d.uniqueParticles.size(), FinishBlockSize), FinishBlockSize);
+    else
+        d.finishKernel->execute(FinishBlockSize, FinishBlockSize);
 }
 
 double CommonCalcCoordinationForceKernel::execute(ContextImpl& context, bool includeForces, bool includeEnergy) {

@@ -1,19 +1,28 @@
 /**
  * CoordinationForce on OpenMM's common compute framework: one source for CUDA and OpenCL.
  *
- * One evaluation is three launches, none of them synchronized with the host:
+ * One evaluation is two launches, none of them synchronized with the host (plus, with a cutoff, one
+ * small launch for the tile bounds and, every SORT_INTERVAL evaluations, a re-sort of the slots):
  *   1. computeCoordinationTiles / computeCoordinationPairs: every pair once; each block writes its
  *      partial sum of s to partialSums (fixed order: deterministic) and, if requested, adds ds/dx
- *      into gradientBuffer (64-bit fixed point: deterministic).
- *   2. finishCoordination: one block sums the partials in a fixed order, evaluates E(s) and dE/ds
- *      (code generated from the Lepton expression) and adds E to the energy buffer.
- *   3. applyCoordinationForces: F -= dE/ds * ds/dx into OpenMM's force buffer; clears the gradient.
+ *      into gradientBuffer (64-bit fixed point: deterministic). With a cutoff, the slots are kept in
+ *      spatial (Morton) order and a pair of 32-slot tiles whose bounding boxes are farther apart than
+ *      the cutoff is skipped as a whole.
+ *   2. finishCoordination: every block sums the partials in the same fixed order and evaluates E(s)
+ *      and dE/ds (code generated from the Lepton expression); block 0 adds E to the energy buffer;
+ *      then F -= dE/ds * ds/dx into OpenMM's force buffer, and the gradient is cleared.
  *
  * Host defines: TILE_SIZE (32), WARPS_PER_BLOCK, NUM_A, NUM_B, NUM_UNIQUE, MODE_SELF/MODE_DUAL/MODE_PAIR,
- * NUM_TILES_A, NUM_TILES_B, NUM_TILES, USE_PERIODIC, USE_CUTOFF, CUTOFF_SQUARED, the switching constants
- * (INV_R0, D0, N_EXP, M_EXP, M_IS_2N, STRETCH_FACTOR, SHIFT, TAYLOR_*, NEAR_ONE_BAND), PADDED_NUM_ATOMS,
- * FINISH_BLOCK_SIZE, NUM_GLOBALS.
+ * NUM_TILES_A, NUM_TILES_B, NUM_TILES, USE_PERIODIC, USE_CUTOFF, CUTOFF_SQUARED, USE_CULLING, CULL_CHUNK,
+ * PADDED_CUTOFF_SQUARED, INV_SORT_CELL, CHECK_SAME_ATOM, the switching constants (INV_R0, D0, N_EXP,
+ * M_EXP, M_IS_2N, STRETCH_FACTOR, SHIFT, TAYLOR_*, NEAR_ONE_BAND; R2_PATH, INV_R0_SQUARED, R2_BAND, Y_MAX),
+ * PADDED_NUM_ATOMS, FINISH_BLOCK_SIZE, NUM_GLOBALS.
  */
+
+/** The periodic box, as every kernel that looks at positions receives it. */
+#define BOX_PARAMS real4 periodicBoxSize, real4 invPeriodicBoxSize, real4 periodicBoxVecX, real4 periodicBoxVecY, \
+                   real4 periodicBoxVecZ, int triclinic, real halfWidth2
+#define BOX_ARGS periodicBoxSize, invPeriodicBoxSize, periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ, triclinic, halfWidth2
 
 /**
  * x^k for a compile-time k >= 0.
@@ -98,8 +107,7 @@ DEVICE real switchingFunction(real r, real* dSigmaDr) {
  * than half the smallest box width (halfWidth2 = its square); otherwise, in a triclinic box, the
  * neighbouring images are searched, as in the Reference platform.
  */
-DEVICE real3 minimumImage(real3 delta, real4 periodicBoxSize, real4 invPeriodicBoxSize, real4 periodicBoxVecX,
-                          real4 periodicBoxVecY, real4 periodicBoxVecZ, int triclinic, real halfWidth2) {
+DEVICE real3 minimumImage(real3 delta, BOX_PARAMS) {
     if (!triclinic) {
         delta.x -= floor(delta.x * invPeriodicBoxSize.x + (real) 0.5) * periodicBoxSize.x;
         delta.y -= floor(delta.y * invPeriodicBoxSize.y + (real) 0.5) * periodicBoxSize.y;
@@ -185,136 +193,480 @@ DEVICE void addGradient(GLOBAL mm_long* RESTRICT gradientBuffer, int unique, rea
 }
 
 /**
+ * sigma(r) (stretched) of a pair at squared distance r2; *scale receives dsigma/dr / r, so the gradient
+ * with respect to the second atom is delta * scale.
+ * R2_PATH (d0 = 0, n and m even): sigma is a function of y = r^2/r0^2 (x^n = y^(n/2)), so most pairs need
+ * no square root. Near x = 1, where the rational form needs its special cases, it falls back to
+ * switchingFunction(r).
+ */
+DEVICE real pairSwitch(real r2, real* scale) {
+#ifdef R2_PATH
+#if M_IS_2N
+#ifdef USE_CUTOFF
+    const real y = r2 * (real) INV_R0_SQUARED;
+#else
+    // Without a cutoff y is unbounded: beyond Y_MAX (y^(n/2) = 1e30, sigma = 1e-30) it is clamped, so
+    // that y^(n/2) never overflows (inf * 0 below would be NaN). A NaN stays NaN.
+    const real unclamped = r2 * (real) INV_R0_SQUARED;
+    const real y = (unclamped > (real) Y_MAX ? (real) Y_MAX : unclamped);
+#endif
+    const real yHalfNMinus1 = integerPower(y, N_EXP / 2 - 1);
+    const real inverse = RECIP(1 + yHalfNMinus1 * y);
+    *scale = (real) (-N_EXP * INV_R0_SQUARED * STRETCH_FACTOR) * yHalfNMinus1 * inverse * inverse;
+    return inverse * (real) STRETCH_FACTOR + (real) SHIFT;
+#else
+    const real y = r2 * (real) INV_R0_SQUARED;
+    if (fabs(y - 1) >= (real) R2_BAND) {
+        const real yHalfNMinus1 = integerPower(y, N_EXP / 2 - 1);
+        const real yHalfMMinus1 = integerPower(y, M_EXP / 2 - 1);
+        const real yHalfM = yHalfMMinus1 * y;
+        if (isinf(yHalfM)) {
+            *scale = 0;
+            return (real) SHIFT;
+        }
+        const real inverseDenominator = RECIP(1 - yHalfM);
+        const real value = (1 - yHalfNMinus1 * y) * inverseDenominator;
+        *scale = (real) (INV_R0_SQUARED * STRETCH_FACTOR) * (-N_EXP * yHalfNMinus1 + value * M_EXP * yHalfMMinus1) *
+                 inverseDenominator;
+        return value * (real) STRETCH_FACTOR + (real) SHIFT;
+    }
+#endif
+#endif
+#if !defined(R2_PATH) || !M_IS_2N
+    const real r = SQRT(r2);
+    real dSigmaDr;
+    const real value = switchingFunction(r, &dSigmaDr);
+    *scale = (r > 0 ? dSigmaDr / r : (real) 0);
+    return value;
+#endif
+}
+
+/**
  * The contribution of one pair: sigma(r) and its gradient with respect to the second atom's position.
  * Returns false if the pair contributes nothing.
  */
-DEVICE bool evaluatePair(real3 delta, real* sigma, real3* dSigmaDSecond, real4 periodicBoxSize,
-                         real4 invPeriodicBoxSize, real4 periodicBoxVecX, real4 periodicBoxVecY,
-                         real4 periodicBoxVecZ, int triclinic, real halfWidth2) {
+DEVICE bool evaluatePair(real3 delta, real* sigma, real3* dSigmaDSecond, BOX_PARAMS) {
 #ifdef USE_PERIODIC
-    delta = minimumImage(delta, periodicBoxSize, invPeriodicBoxSize, periodicBoxVecX, periodicBoxVecY,
-                         periodicBoxVecZ, triclinic, halfWidth2);
+    delta = minimumImage(delta, BOX_ARGS);
 #endif
     real r2 = delta.x * delta.x + delta.y * delta.y + delta.z * delta.z;
 #ifdef USE_CUTOFF
     if (r2 > (real) CUTOFF_SQUARED)
         return false;
 #endif
-    real r = SQRT(r2);
-    real dSigmaDr;
-    *sigma = switchingFunction(r, &dSigmaDr);
-    real scale = (r > 0 ? dSigmaDr / r : (real) 0);
+    real scale;
+    *sigma = pairSwitch(r2, &scale);
     *dSigmaDSecond = make_real3(delta.x * scale, delta.y * scale, delta.z * scale);
     return true;
 }
 
+/**
+ * Spread the low 10 bits of v so that they occupy every third bit (for a 30-bit Morton code).
+ */
+DEVICE int spreadBits(int v) {
+    v &= 0x3ff;
+    v = (v | (v << 16)) & 0x030000FF;
+    v = (v | (v << 8)) & 0x0300F00F;
+    v = (v | (v << 4)) & 0x030C30C3;
+    v = (v | (v << 2)) & 0x09249249;
+    return v;
+}
+
+/**
+ * A cell coordinate in 0..1023 from a real number of cells (clamped before the conversion to int).
+ */
+DEVICE int cellCoordinate(real cells) {
+    return ((int) floor(fmin(fmax(cells, (real) -1e9), (real) 1e9))) & 1023;
+}
+
+/**
+ * Sort keys for the slots of one group: (Morton code of the atom's cell) << 32 | slot. The slot in the
+ * low bits makes every key unique, so the sorted order (and every sum that follows it) is deterministic.
+ * A periodic force uses 1024 cells along each box vector; a non-periodic one cells of 1/INV_SORT_CELL nm
+ * (the code repeats every 1024 cells: only locality is at stake, never correctness).
+ */
+KERNEL void computeSortKeys(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
+        GLOBAL const int* RESTRICT atoms, GLOBAL const int* RESTRICT uniques, int numSlots,
+        GLOBAL mm_long* RESTRICT keys, BOX_PARAMS) {
+    for (int slot = GLOBAL_ID; slot < numSlots; slot += GLOBAL_SIZE) {
+        real3 pos = atomPosition(posq, cellOffsets, atoms[slot], uniques[slot], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
+#ifdef USE_PERIODIC
+        real scale3 = floor(pos.z * invPeriodicBoxSize.z);
+        pos.x -= scale3 * periodicBoxVecZ.x;
+        pos.y -= scale3 * periodicBoxVecZ.y;
+        pos.z -= scale3 * periodicBoxVecZ.z;
+        real scale2 = floor(pos.y * invPeriodicBoxSize.y);
+        pos.x -= scale2 * periodicBoxVecY.x;
+        pos.y -= scale2 * periodicBoxVecY.y;
+        pos.x -= floor(pos.x * invPeriodicBoxSize.x) * periodicBoxVecX.x;
+        const int cx = min(cellCoordinate(pos.x * invPeriodicBoxSize.x * 1024), 1023);
+        const int cy = min(cellCoordinate(pos.y * invPeriodicBoxSize.y * 1024), 1023);
+        const int cz = min(cellCoordinate(pos.z * invPeriodicBoxSize.z * 1024), 1023);
+#else
+        const int cx = cellCoordinate(pos.x * (real) INV_SORT_CELL);
+        const int cy = cellCoordinate(pos.y * (real) INV_SORT_CELL);
+        const int cz = cellCoordinate(pos.z * (real) INV_SORT_CELL);
+#endif
+        const int morton = spreadBits(cx) | (spreadBits(cy) << 1) | (spreadBits(cz) << 2);
+        keys[slot] = (((mm_long) morton) << 32) | (mm_long) slot;
+    }
+}
+
+/**
+ * The slots in sorted order: sortedAtoms[k] = atoms[slot of key k] (and the same for the gradient rows).
+ * Runs after each sort and after each reordering of the atoms.
+ */
+KERNEL void gatherSortedSlots(GLOBAL const mm_long* RESTRICT keys, GLOBAL const int* RESTRICT atoms,
+        GLOBAL const int* RESTRICT uniques, GLOBAL int* RESTRICT sortedAtoms, GLOBAL int* RESTRICT sortedUniques,
+        int numSlots) {
+    for (int index = GLOBAL_ID; index < numSlots; index += GLOBAL_SIZE) {
+        const int slot = (int) (keys[index] & 0xFFFFFFFF);
+        sortedAtoms[index] = atoms[slot];
+        sortedUniques[index] = uniques[slot];
+    }
+}
+
+/**
+ * The bounding box of each tile of 32 sorted slots (centre and half extents). Periodic: every atom is
+ * taken at its image nearest the tile's first atom, so a tile that straddles the box edge stays compact.
+ */
+KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
+        GLOBAL const int* RESTRICT sortedAtoms, GLOBAL const int* RESTRICT sortedUniques, int numSlots, int numTiles,
+        GLOBAL real4* RESTRICT centers, GLOBAL real4* RESTRICT halfExtents, BOX_PARAMS) {
+    for (int tile = GLOBAL_ID; tile < numTiles; tile += GLOBAL_SIZE) {
+        const int first = tile * TILE_SIZE;
+        const int last = min(first + TILE_SIZE, numSlots);
+        const real3 origin = atomPosition(posq, cellOffsets, sortedAtoms[first], sortedUniques[first], periodicBoxVecX,
+                                          periodicBoxVecY, periodicBoxVecZ);
+        real3 low = make_real3(0, 0, 0), high = make_real3(0, 0, 0);
+        for (int index = first + 1; index < last; index++) {
+            const real3 pos = atomPosition(posq, cellOffsets, sortedAtoms[index], sortedUniques[index], periodicBoxVecX,
+                                           periodicBoxVecY, periodicBoxVecZ);
+            real3 delta = make_real3(pos.x - origin.x, pos.y - origin.y, pos.z - origin.z);
+#ifdef USE_PERIODIC
+            if (!triclinic) {
+                delta.x -= floor(delta.x * invPeriodicBoxSize.x + (real) 0.5) * periodicBoxSize.x;
+                delta.y -= floor(delta.y * invPeriodicBoxSize.y + (real) 0.5) * periodicBoxSize.y;
+                delta.z -= floor(delta.z * invPeriodicBoxSize.z + (real) 0.5) * periodicBoxSize.z;
+            }
+#endif
+            low = make_real3(fmin(low.x, delta.x), fmin(low.y, delta.y), fmin(low.z, delta.z));
+            high = make_real3(fmax(high.x, delta.x), fmax(high.y, delta.y), fmax(high.z, delta.z));
+        }
+        centers[tile] = make_real4(origin.x + (real) 0.5 * (low.x + high.x), origin.y + (real) 0.5 * (low.y + high.y),
+                                   origin.z + (real) 0.5 * (low.z + high.z), 0);
+        halfExtents[tile] = make_real4((real) 0.5 * (high.x - low.x), (real) 0.5 * (high.y - low.y),
+                                       (real) 0.5 * (high.z - low.z), 0);
+    }
+}
+
 #if defined(MODE_SELF) || defined(MODE_DUAL)
 /**
- * Self and Dual modes: 32x32 tiles of (A slot, B slot) pairs (Self: upper triangle of A x A).
- * Each 32-thread warp takes one tile at a time; lane t owns row atom i = I*32+t and visits the 32
- * column atoms in rotated order j = (t+k) mod 32, so no two lanes touch the same column at once and
- * the column gradients accumulate in local memory without atomics. Each pair is evaluated once.
+ * Tile index -> (row tile, column tile). Self: the upper triangle, column by column,
+ * tile = J(J+1)/2 + I with I <= J. Dual: row-major over NUM_TILES_A x NUM_TILES_B.
  */
-KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL const int* RESTRICT atomsA,
-        GLOBAL const int* RESTRICT atomsB, GLOBAL const int* RESTRICT uniqueA, GLOBAL const int* RESTRICT uniqueB,
-        GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL mixed* RESTRICT partialSums, int computeGradient,
-        real4 periodicBoxSize, real4 invPeriodicBoxSize, real4 periodicBoxVecX, real4 periodicBoxVecY,
-        real4 periodicBoxVecZ, int triclinic, real halfWidth2, GLOBAL const int4* RESTRICT cellOffsets) {
-    LOCAL real3 columnPos[WARPS_PER_BLOCK * TILE_SIZE];
-    LOCAL real3 columnGradient[WARPS_PER_BLOCK * TILE_SIZE];
-    LOCAL int columnAtom[WARPS_PER_BLOCK * TILE_SIZE];
-    LOCAL volatile mixed reduceTemp[WARPS_PER_BLOCK * TILE_SIZE];
+DEVICE void decodeTile(int tile, int* rowTile, int* columnTile) {
+#ifdef MODE_SELF
+    int J = (int) ((SQRT(8.0f * (float) tile + 1.0f) - 1.0f) * 0.5f);
+    while ((mm_long) J * (J + 1) / 2 > tile)
+        J--;
+    while ((mm_long) (J + 1) * (J + 2) / 2 <= tile)
+        J++;
+    *columnTile = J;
+    *rowTile = tile - (int) ((mm_long) J * (J + 1) / 2);
+#else
+    *rowTile = tile / NUM_TILES_B;
+    *columnTile = tile - *rowTile * NUM_TILES_B;
+#endif
+}
+
+#ifdef USE_CULLING
+/**
+ * Whether any pair of a row tile and a column tile can be within the cutoff: the gap between their
+ * bounding boxes, per axis (minimum image of the centres in a rectangular box), against the cutoff
+ * padded for rounding. A triclinic box is not culled.
+ */
+DEVICE bool tilesInteract(int rowTile, int columnTile, GLOBAL const real4* RESTRICT rowCenters,
+        GLOBAL const real4* RESTRICT rowHalfExtents, GLOBAL const real4* RESTRICT columnCenters,
+        GLOBAL const real4* RESTRICT columnHalfExtents, BOX_PARAMS) {
+#ifdef USE_PERIODIC
+    if (triclinic)
+        return true;
+#endif
+    const real4 rowCenter = rowCenters[rowTile], rowHalf = rowHalfExtents[rowTile];
+    const real4 columnCenter = columnCenters[columnTile], columnHalf = columnHalfExtents[columnTile];
+    real dx = columnCenter.x - rowCenter.x, dy = columnCenter.y - rowCenter.y, dz = columnCenter.z - rowCenter.z;
+#ifdef USE_PERIODIC
+    dx -= floor(dx * invPeriodicBoxSize.x + (real) 0.5) * periodicBoxSize.x;
+    dy -= floor(dy * invPeriodicBoxSize.y + (real) 0.5) * periodicBoxSize.y;
+    dz -= floor(dz * invPeriodicBoxSize.z + (real) 0.5) * periodicBoxSize.z;
+#endif
+    dx = fmax((real) 0, fabs(dx) - rowHalf.x - columnHalf.x);
+    dy = fmax((real) 0, fabs(dy) - rowHalf.y - columnHalf.y);
+    dz = fmax((real) 0, fabs(dz) - rowHalf.z - columnHalf.z);
+    return dx * dx + dy * dy + dz * dz <= (real) PADDED_CUTOFF_SQUARED;
+}
+#endif
+
+/**
+ * The 32 x 32 pairs of one tile, from one lane's point of view: lane t owns row atom t and at step k
+ * meets column (t+k) mod 32. The warp's 32 columns are stored twice in local memory (entries j and j+32),
+ * so lane t at step k reads entry t+k: no two lanes touch the same entry at once, and the addresses are
+ * a constant offset from one register. Column gradients accumulate in the same doubled layout (the
+ * column's total is entry j + entry j+32), so they need no atomics.
+ * `checked` is false for a full tile off the diagonal (the common case): no validity tests at all.
+ * On the diagonal of Self mode only the pairs with column > row count (k > 0 and t+k < 32).
+ */
+DEVICE void tilePairs(const bool checked, const bool diagonal, const int lane, LOCAL_ARG const real4* columnPos,
+        LOCAL_ARG const int* columnAtom, LOCAL_ARG real3* columnGradient, const real3 rowPos, const int rowAtom,
+        const bool validRow, real* tileSum, real3* rowGradient, BOX_PARAMS) {
+    real sum = 0;
+    real3 gradientSum = make_real3(0, 0, 0);
+    for (int k = 0; k < TILE_SIZE; k++) {
+        const int index = lane + k;
+        const real4 other = columnPos[index];
+        bool include = true;
+        if (checked) {
+            include = validRow && other.w != 0;
+            if (diagonal)
+                include = include && k > 0 && index < TILE_SIZE;
+        }
+#ifdef CHECK_SAME_ATOM
+        include = include && columnAtom[index] != rowAtom;
+#endif
+        if (include) {
+            const real3 delta = make_real3(other.x - rowPos.x, other.y - rowPos.y, other.z - rowPos.z);
+            real sigma;
+            real3 gradient;
+            if (evaluatePair(delta, &sigma, &gradient, BOX_ARGS)) {
+                sum += sigma;
+                gradientSum.x -= gradient.x;
+                gradientSum.y -= gradient.y;
+                gradientSum.z -= gradient.z;
+                real3 columnTotal = columnGradient[index];
+                columnTotal.x += gradient.x;
+                columnTotal.y += gradient.y;
+                columnTotal.z += gradient.z;
+                columnGradient[index] = columnTotal;
+            }
+        }
+        SYNC_WARPS;
+    }
+    *tileSum = sum;
+    *rowGradient = gradientSum;
+}
+
+#if defined(__CUDA_ARCH__)
+// CUDA: the column atoms travel around the warp in registers (shuffles) instead of local memory. It
+// halves the traffic through the load/store pipe that bounds the local-memory loop.
+#define USE_WARP_SHUFFLE
+#endif
+
+#ifdef USE_WARP_SHUFFLE
+/**
+ * tilePairs with shuffles: lane t starts with column t (position, atom, a zero gradient) in registers;
+ * after each step every lane takes the column of lane t+1, so at step k lane t holds column (t+k) mod 32
+ * and its gradient so far. After 32 steps each column is back in its own lane with its total.
+ */
+DEVICE void tilePairsShuffled(const bool checked, const bool diagonal, const int lane, real4 column, int columnAtomOfLane,
+        const real3 rowPos, const int rowAtom, const bool validRow, real* tileSum, real3* rowGradient,
+        real3* columnGradient, BOX_PARAMS) {
+    real sum = 0;
+    real3 gradientSum = make_real3(0, 0, 0);
+    real3 held = make_real3(0, 0, 0);
+    const int source = (lane + 1) & (TILE_SIZE - 1);
+    for (int k = 0; k < TILE_SIZE; k++) {
+        bool include = true;
+        if (checked) {
+            include = validRow && column.w != 0;
+            if (diagonal)
+                include = include && k > 0 && lane + k < TILE_SIZE;
+        }
+#ifdef CHECK_SAME_ATOM
+        include = include && columnAtomOfLane != rowAtom;
+#endif
+        if (include) {
+            const real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
+            real sigma;
+            real3 gradient;
+            if (evaluatePair(delta, &sigma, &gradient, BOX_ARGS)) {
+                sum += sigma;
+                gradientSum.x -= gradient.x;
+                gradientSum.y -= gradient.y;
+                gradientSum.z -= gradient.z;
+                held.x += gradient.x;
+                held.y += gradient.y;
+                held.z += gradient.z;
+            }
+        }
+        column.x = __shfl_sync(0xffffffff, column.x, source);
+        column.y = __shfl_sync(0xffffffff, column.y, source);
+        column.z = __shfl_sync(0xffffffff, column.z, source);
+        if (checked)
+            column.w = __shfl_sync(0xffffffff, column.w, source);
+#ifdef CHECK_SAME_ATOM
+        columnAtomOfLane = __shfl_sync(0xffffffff, columnAtomOfLane, source);
+#endif
+        held.x = __shfl_sync(0xffffffff, held.x, source);
+        held.y = __shfl_sync(0xffffffff, held.y, source);
+        held.z = __shfl_sync(0xffffffff, held.z, source);
+    }
+    *tileSum = sum;
+    *rowGradient = gradientSum;
+    *columnGradient = held;
+}
+#endif
+
+/**
+ * One 32x32 tile, by one 32-thread warp (tile < 0: this warp has none, but still takes part in the
+ * barriers). Lane t owns row slot I*32+t and loads column slot J*32+t into local memory (tilePairs).
+ * sigma is summed per lane over the tile in `real`, then added to the lane's compensated sum.
+ */
+DEVICE void processTile(int tile, GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
+        GLOBAL const int* RESTRICT sortedAtomsA, GLOBAL const int* RESTRICT sortedAtomsB,
+        GLOBAL const int* RESTRICT sortedUniqueA, GLOBAL const int* RESTRICT sortedUniqueB,
+        GLOBAL mm_long* RESTRICT gradientBuffer, int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
+        LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom, mixed* sum, mixed* compensation) {
     const int lane = LOCAL_ID % TILE_SIZE;
+    const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled columns
+    const bool validTile = (tile >= 0);
+    int rowTile = 0, columnTile = 0;
+    if (validTile)
+        decodeTile(tile, &rowTile, &columnTile);
+    const int rowSlot = rowTile * TILE_SIZE + lane;
+    const int columnSlotOfLane = columnTile * TILE_SIZE + lane;
+    const bool validRow = validTile && rowSlot < NUM_A;
+#ifdef MODE_SELF
+    const bool validColumnOfLane = validTile && columnSlotOfLane < NUM_A;
+    const bool fullColumns = (columnTile + 1) * TILE_SIZE <= NUM_A;
+    const bool diagonal = (rowTile == columnTile);
+    GLOBAL const int* RESTRICT columnAtoms = sortedAtomsA;
+    GLOBAL const int* RESTRICT columnUniques = sortedUniqueA;
+#else
+    const bool validColumnOfLane = validTile && columnSlotOfLane < NUM_B;
+    const bool fullColumns = (columnTile + 1) * TILE_SIZE <= NUM_B;
+    const bool diagonal = false;
+    GLOBAL const int* RESTRICT columnAtoms = sortedAtomsB;
+    GLOBAL const int* RESTRICT columnUniques = sortedUniqueB;
+#endif
+    const bool fullRows = (rowTile + 1) * TILE_SIZE <= NUM_A;
+    const int rowAtom = (validRow ? sortedAtomsA[rowSlot] : -1);
+    const real3 rowPos = (validRow ? atomPosition(posq, cellOffsets, rowAtom, sortedUniqueA[rowSlot], periodicBoxVecX,
+                                                  periodicBoxVecY, periodicBoxVecZ) : make_real3(0, 0, 0));
+    int atom = -1;
+    real4 pos = make_real4(0, 0, 0, 0); // w = 0: no atom
+    if (validColumnOfLane) {
+        atom = columnAtoms[columnSlotOfLane];
+        const real3 p = atomPosition(posq, cellOffsets, atom, columnUniques[columnSlotOfLane], periodicBoxVecX,
+                                     periodicBoxVecY, periodicBoxVecZ);
+        pos = make_real4(p.x, p.y, p.z, 1);
+    }
+    real3 rowGradient = make_real3(0, 0, 0), columnTotal;
+    real tileSum = 0;
+    const bool fast = validTile && fullRows && fullColumns && !diagonal;
+#ifdef USE_WARP_SHUFFLE
+    if (fast)
+        tilePairsShuffled(false, false, lane, pos, atom, rowPos, rowAtom, validRow, &tileSum, &rowGradient, &columnTotal,
+                          BOX_ARGS);
+    else
+        tilePairsShuffled(true, diagonal, lane, pos, atom, rowPos, rowAtom, validRow, &tileSum, &rowGradient,
+                          &columnTotal, BOX_ARGS);
+#else
+    columnAtom[localBase + lane] = atom;
+    columnAtom[localBase + lane + TILE_SIZE] = atom;
+    columnPos[localBase + lane] = pos;
+    columnPos[localBase + lane + TILE_SIZE] = pos;
+    columnGradient[localBase + lane] = make_real3(0, 0, 0);
+    columnGradient[localBase + lane + TILE_SIZE] = make_real3(0, 0, 0);
+    SYNC_THREADS;
+    // One call site: tilePairs holds barriers (SYNC_WARPS), which every thread of the block must reach
+    // in the same place where a barrier is block-wide (OpenCL on a CPU).
+    tilePairs(!fast, diagonal, lane, columnPos + localBase, columnAtom + localBase, columnGradient + localBase, rowPos,
+              rowAtom, validRow, &tileSum, &rowGradient, BOX_ARGS);
+    SYNC_THREADS;
+    const real3 first = columnGradient[localBase + lane], second = columnGradient[localBase + lane + TILE_SIZE];
+    columnTotal = make_real3(first.x + second.x, first.y + second.y, first.z + second.z);
+    SYNC_THREADS;
+#endif
+    compensatedAdd(sum, compensation, (mixed) tileSum);
+    if (computeGradient) {
+        if (validRow)
+            addGradient(gradientBuffer, sortedUniqueA[rowSlot], rowGradient);
+        if (validColumnOfLane)
+            addGradient(gradientBuffer, columnUniques[columnSlotOfLane], columnTotal);
+    }
+}
+
+/**
+ * Self and Dual modes: 32x32 tiles of (A slot, B slot) pairs (Self: upper triangle of A x A), in the
+ * slots' sorted order, one tile per warp at a time. With USE_CULLING each block takes a chunk of
+ * candidate tiles (one per thread), keeps those whose bounding boxes are within the cutoff (a block-wide
+ * prefix sum: fixed order, deterministic) and processes them, a warp per tile. Every thread of a block
+ * runs the same number of iterations, since the loops contain barriers.
+ */
+KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL const int* RESTRICT sortedAtomsA,
+        GLOBAL const int* RESTRICT sortedAtomsB, GLOBAL const int* RESTRICT sortedUniqueA,
+        GLOBAL const int* RESTRICT sortedUniqueB, GLOBAL mm_long* RESTRICT gradientBuffer,
+        GLOBAL mixed* RESTRICT partialSums, int computeGradient, BOX_PARAMS, GLOBAL const int4* RESTRICT cellOffsets,
+        GLOBAL const real4* RESTRICT tileCentersA, GLOBAL const real4* RESTRICT tileHalfExtentsA,
+        GLOBAL const real4* RESTRICT tileCentersB, GLOBAL const real4* RESTRICT tileHalfExtentsB) {
+#ifdef USE_WARP_SHUFFLE
+    LOCAL_ARG real4* columnPos = 0; // the columns live in registers
+    LOCAL_ARG real3* columnGradient = 0;
+    LOCAL_ARG int* columnAtom = 0;
+#else
+    LOCAL real4 columnPos[WARPS_PER_BLOCK * 2 * TILE_SIZE];
+    LOCAL real3 columnGradient[WARPS_PER_BLOCK * 2 * TILE_SIZE];
+    LOCAL int columnAtom[WARPS_PER_BLOCK * 2 * TILE_SIZE];
+#endif
+    LOCAL volatile mixed reduceTemp[WARPS_PER_BLOCK * TILE_SIZE];
     const int warp = LOCAL_ID / TILE_SIZE;
-    const int localBase = warp * TILE_SIZE;
     mixed sum = 0, compensation = 0;
-    // Every thread of a block runs the same number of iterations (barriers must be uniform).
+#ifdef USE_CULLING
+    const int blockSize = WARPS_PER_BLOCK * TILE_SIZE;
+    LOCAL int scan[WARPS_PER_BLOCK * TILE_SIZE];
+    LOCAL int tileList[WARPS_PER_BLOCK * TILE_SIZE];
+#ifdef MODE_SELF
+    GLOBAL const real4* RESTRICT columnCenters = tileCentersA;
+    GLOBAL const real4* RESTRICT columnHalfExtents = tileHalfExtentsA;
+#else
+    GLOBAL const real4* RESTRICT columnCenters = tileCentersB;
+    GLOBAL const real4* RESTRICT columnHalfExtents = tileHalfExtentsB;
+#endif
+    for (int chunk = GROUP_ID * CULL_CHUNK; chunk < NUM_TILES; chunk += NUM_GROUPS * CULL_CHUNK) {
+        const int candidate = chunk + LOCAL_ID;
+        int interacts = 0;
+        if (LOCAL_ID < CULL_CHUNK && candidate < NUM_TILES) {
+            int rowTile, columnTile;
+            decodeTile(candidate, &rowTile, &columnTile);
+            interacts = tilesInteract(rowTile, columnTile, tileCentersA, tileHalfExtentsA, columnCenters,
+                                      columnHalfExtents, BOX_ARGS) ? 1 : 0;
+        }
+        scan[LOCAL_ID] = interacts;
+        SYNC_THREADS;
+        for (int offset = 1; offset < blockSize; offset *= 2) {
+            const int add = (LOCAL_ID >= offset ? scan[LOCAL_ID - offset] : 0);
+            SYNC_THREADS;
+            scan[LOCAL_ID] += add;
+            SYNC_THREADS;
+        }
+        if (interacts)
+            tileList[scan[LOCAL_ID] - 1] = candidate;
+        const int count = scan[blockSize - 1];
+        SYNC_THREADS;
+        for (int first = 0; first < count; first += WARPS_PER_BLOCK)
+            processTile(first + warp < count ? tileList[first + warp] : -1, posq, cellOffsets, sortedAtomsA,
+                        sortedAtomsB, sortedUniqueA, sortedUniqueB, gradientBuffer, computeGradient, BOX_ARGS,
+                        columnPos, columnGradient, columnAtom, &sum, &compensation);
+    }
+#else
     for (int firstTile = GROUP_ID * WARPS_PER_BLOCK; firstTile < NUM_TILES; firstTile += NUM_GROUPS * WARPS_PER_BLOCK) {
         const int tile = firstTile + warp;
-        const bool validTile = (tile < NUM_TILES);
-        int rowTile = 0, columnTile = 0;
-        if (validTile) {
-#ifdef MODE_SELF
-            // Upper triangle, column by column: tile = J(J+1)/2 + I with I <= J.
-            int J = (int) ((SQRT(8.0f * (float) tile + 1.0f) - 1.0f) * 0.5f);
-            while ((mm_long) J * (J + 1) / 2 > tile)
-                J--;
-            while ((mm_long) (J + 1) * (J + 2) / 2 <= tile)
-                J++;
-            columnTile = J;
-            rowTile = tile - (int) ((mm_long) J * (J + 1) / 2);
-#else
-            rowTile = tile / NUM_TILES_B;
-            columnTile = tile - rowTile * NUM_TILES_B;
-#endif
-        }
-        const int rowSlot = rowTile * TILE_SIZE + lane;
-        const int columnSlotOfLane = columnTile * TILE_SIZE + lane;
-#ifdef MODE_SELF
-        const bool validRow = validTile && rowSlot < NUM_A;
-        const bool validColumnOfLane = validTile && columnSlotOfLane < NUM_A;
-        const int columnAtomOfLane = (validColumnOfLane ? atomsA[columnSlotOfLane] : -1);
-#else
-        const bool validRow = validTile && rowSlot < NUM_A;
-        const bool validColumnOfLane = validTile && columnSlotOfLane < NUM_B;
-        const int columnAtomOfLane = (validColumnOfLane ? atomsB[columnSlotOfLane] : -1);
-#endif
-#ifdef MODE_SELF
-        const int columnUniqueOfLane = (validColumnOfLane ? uniqueA[columnSlotOfLane] : 0);
-#else
-        const int columnUniqueOfLane = (validColumnOfLane ? uniqueB[columnSlotOfLane] : 0);
-#endif
-        const int rowAtom = (validRow ? atomsA[rowSlot] : -1);
-        const real3 rowPos = (validRow ? atomPosition(posq, cellOffsets, rowAtom, uniqueA[rowSlot], periodicBoxVecX,
-                                                      periodicBoxVecY, periodicBoxVecZ) : make_real3(0, 0, 0));
-        columnAtom[localBase + lane] = columnAtomOfLane;
-        columnPos[localBase + lane] = (validColumnOfLane ? atomPosition(posq, cellOffsets, columnAtomOfLane,
-                                           columnUniqueOfLane, periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ)
-                                                         : make_real3(0, 0, 0));
-        columnGradient[localBase + lane] = make_real3(0, 0, 0);
-        SYNC_THREADS;
-        real3 rowGradient = make_real3(0, 0, 0);
-        for (int k = 0; k < TILE_SIZE; k++) {
-            const int column = (lane + k) % TILE_SIZE;
-            const int otherAtom = columnAtom[localBase + column];
-            bool include = validRow && otherAtom >= 0 && otherAtom != rowAtom;
-#ifdef MODE_SELF
-            include = include && (rowTile != columnTile || column > lane);
-#endif
-            if (include) {
-                real3 otherPos = columnPos[localBase + column];
-                real3 delta = make_real3(otherPos.x - rowPos.x, otherPos.y - rowPos.y, otherPos.z - rowPos.z);
-                real sigma;
-                real3 gradient;
-                if (evaluatePair(delta, &sigma, &gradient, periodicBoxSize, invPeriodicBoxSize, periodicBoxVecX,
-                                 periodicBoxVecY, periodicBoxVecZ, triclinic, halfWidth2)) {
-                    compensatedAdd(&sum, &compensation, (mixed) sigma);
-                    rowGradient.x -= gradient.x;
-                    rowGradient.y -= gradient.y;
-                    rowGradient.z -= gradient.z;
-                    real3 columnTotal = columnGradient[localBase + column];
-                    columnTotal.x += gradient.x;
-                    columnTotal.y += gradient.y;
-                    columnTotal.z += gradient.z;
-                    columnGradient[localBase + column] = columnTotal;
-                }
-            }
-            SYNC_WARPS;
-        }
-        SYNC_THREADS;
-        if (computeGradient) {
-            if (validRow)
-                addGradient(gradientBuffer, uniqueA[rowSlot], rowGradient);
-#ifdef MODE_SELF
-            if (validColumnOfLane)
-                addGradient(gradientBuffer, uniqueA[columnSlotOfLane], columnGradient[localBase + lane]);
-#else
-            if (validColumnOfLane)
-                addGradient(gradientBuffer, uniqueB[columnSlotOfLane], columnGradient[localBase + lane]);
-#endif
-        }
-        SYNC_THREADS;
+        processTile(tile < NUM_TILES ? tile : -1, posq, cellOffsets, sortedAtomsA, sortedAtomsB, sortedUniqueA,
+                    sortedUniqueB, gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient, columnAtom,
+                    &sum, &compensation);
     }
+#endif
     mixed blockSum = reduceOverBlock(sum, reduceTemp);
     if (LOCAL_ID == 0)
         partialSums[GROUP_ID] = blockSum;
@@ -328,8 +680,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
 KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL const int* RESTRICT atomsA,
         GLOBAL const int* RESTRICT atomsB, GLOBAL const int* RESTRICT uniqueA, GLOBAL const int* RESTRICT uniqueB,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL mixed* RESTRICT partialSums, int computeGradient,
-        real4 periodicBoxSize, real4 invPeriodicBoxSize, real4 periodicBoxVecX, real4 periodicBoxVecY,
-        real4 periodicBoxVecZ, int triclinic, real halfWidth2, GLOBAL const int4* RESTRICT cellOffsets) {
+        BOX_PARAMS, GLOBAL const int4* RESTRICT cellOffsets) {
     LOCAL volatile mixed reduceTemp[PAIR_BLOCK_SIZE];
     mixed sum = 0, compensation = 0;
     for (int index = GLOBAL_ID; index < NUM_A; index += GLOBAL_SIZE) {
@@ -341,8 +692,7 @@ KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL c
         real3 delta = make_real3(secondPos.x - firstPos.x, secondPos.y - firstPos.y, secondPos.z - firstPos.z);
         real sigma;
         real3 gradient;
-        if (evaluatePair(delta, &sigma, &gradient, periodicBoxSize, invPeriodicBoxSize, periodicBoxVecX,
-                         periodicBoxVecY, periodicBoxVecZ, triclinic, halfWidth2)) {
+        if (evaluatePair(delta, &sigma, &gradient, BOX_ARGS)) {
             compensatedAdd(&sum, &compensation, (mixed) sigma);
             if (computeGradient) {
                 addGradient(gradientBuffer, uniqueB[index], gradient);
@@ -357,13 +707,16 @@ KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL c
 #endif
 
 /**
- * One block: s from the partial sums (fixed order), then E(s) and dE/ds from the energy expression.
- * results = {s, dE/ds, E}.
+ * s from the partial sums (every block, the same fixed order), E(s) and dE/ds from the energy
+ * expression; block 0 stores results = {s, dE/ds, E} and adds E to the energy buffer. Then, if
+ * computeGradient, F_i -= dE/ds * ds/dx_i for every atom in the groups, clearing the gradient.
  */
 KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int numPartials,
         GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer,
-        int addEnergy) {
+        int addEnergy, GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
+        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient) {
     LOCAL volatile mixed reduceTemp[FINISH_BLOCK_SIZE];
+    LOCAL mixed derivative[1];
     mixed sum = 0, compensation = 0;
     for (int i = LOCAL_ID; i < numPartials; i += LOCAL_SIZE)
         compensatedAdd(&sum, &compensation, partialSums[i]);
@@ -371,21 +724,19 @@ KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int num
     if (LOCAL_ID == 0) {
         mixed energy = 0, dEdS = 0;
         COMPUTE_ENERGY
-        results[0] = s;
-        results[1] = dEdS;
-        results[2] = energy;
-        if (addEnergy)
-            energyBuffer[0] += energy;
+        derivative[0] = dEdS;
+        if (GROUP_ID == 0) {
+            results[0] = s;
+            results[1] = dEdS;
+            results[2] = energy;
+            if (addEnergy)
+                energyBuffer[0] += energy;
+        }
     }
-}
-
-/**
- * F_i -= dE/ds * ds/dx_i for every atom in the groups; clears the gradient for the next evaluation.
- */
-KERNEL void applyCoordinationForces(GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
-        GLOBAL const mixed* RESTRICT results, GLOBAL mm_ulong* RESTRICT forceBuffers) {
-    const real dEdS = (real) results[1];
-    const real scale = dEdS / (real) 0x100000000;
+    SYNC_THREADS;
+    if (!computeGradient)
+        return;
+    const real scale = (real) derivative[0] / (real) 0x100000000;
     for (int unique = GLOBAL_ID; unique < NUM_UNIQUE; unique += GLOBAL_SIZE) {
         const int atom = uniqueAtoms[unique];
         for (int component = 0; component < 3; component++) {
