@@ -110,43 +110,49 @@ def test_same_positions_give_bitwise_identical_results(case, mode):
 # Culled tiles (a cutoff much shorter than the system)
 # ---------------------------------------------------------------------------------------------------
 
-CULL_ATOMS = 1500
-CULL_BOX = 5.0  # nm: 12 atoms/nm^3; with dmax = 0.8 nm most pairs of tiles are beyond the cutoff
 CULL_EVALUATIONS = 110  # more than the kernel's re-sort interval (100 evaluations)
-_cull_order = np.random.default_rng(29).permutation(CULL_ATOMS)
-#: name -> (mode, group A, group B, box kind)
+#: name -> (mode, slices of a permutation of the atoms for group A and group B, box kind)
 CULL_SETTINGS = {
-    "Self rectangular": (CoordinationForce.Self, _cull_order[:1200], [], "rectangular"),
-    "Self triclinic": (CoordinationForce.Self, _cull_order[:1200], [], "triclinic"),
-    "Self no PBC": (CoordinationForce.Self, _cull_order[:1200], [], None),
-    "Self atoms listed twice": (CoordinationForce.Self, np.concatenate([_cull_order[:700], _cull_order[300:500]]), [],
-                                "rectangular"),
-    "Dual rectangular": (CoordinationForce.Dual, _cull_order[:400], _cull_order[400:1500], "rectangular"),
-    "Dual no PBC": (CoordinationForce.Dual, _cull_order[:1100], _cull_order[1100:1400], None),
-    "Dual overlapping groups": (CoordinationForce.Dual, _cull_order[:800], _cull_order[600:1300], "rectangular"),
+    "Self rectangular": (CoordinationForce.Self, [(0, 7000)], [], "rectangular"),
+    "Self triclinic": (CoordinationForce.Self, [(0, 7000)], [], "triclinic"),
+    "Self no PBC": (CoordinationForce.Self, [(0, 7000)], [], None),
+    "Self atoms listed twice": (CoordinationForce.Self, [(0, 5000), (3000, 5000)], [], "rectangular"),
+    "Dual rectangular": (CoordinationForce.Dual, [(0, 2000)], [(2000, 7500)], "rectangular"),
+    "Dual no PBC": (CoordinationForce.Dual, [(0, 3000)], [(3000, 7500)], None),
+    "Dual overlapping groups": (CoordinationForce.Dual, [(0, 4000)], [(3000, 7500)], "rectangular"),
 }
 
 
-def cull_box(kind):
-    if kind is None:
-        return None
-    box = np.eye(3) * CULL_BOX
-    if kind == "triclinic":
-        box[1] = [1.3, CULL_BOX, 0.0]
-        box[2] = [-1.1, 1.7, CULL_BOX]
-    return box
+def cull_system(case, name):
+    """(force, system, box, number of atoms) of a CULL_SETTINGS entry at 12 atoms/nm^3, dmax = 0.8 nm.
+
+    The kernel culls only when there are more pairs of 32-slot tiles than one pass of the device's warps:
+    on CUDA the full 8,000-atom system (> 8,000 tile pairs); OpenCL on a CPU (PoCL, CI) culls far smaller
+    groups, so there the slices shrink to 3/16 (1,500 atoms) to keep the test quick.
+    """
+    mode, slices_a, slices_b, kind = CULL_SETTINGS[name]
+    scale = 1.0 if case.platform == "CUDA" else 3 / 16
+    atoms = int(8000 * scale)
+    order = np.random.default_rng(29).permutation(atoms)
+    pick = lambda slices: np.concatenate([order[int(a * scale):int(b * scale)] for a, b in slices] + [[]]).astype(int)
+    edge = (atoms / 12.0) ** (1 / 3)
+    box = None
+    if kind is not None:
+        box = np.eye(3) * edge
+        if kind == "triclinic":
+            box[1] = [0.24 * edge, edge, 0.0]
+            box[2] = [-0.22 * edge, 0.34 * edge, edge]
+    force = coordination_force(mode, pick(slices_a), pick(slices_b), energy="0.5*k*(s-s0)^2",
+                               parameters=[("k", 0.01), ("s0", 50.0)], periodic=box is not None, r0=0.3, dmax=0.8)
+    return force, make_system(atoms, [force], box), box, atoms, edge
 
 
 @pytest.mark.parametrize("case,name", case_matrix(GPU_CASES, CULL_SETTINGS))
 def test_culled_tiles_count_every_pair_within_the_cutoff(case, name):
-    mode, group_a, group_b, kind = CULL_SETTINGS[name]
-    box = cull_box(kind)
-    force = coordination_force(mode, group_a, group_b, energy="0.5*k*(s-s0)^2", parameters=[("k", 0.01), ("s0", 50.0)],
-                               periodic=box is not None, r0=0.3, dmax=0.8)
-    system = make_system(CULL_ATOMS, [force], box)
+    force, system, box, atoms, edge = cull_system(case, name)
     rng = np.random.default_rng(31)
     # Without PBC the atoms spread beyond one box edge, so that the cell offsets matter too.
-    first = rng.uniform(0, CULL_BOX if box is not None else 1.3 * CULL_BOX, size=(CULL_ATOMS, 3))
+    first = rng.uniform(0, edge if box is not None else 1.3 * edge, size=(atoms, 3))
     # Far moves: the sorted order no longer matches space; the bounding boxes must still hold.
     moved = first + rng.normal(0.0, 0.6, size=first.shape)
     context = make_context(system, case)

@@ -141,7 +141,10 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     const double cutoff = force.getEffectiveDMax();
     // A cutoff beyond 1e15 nm excludes nothing and its square does not fit in a float: treat it as none.
     const bool hasCutoff = std::isfinite(cutoff) && cutoff < 1e15;
-    d.culling = hasCutoff && d.mode != CoordinationForce::Pair && numTiles > 1;
+    // Culling pays once there are more tiles than one pass of every warp on the device; below that the
+    // extra launches (bounds, sorting) would cost more than the tiles they skip.
+    d.culling = hasCutoff && d.mode != CoordinationForce::Pair &&
+                numTiles > (long long) cc.getNumThreadBlocks() * WarpsPerBlock;
     if (d.mode != CoordinationForce::Pair) {
         d.pairBlockSize = TileSize * WarpsPerBlock;
         // Culling: a block checks a chunk of candidate tiles per iteration (at most one per thread, fewer
