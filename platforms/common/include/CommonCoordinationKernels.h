@@ -19,8 +19,12 @@ namespace CoordinationPlugin {
  */
 class CommonCalcCoordinationForceKernel : public CalcCoordinationForceKernel {
 public:
+    /**
+     * canFuseFinish: the platform (CUDA) supports the fence and atomic counter with which the pair kernel's
+     * last block does the finish itself for small groups (one launch instead of two).
+     */
     CommonCalcCoordinationForceKernel(const std::string& name, const OpenMM::Platform& platform,
-                                      OpenMM::ComputeContext& cc);
+                                      OpenMM::ComputeContext& cc, bool canFuseFinish = false);
     ~CommonCalcCoordinationForceKernel() override;
     void initialize(const OpenMM::System& system, const CoordinationForce& force) override;
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
@@ -47,6 +51,7 @@ private:
     bool mixedIsDouble() const;
 
     OpenMM::ComputeContext& cc;
+    bool canFuseFinish;
     std::unique_ptr<DeviceData> data;
     std::string energyText;
     std::vector<std::string> globalParameterNames;

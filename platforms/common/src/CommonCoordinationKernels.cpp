@@ -25,6 +25,8 @@ const int FinishBlockSize = 128;
 // With a cutoff the slots are re-sorted into spatial order every this many evaluations (and whenever
 // the force is rebuilt). Correctness never depends on the order; only how well tiles are culled does.
 const int SortInterval = 100;
+// Groups of at most this many distinct atoms finish inside the pair kernel on CUDA (one launch).
+const int MaxFusedUnique = 4096;
 
 /** Sorts the 64-bit keys (Morton code << 32 | slot) that give the slots' spatial order. */
 class SlotSortTrait : public ComputeSortImpl::SortTrait {
@@ -70,6 +72,9 @@ struct CommonCalcCoordinationForceKernel::DeviceData {
     SortedGroup sortedA, sortedB;      // Self and Dual (sortedB: Dual only)
     bool culling = false;              // tiles are sorted spatially and culled by their bounding boxes
     int cullChunk = 0;                 // candidate tiles a block checks per iteration
+    bool fusedFinish = false;          // the pair kernel's last block finishes (no finishKernel launch)
+    int fusedAddEnergyArg = 0;         // its addEnergy argument
+    ComputeArray blocksDone;           // the fused finish's counter of finished blocks
     int evaluationsSinceSort = 0;
     bool needSort = true;
 };
@@ -86,8 +91,8 @@ private:
 };
 
 CommonCalcCoordinationForceKernel::CommonCalcCoordinationForceKernel(const string& name, const Platform& platform,
-                                                                     ComputeContext& cc)
-    : CalcCoordinationForceKernel(name, platform), cc(cc) {}
+                                                                     ComputeContext& cc, bool canFuseFinish)
+    : CalcCoordinationForceKernel(name, platform), cc(cc), canFuseFinish(canFuseFinish) {}
 
 CommonCalcCoordinationForceKernel::~CommonCalcCoordinationForceKernel() {}
 
@@ -258,6 +263,12 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     }
     if (sameAtomPossible)
         defines["CHECK_SAME_ATOM"] = "1";
+    d.fusedFinish = canFuseFinish && numUnique <= MaxFusedUnique && !d.culling;
+    if (d.fusedFinish) {
+        defines["FUSED_FINISH"] = "1";
+        d.blocksDone.initialize<unsigned int>(cc, 1, "coordinationBlocksDone");
+        d.blocksDone.upload(vector<unsigned int>(1, 0));
+    }
     if (!cc.getUseDoublePrecision() && 1.0 / force.getR0() > 1e30)
         throw OpenMMException("CoordinationForce: r0 = " + cc.doubleToString(force.getR0()) +
                               " nm is too small for single or mixed precision; use Precision=double");
@@ -313,7 +324,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     addBoxArgs(*d.pairKernel); // 8-14
     d.pairKernel->addArg(d.cellOffsets);
     if (!pairMode) {
-        d.pairKernel->addArg(d.sortedA.tileCenters);
+        d.pairKernel->addArg(d.sortedA.tileCenters); // 16-19
         d.pairKernel->addArg(d.sortedA.tileHalfExtents);
         d.pairKernel->addArg(d.sortedB.tileCenters);
         d.pairKernel->addArg(d.sortedB.tileHalfExtents);
@@ -347,6 +358,16 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
         createGroupKernels(d.sortedA, d.atomsA, d.uniqueA);
         if (d.mode == CoordinationForce::Dual)
             createGroupKernels(d.sortedB, d.atomsB, d.uniqueB);
+    }
+    if (d.fusedFinish) {
+        d.pairKernel->addArg(d.globals);
+        d.pairKernel->addArg(d.results);
+        d.pairKernel->addArg(cc.getEnergyBuffer());
+        d.fusedAddEnergyArg = pairMode ? 19 : 23;
+        d.pairKernel->addArg(1); // addEnergy
+        d.pairKernel->addArg(d.uniqueAtoms);
+        d.pairKernel->addArg(cc.getLongForceBuffer());
+        d.pairKernel->addArg(d.blocksDone);
     }
 
     d.finishKernel = program->createKernel("finishCoordination");
@@ -505,6 +526,11 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
     }
     d.pairKernel->setArg(7, computeGradient ? 1 : 0);
     setBoxArgs(*d.pairKernel, 8);
+    if (d.fusedFinish) {
+        d.pairKernel->setArg(d.fusedAddEnergyArg, addEnergy ? 1 : 0);
+        d.pairKernel->execute(d.pairWorkUnits, d.pairBlockSize);
+        return;
+    }
     d.pairKernel->execute(d.pairWorkUnits, d.pairBlockSize);
     d.finishKernel->setArg(5, addEnergy ? 1 : 0);
     d.finishKernel->setArg(9, computeGradient ? 1 : 0);

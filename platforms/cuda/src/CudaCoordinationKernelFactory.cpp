@@ -21,7 +21,7 @@ public:
         CudaPlatform::PlatformData& data = *static_cast<CudaPlatform::PlatformData*>(context.getPlatformData());
         CudaContext& cu = *data.contexts[0];
         if (name == CalcCoordinationForceKernel::Name())
-            return new CommonCalcCoordinationForceKernel(name, platform, cu);
+            return new CommonCalcCoordinationForceKernel(name, platform, cu, true);
         throw OpenMMException("CudaCoordinationKernelFactory: no kernel named '" + name + "'");
     }
 };

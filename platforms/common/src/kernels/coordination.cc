@@ -1,7 +1,8 @@
 /**
  * CoordinationForce on OpenMM's common compute framework: one source for CUDA and OpenCL.
  *
- * One evaluation is two launches, none of them synchronized with the host (plus, with a cutoff, one
+ * One evaluation is two launches (one for small groups on CUDA: FUSED_FINISH), none of them synchronized
+ * with the host (plus, with a cutoff, one
  * small launch for the tile bounds and, every SORT_INTERVAL evaluations, a re-sort of the slots):
  *   1. computeCoordinationTiles / computeCoordinationPairs: every pair once; each block writes its
  *      partial sum of s to partialSums (fixed order: deterministic) and, if requested, adds ds/dx
@@ -360,6 +361,100 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
     }
 }
 
+/**
+ * s from the partial sums (in a fixed order), E(s) and dE/ds from the energy expression; if
+ * writeResults, results = {s, dE/ds, E} and E is added to the energy buffer. Then, if computeGradient,
+ * F_i -= dE/ds * ds/dx_i for the unique atoms first, first + stride, ..., clearing their gradient.
+ * The partial sums and the gradient were written by other blocks: they are read through volatile.
+ */
+DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartials, GLOBAL const mixed* RESTRICT globals,
+        GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
+        GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
+        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, int first, int stride, bool writeResults,
+        LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG mixed* derivative) {
+    mixed sum = 0, compensation = 0;
+    for (int i = LOCAL_ID; i < numPartials; i += LOCAL_SIZE)
+        compensatedAdd(&sum, &compensation, ((GLOBAL volatile const mixed*) partialSums)[i]);
+    mixed s = reduceOverBlock(sum, reduceTemp);
+    if (LOCAL_ID == 0) {
+        mixed energy = 0, dEdS = 0;
+        COMPUTE_ENERGY
+        derivative[0] = dEdS;
+        if (writeResults) {
+            results[0] = s;
+            results[1] = dEdS;
+            results[2] = energy;
+            if (addEnergy)
+                energyBuffer[0] += energy;
+        }
+    }
+    SYNC_THREADS;
+    if (!computeGradient)
+        return;
+    const real scale = (real) derivative[0] / (real) 0x100000000;
+    GLOBAL volatile mm_long* gradient = gradientBuffer;
+    for (int unique = first; unique < NUM_UNIQUE; unique += stride) {
+        const int atom = uniqueAtoms[unique];
+        for (int component = 0; component < 3; component++) {
+            const mm_long value = gradient[unique + component * NUM_UNIQUE];
+            gradient[unique + component * NUM_UNIQUE] = 0;
+            ATOMIC_ADD(&forceBuffers[atom + component * PADDED_NUM_ATOMS],
+                       (mm_ulong) realToFixedPoint(-scale * (real) value));
+        }
+    }
+}
+
+/**
+ * The separate finish (launch 2): every block computes s the same way; block 0 stores the results.
+ */
+KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int numPartials,
+        GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer,
+        int addEnergy, GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
+        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient) {
+    LOCAL volatile mixed reduceTemp[FINISH_BLOCK_SIZE];
+    LOCAL mixed derivative[1];
+    finishBlock(partialSums, numPartials, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms,
+                forceBuffers, computeGradient, GLOBAL_ID, GLOBAL_SIZE, GROUP_ID == 0, reduceTemp, derivative);
+}
+
+#ifdef FUSED_FINISH
+/**
+ * Small groups on CUDA: the last block of the pair kernel to finish does the finish itself, saving a
+ * launch. Each block makes its gradient and partial sum visible (fence) before it counts itself done;
+ * the last one sums the partials in the same fixed order as finishCoordination, so s is unchanged.
+ */
+DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL const mixed* RESTRICT globals,
+        GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
+        GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
+        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL unsigned int* RESTRICT blocksDone,
+        LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG mixed* derivative, LOCAL_ARG int* isLast) {
+    __threadfence();
+    SYNC_THREADS;
+    if (LOCAL_ID == 0)
+        isLast[0] = (atomicAdd(blocksDone, 1u) == (unsigned int) (NUM_GROUPS - 1));
+    SYNC_THREADS;
+    if (!isLast[0])
+        return;
+    __threadfence();
+    finishBlock(partialSums, NUM_GROUPS, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms,
+                forceBuffers, computeGradient, LOCAL_ID, LOCAL_SIZE, true, reduceTemp, derivative);
+    if (LOCAL_ID == 0)
+        *blocksDone = 0;
+}
+
+#define FUSED_FINISH_PARAMS , GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, \
+        GLOBAL mixed* RESTRICT energyBuffer, int addEnergy, GLOBAL const int* RESTRICT uniqueAtoms, \
+        GLOBAL mm_ulong* RESTRICT forceBuffers, GLOBAL unsigned int* RESTRICT blocksDone
+#define FUSED_FINISH_TAIL \
+    LOCAL mixed derivative[1]; \
+    LOCAL int isLast[1]; \
+    finishInLastBlock(partialSums, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms, forceBuffers, \
+                      computeGradient, blocksDone, reduceTemp, derivative, isLast);
+#else
+#define FUSED_FINISH_PARAMS
+#define FUSED_FINISH_TAIL
+#endif
+
 #if defined(MODE_SELF) || defined(MODE_DUAL)
 /**
  * Tile index -> (row tile, column tile). Self: the upper triangle, column by column,
@@ -609,7 +704,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         GLOBAL const int* RESTRICT sortedUniqueB, GLOBAL mm_long* RESTRICT gradientBuffer,
         GLOBAL mixed* RESTRICT partialSums, int computeGradient, BOX_PARAMS, GLOBAL const int4* RESTRICT cellOffsets,
         GLOBAL const real4* RESTRICT tileCentersA, GLOBAL const real4* RESTRICT tileHalfExtentsA,
-        GLOBAL const real4* RESTRICT tileCentersB, GLOBAL const real4* RESTRICT tileHalfExtentsB) {
+        GLOBAL const real4* RESTRICT tileCentersB, GLOBAL const real4* RESTRICT tileHalfExtentsB FUSED_FINISH_PARAMS) {
 #ifdef USE_WARP_SHUFFLE
     LOCAL_ARG real4* columnPos = 0; // the columns live in registers
     LOCAL_ARG real3* columnGradient = 0;
@@ -670,6 +765,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
     mixed blockSum = reduceOverBlock(sum, reduceTemp);
     if (LOCAL_ID == 0)
         partialSums[GROUP_ID] = blockSum;
+    FUSED_FINISH_TAIL
 }
 #endif
 
@@ -680,7 +776,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
 KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL const int* RESTRICT atomsA,
         GLOBAL const int* RESTRICT atomsB, GLOBAL const int* RESTRICT uniqueA, GLOBAL const int* RESTRICT uniqueB,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL mixed* RESTRICT partialSums, int computeGradient,
-        BOX_PARAMS, GLOBAL const int4* RESTRICT cellOffsets) {
+        BOX_PARAMS, GLOBAL const int4* RESTRICT cellOffsets FUSED_FINISH_PARAMS) {
     LOCAL volatile mixed reduceTemp[PAIR_BLOCK_SIZE];
     mixed sum = 0, compensation = 0;
     for (int index = GLOBAL_ID; index < NUM_A; index += GLOBAL_SIZE) {
@@ -703,50 +799,9 @@ KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL c
     mixed blockSum = reduceOverBlock(sum, reduceTemp);
     if (LOCAL_ID == 0)
         partialSums[GROUP_ID] = blockSum;
+    FUSED_FINISH_TAIL
 }
 #endif
-
-/**
- * s from the partial sums (every block, the same fixed order), E(s) and dE/ds from the energy
- * expression; block 0 stores results = {s, dE/ds, E} and adds E to the energy buffer. Then, if
- * computeGradient, F_i -= dE/ds * ds/dx_i for every atom in the groups, clearing the gradient.
- */
-KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int numPartials,
-        GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer,
-        int addEnergy, GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
-        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient) {
-    LOCAL volatile mixed reduceTemp[FINISH_BLOCK_SIZE];
-    LOCAL mixed derivative[1];
-    mixed sum = 0, compensation = 0;
-    for (int i = LOCAL_ID; i < numPartials; i += LOCAL_SIZE)
-        compensatedAdd(&sum, &compensation, partialSums[i]);
-    mixed s = reduceOverBlock(sum, reduceTemp);
-    if (LOCAL_ID == 0) {
-        mixed energy = 0, dEdS = 0;
-        COMPUTE_ENERGY
-        derivative[0] = dEdS;
-        if (GROUP_ID == 0) {
-            results[0] = s;
-            results[1] = dEdS;
-            results[2] = energy;
-            if (addEnergy)
-                energyBuffer[0] += energy;
-        }
-    }
-    SYNC_THREADS;
-    if (!computeGradient)
-        return;
-    const real scale = (real) derivative[0] / (real) 0x100000000;
-    for (int unique = GLOBAL_ID; unique < NUM_UNIQUE; unique += GLOBAL_SIZE) {
-        const int atom = uniqueAtoms[unique];
-        for (int component = 0; component < 3; component++) {
-            mm_long gradient = gradientBuffer[unique + component * NUM_UNIQUE];
-            gradientBuffer[unique + component * NUM_UNIQUE] = 0;
-            ATOMIC_ADD(&forceBuffers[atom + component * PADDED_NUM_ATOMS],
-                       (mm_ulong) realToFixedPoint(-scale * (real) gradient));
-        }
-    }
-}
 
 /**
  * After OpenMM reorders atoms (atomIndex[position] = original index), find each particle's position.
