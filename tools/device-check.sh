@@ -10,7 +10,8 @@
 #   7. the benchmark suite (benchmarks/benchmark_suite.py; BENCH_ARGS adds options, e.g. "--cases S1,S2");
 #   8. Nsight Compute profiles of the tile kernel (S1 all pairs, N = 131072; S2 dmax = 1 nm, N = 100000);
 # then a summary table. Logs go to $OUT (default /tmp/device-check). DEVICE_CHECK_LARGE=0 leaves out the
-# Python suite's 5e9-pair case (its Reference value takes minutes).
+# Python suite's 5e9-pair case (its Reference value takes minutes); DEVICE_CHECK_CASES and
+# DEVICE_CHECK_PYTEST narrow the Python suite's platform cases and files.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/device-check}"
@@ -59,9 +60,11 @@ done
 
 if want python; then
 echo "== 3b. Python suite on CUDA (single, mixed, double; large-N and multi-context cases on)"
-COORDINATION_TEST_PLATFORMS="CUDA:single,CUDA:mixed,CUDA:double" COORDINATION_LARGE_TESTS="${DEVICE_CHECK_LARGE:-1}" \
-COORDINATION_TEST_DEVICE_INDEX="0,0" \
-    python3 -m pytest tests/python -q -rs -p no:cacheprovider > "$OUT/pytest.log" 2>&1
+# DEVICE_CHECK_PYTEST picks what pytest runs (default: the whole suite), e.g. "tests/python/test_gpu_platforms.py".
+# shellcheck disable=SC2086
+COORDINATION_TEST_PLATFORMS="${DEVICE_CHECK_CASES:-CUDA:single,CUDA:mixed,CUDA:double}" \
+COORDINATION_LARGE_TESTS="${DEVICE_CHECK_LARGE:-1}" COORDINATION_TEST_DEVICE_INDEX="0,0" \
+    python3 -m pytest ${DEVICE_CHECK_PYTEST:-tests/python} -q -rs -p no:cacheprovider > "$OUT/pytest.log" 2>&1
 tail -40 "$OUT/pytest.log"
 record "Python suite, CUDA x3" "$(tail -1 "$OUT/pytest.log")"
 fi
