@@ -5,8 +5,10 @@ CoordinationForce, on a GPU platform. Needs the LD_PRELOAD shim tools/transfer_c
     cc -shared -fPIC -O2 -o /tmp/libtransfercount.so tools/transfer_count.c -ldl
     LD_PRELOAD=/tmp/libtransfercount.so python tools/count_transfers.py --platform OpenCL
 
-Two systems of 2,000 atoms, each run with and without a Self CoordinationForce on 500 atoms and a
-Dual one on 100 x 400 (harmonic energies on s), LangevinMiddleIntegrator:
+Two systems of 2,000 atoms (--atoms), each run with and without three CoordinationForces (harmonic
+energies on s): Self on 500 atoms, Dual on 100 x 400, and Self on every atom with dmax = 0.8 nm (with
+enough atoms, --atoms 4000 on a large GPU, its tiles are culled and its slots re-sorted every 100
+steps), LangevinMiddleIntegrator:
 - "tethered": atoms held to lattice sites by a CustomExternalForce. OpenMM never reorders its atoms,
   so every transfer counted belongs to the step itself: the difference is exactly what the bias adds.
 - "lj": Lennard-Jones (NonbondedForce, cutoff, PBC). OpenMM reorders the atoms now and then (it
@@ -66,11 +68,19 @@ def build(with_bias, kind, num_atoms=2000, seed=7):
         dual.setR0(0.4)
         dual.setUsesPeriodicBoundaryConditions(True)
         system.addForce(dual)
+        culled = CoordinationForce("0.5*k*(s-s0culled)^2")
+        culled.addGlobalParameter("k", 1.0)
+        culled.addGlobalParameter("s0culled", 1000.0)
+        culled.setGroupA(range(num_atoms))
+        culled.setR0(0.4)
+        culled.setDMax(0.8)
+        culled.setUsesPeriodicBoundaryConditions(True)
+        system.addForce(culled)
     return system, positions
 
 
-def count(platform, properties, with_bias, kind, steps, shim):
-    system, positions = build(with_bias, kind)
+def count(platform, properties, with_bias, kind, steps, shim, num_atoms):
+    system, positions = build(with_bias, kind, num_atoms)
     integrator = mm.LangevinMiddleIntegrator(100 * unit.kelvin, 1 / unit.picosecond, 0.002 * unit.picoseconds)
     context = mm.Context(system, integrator, mm.Platform.getPlatformByName(platform), properties)
     context.setPositions(positions)
@@ -90,21 +100,22 @@ def main():
     parser.add_argument("--platform", default="CUDA")
     parser.add_argument("--precision", default="mixed")
     parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--atoms", type=int, default=2000)
     args = parser.parse_args()
     shim = ctypes.CDLL(None)
     if not hasattr(shim, "transfer_count_get"):
         raise SystemExit("run with LD_PRELOAD=/path/to/libtransfercount.so (see the docstring)")
     properties = {"Precision": args.precision}
-    print(f"platform {args.platform} ({args.precision}), {args.steps} steps of 2,000 atoms, counts per step")
+    print(f"platform {args.platform} ({args.precision}), {args.steps} steps of {args.atoms} atoms, counts per step")
     print("| system | run | uploads | downloads | host syncs |")
     print("|---|---|---:|---:|---:|")
     added = {}
     for kind in ("tethered", "lj"):
-        without = count(args.platform, properties, False, kind, args.steps, shim)
-        with_bias = count(args.platform, properties, True, kind, args.steps, shim)
+        without = count(args.platform, properties, False, kind, args.steps, shim, args.atoms)
+        with_bias = count(args.platform, properties, True, kind, args.steps, shim, args.atoms)
         added[kind] = [b - a for a, b in zip(without, with_bias)]
         print("| %s | without bias | %.3f | %.3f | %.3f |" % ((kind,) + tuple(without)))
-        print("| %s | with 2 CoordinationForces | %.3f | %.3f | %.3f |" % ((kind,) + tuple(with_bias)))
+        print("| %s | with 3 CoordinationForces | %.3f | %.3f | %.3f |" % ((kind,) + tuple(with_bias)))
         print("| %s | added by the bias | %+.3f | %+.3f | %+.3f |" % ((kind,) + tuple(added[kind])))
     clean = max(abs(x) for x in added["tethered"]) == 0
     print("RESULT: " + ("the bias adds no host transfer or synchronization per step" if clean
