@@ -168,6 +168,30 @@ def test_culled_tiles_count_every_pair_within_the_cutoff(case, name):
     assert_matches(evaluate(context, force), expected, case, f"{name}, after a re-sort")
 
 
+@pytest.mark.parametrize("case", GPU_CASES)
+def test_a_nan_position_in_a_culled_tile_reaches_s(case):
+    """Dual: a small group A in one corner and a large group B filling a long box, so that most tiles of B
+    are culled. One atom of a far tile of B becomes NaN after the slots were sorted: s must be NaN, as
+    without culling (the tile's bounding box must not simply leave the NaN out)."""
+    scale = 1.0 if case.platform == "CUDA" else 1 / 16
+    num_b = int(256000 * scale)
+    length = num_b / (12.0 * 4.0 * 4.0)  # a 4 nm x 4 nm bar at 12 atoms/nm^3
+    rng = np.random.default_rng(37)
+    positions_b = rng.uniform(0, 1, size=(num_b, 3)) * [length, 4.0, 4.0]
+    positions_a = rng.uniform(0, 1.5, size=(64, 3))
+    positions = np.concatenate([positions_a, positions_b])
+    force = coordination_force(CoordinationForce.Dual, range(64), range(64, 64 + num_b), periodic=False, r0=0.3,
+                               dmax=0.8)
+    system = make_system(64 + num_b, [force])
+    context = make_context(system, case)
+    set_frame(context, positions)
+    assert np.isfinite(force.getCoordination(context))  # sorts the slots
+    far = 64 + int(np.argmax(positions_b[:, 0]))  # the far end of the bar, > 100 nm from group A
+    positions[far] = np.nan
+    set_frame(context, positions)
+    assert np.isnan(force.getCoordination(context)), "a NaN position was culled away"
+
+
 # ---------------------------------------------------------------------------------------------------
 # Atom reordering
 # ---------------------------------------------------------------------------------------------------

@@ -340,6 +340,7 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
         const real3 origin = atomPosition(posq, cellOffsets, sortedAtoms[first], sortedUniques[first], periodicBoxVecX,
                                           periodicBoxVecY, periodicBoxVecZ);
         real3 low = make_real3(0, 0, 0), high = make_real3(0, 0, 0);
+        bool notANumber = false;
         for (int index = first + 1; index < last; index++) {
             const real3 pos = atomPosition(posq, cellOffsets, sortedAtoms[index], sortedUniques[index], periodicBoxVecX,
                                            periodicBoxVecY, periodicBoxVecZ);
@@ -353,7 +354,12 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
 #endif
             low = make_real3(fmin(low.x, delta.x), fmin(low.y, delta.y), fmin(low.z, delta.z));
             high = make_real3(fmax(high.x, delta.x), fmax(high.y, delta.y), fmax(high.z, delta.z));
+            notANumber = notANumber || isnan(delta.x + delta.y + delta.z);
         }
+        // fmin/fmax drop a NaN: give such a tile enormous extents, so that it is never culled and the NaN
+        // reaches s as it would without culling. (A NaN first atom makes the centre NaN: never culled either.)
+        if (notANumber)
+            high = make_real3((real) 1e30, (real) 1e30, (real) 1e30);
         centers[tile] = make_real4(origin.x + (real) 0.5 * (low.x + high.x), origin.y + (real) 0.5 * (low.y + high.y),
                                    origin.z + (real) 0.5 * (low.z + high.z), 0);
         halfExtents[tile] = make_real4((real) 0.5 * (high.x - low.x), (real) 0.5 * (high.y - low.y),
@@ -421,7 +427,8 @@ KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int num
 /**
  * Small groups on CUDA: the last block of the pair kernel to finish does the finish itself, saving a
  * launch. Each block makes its gradient and partial sum visible (fence) before it counts itself done;
- * the last one sums the partials in the same fixed order as finishCoordination, so s is unchanged.
+ * the last one sums the partials in a fixed order (with its own block size, so the last bits of s may
+ * differ from the separate finish's; for a given context the path, and so every bit, is fixed).
  */
 DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL const mixed* RESTRICT globals,
         GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
@@ -496,9 +503,11 @@ DEVICE bool tilesInteract(int rowTile, int columnTile, GLOBAL const real4* RESTR
     dy -= floor(dy * invPeriodicBoxSize.y + (real) 0.5) * periodicBoxSize.y;
     dz -= floor(dz * invPeriodicBoxSize.z + (real) 0.5) * periodicBoxSize.z;
 #endif
-    dx = fmax((real) 0, fabs(dx) - rowHalf.x - columnHalf.x);
-    dy = fmax((real) 0, fabs(dy) - rowHalf.y - columnHalf.y);
-    dz = fmax((real) 0, fabs(dz) - rowHalf.z - columnHalf.z);
+    // Far from the origin the centres carry rounding errors of a few ulps of the coordinates (a force without
+    // PBC sees unwrapped positions): widen the gap test by 1e-6 of their magnitude (single precision: ~8 ulps).
+    dx = fmax((real) 0, fabs(dx) - rowHalf.x - columnHalf.x - (real) 1e-6 * (fabs(rowCenter.x) + fabs(columnCenter.x)));
+    dy = fmax((real) 0, fabs(dy) - rowHalf.y - columnHalf.y - (real) 1e-6 * (fabs(rowCenter.y) + fabs(columnCenter.y)));
+    dz = fmax((real) 0, fabs(dz) - rowHalf.z - columnHalf.z - (real) 1e-6 * (fabs(rowCenter.z) + fabs(columnCenter.z)));
     return dx * dx + dy * dy + dz * dz <= (real) PADDED_CUTOFF_SQUARED;
 }
 #endif
