@@ -44,9 +44,6 @@ private:
     void launch(bool computeGradient, bool addEnergy);
     void updateGlobalParameters(OpenMM::ContextImpl& context);
     void updateCellOffsets();
-    /** Append the 7 arguments that describe the periodic box (set by setBoxArgs on each launch). */
-    void addBoxArgs(OpenMM::ComputeKernelImpl& kernel);
-    void setBoxArgs(OpenMM::ComputeKernelImpl& kernel, int first);
     /** Whether the kernel's "mixed" type (sums, energy, global parameters) is double. */
     bool mixedIsDouble() const;
 

@@ -52,6 +52,62 @@ struct SortedGroup {
     ComputeKernel keyKernel, gatherKernel, boundsKernel;
 };
 
+/** The periodic box as the kernels receive it (7 arguments), computed once per evaluation. */
+struct BoxArgs {
+    Vec3 a, b, c;
+    double halfWidth2; // (half the smallest distance between opposite faces)^2: below it wrapping is the minimum image
+    bool triclinic;
+};
+
+BoxArgs currentBox(ComputeContext& cc) {
+    BoxArgs box;
+    cc.getPeriodicBoxVectors(box.a, box.b, box.c);
+    const Vec3 &a = box.a, &b = box.b, &c = box.c;
+    double volume = a[0] * b[1] * c[2];
+    auto length = [](const Vec3& v) { return std::sqrt(v.dot(v)); };
+    double width = std::min({volume / length(b.cross(c)), volume / length(c.cross(a)), volume / length(a.cross(b))});
+    box.halfWidth2 = 0.25 * width * width;
+    box.triclinic = (b[0] != 0.0 || c[0] != 0.0 || c[1] != 0.0);
+    return box;
+}
+
+/** Append the 7 box arguments (placeholders; setBoxArgs fills them on each launch). */
+void addBoxArgs(ComputeKernelImpl& kernel, bool useDouble) {
+    for (int i = 0; i < 5; i++) {
+        if (useDouble)
+            kernel.addArg(mm_double4(0, 0, 0, 0));
+        else
+            kernel.addArg(mm_float4(0, 0, 0, 0));
+    }
+    kernel.addArg(0); // triclinic
+    if (useDouble)
+        kernel.addArg(0.0);
+    else
+        kernel.addArg(0.0f);
+}
+
+void setBoxArgs(ComputeKernelImpl& kernel, int first, const BoxArgs& box, bool useDouble) {
+    const Vec3 &a = box.a, &b = box.b, &c = box.c;
+    if (useDouble) {
+        kernel.setArg(first, mm_double4(a[0], b[1], c[2], 0.0));
+        kernel.setArg(first + 1, mm_double4(1.0 / a[0], 1.0 / b[1], 1.0 / c[2], 0.0));
+        kernel.setArg(first + 2, mm_double4(a[0], a[1], a[2], 0.0));
+        kernel.setArg(first + 3, mm_double4(b[0], b[1], b[2], 0.0));
+        kernel.setArg(first + 4, mm_double4(c[0], c[1], c[2], 0.0));
+        kernel.setArg(first + 6, box.halfWidth2);
+    }
+    else {
+        kernel.setArg(first, mm_float4((float) a[0], (float) b[1], (float) c[2], 0.0f));
+        kernel.setArg(first + 1, mm_float4((float) (1.0 / a[0]), (float) (1.0 / b[1]), (float) (1.0 / c[2]), 0.0f));
+        kernel.setArg(first + 2, mm_float4((float) a[0], (float) a[1], (float) a[2], 0.0f));
+        kernel.setArg(first + 3, mm_float4((float) b[0], (float) b[1], (float) b[2], 0.0f));
+        kernel.setArg(first + 4, mm_float4((float) c[0], (float) c[1], (float) c[2], 0.0f));
+        // Slightly below the true value so rounding never skips a needed image search.
+        kernel.setArg(first + 6, (float) (box.halfWidth2 * 0.999));
+    }
+    kernel.setArg(first + 5, box.triclinic ? 1 : 0);
+}
+
 } // namespace
 
 struct CommonCalcCoordinationForceKernel::DeviceData {
@@ -323,7 +379,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     d.pairKernel->addArg(d.gradientBuffer);
     d.pairKernel->addArg(d.partialSums);
     d.pairKernel->addArg(1); // computeGradient
-    addBoxArgs(*d.pairKernel); // 8-14
+    addBoxArgs(*d.pairKernel, cc.getUseDoublePrecision()); // 8-14
     d.pairKernel->addArg(d.cellOffsets);
     if (!pairMode) {
         d.pairKernel->addArg(d.sortedA.tileCenters); // 16-19
@@ -338,7 +394,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
             g.keyKernel->addArg(uniques);
             g.keyKernel->addArg(g.numSlots);
             g.keyKernel->addArg(g.keys);
-            addBoxArgs(*g.keyKernel); // 6-12
+            addBoxArgs(*g.keyKernel, cc.getUseDoublePrecision()); // 6-12
             g.gatherKernel = program->createKernel("gatherSortedSlots");
             g.gatherKernel->addArg(g.keys);
             g.gatherKernel->addArg(atoms);
@@ -355,7 +411,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
             g.boundsKernel->addArg(g.numTiles);
             g.boundsKernel->addArg(g.tileCenters);
             g.boundsKernel->addArg(g.tileHalfExtents);
-            addBoxArgs(*g.boundsKernel); // 8-14
+            addBoxArgs(*g.boundsKernel, cc.getUseDoublePrecision()); // 8-14
         };
         createGroupKernels(d.sortedA, d.atomsA, d.uniqueA);
         if (d.mode == CoordinationForce::Dual)
@@ -422,48 +478,6 @@ void CommonCalcCoordinationForceKernel::followAtomOrder() {
             g->gatherKernel->execute(g->numSlots);
 }
 
-void CommonCalcCoordinationForceKernel::addBoxArgs(ComputeKernelImpl& kernel) {
-    for (int i = 0; i < 5; i++) {
-        if (cc.getUseDoublePrecision())
-            kernel.addArg(mm_double4(0, 0, 0, 0));
-        else
-            kernel.addArg(mm_float4(0, 0, 0, 0));
-    }
-    kernel.addArg(0); // triclinic
-    if (cc.getUseDoublePrecision())
-        kernel.addArg(0.0);
-    else
-        kernel.addArg(0.0f);
-}
-
-void CommonCalcCoordinationForceKernel::setBoxArgs(ComputeKernelImpl& kernel, int first) {
-    Vec3 a, b, c;
-    cc.getPeriodicBoxVectors(a, b, c);
-    // Half the smallest distance between opposite faces: below it the wrapped vector is the minimum image.
-    double volume = a[0] * b[1] * c[2];
-    auto length = [](const Vec3& v) { return std::sqrt(v.dot(v)); };
-    double width = std::min({volume / length(b.cross(c)), volume / length(c.cross(a)), volume / length(a.cross(b))});
-    bool triclinic = (b[0] != 0.0 || c[0] != 0.0 || c[1] != 0.0);
-    if (cc.getUseDoublePrecision()) {
-        kernel.setArg(first, mm_double4(a[0], b[1], c[2], 0.0));
-        kernel.setArg(first + 1, mm_double4(1.0 / a[0], 1.0 / b[1], 1.0 / c[2], 0.0));
-        kernel.setArg(first + 2, mm_double4(a[0], a[1], a[2], 0.0));
-        kernel.setArg(first + 3, mm_double4(b[0], b[1], b[2], 0.0));
-        kernel.setArg(first + 4, mm_double4(c[0], c[1], c[2], 0.0));
-        kernel.setArg(first + 6, 0.25 * width * width);
-    }
-    else {
-        kernel.setArg(first, mm_float4((float) a[0], (float) b[1], (float) c[2], 0.0f));
-        kernel.setArg(first + 1, mm_float4((float) (1.0 / a[0]), (float) (1.0 / b[1]), (float) (1.0 / c[2]), 0.0f));
-        kernel.setArg(first + 2, mm_float4((float) a[0], (float) a[1], (float) a[2], 0.0f));
-        kernel.setArg(first + 3, mm_float4((float) b[0], (float) b[1], (float) b[2], 0.0f));
-        kernel.setArg(first + 4, mm_float4((float) c[0], (float) c[1], (float) c[2], 0.0f));
-        // Slightly below the true value so rounding never skips a needed image search.
-        kernel.setArg(first + 6, (float) (0.25 * width * width * 0.999));
-    }
-    kernel.setArg(first + 5, triclinic ? 1 : 0);
-}
-
 void CommonCalcCoordinationForceKernel::updateCellOffsets() {
     // Only a force without periodic boundary conditions needs them. The offsets change when OpenMM
     // wraps atoms (at reorders, on setPositions): compare on the host, upload only on a change.
@@ -505,13 +519,15 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
         cc.getWorkThread().flush();
     }
     updateCellOffsets();
+    const BoxArgs box = currentBox(cc);
+    const bool useDouble = cc.getUseDoublePrecision();
     if (d.culling) {
         // Spatial order (now and then) and the tiles' bounding boxes (every evaluation).
         if (d.needSort || ++d.evaluationsSinceSort >= SortInterval) {
             for (SortedGroup* g : {&d.sortedA, &d.sortedB}) {
                 if (!g->sort)
                     continue;
-                setBoxArgs(*g->keyKernel, 6);
+                setBoxArgs(*g->keyKernel, 6, box, useDouble);
                 g->keyKernel->execute(g->numSlots);
                 g->sort->sort(g->keys);
                 g->gatherKernel->execute(g->numSlots);
@@ -522,18 +538,17 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
         for (SortedGroup* g : {&d.sortedA, &d.sortedB}) {
             if (!g->boundsKernel || g->numSlots == 0)
                 continue;
-            setBoxArgs(*g->boundsKernel, 8);
+            setBoxArgs(*g->boundsKernel, 8, box, useDouble);
             g->boundsKernel->execute(g->numTiles);
         }
     }
     d.pairKernel->setArg(7, computeGradient ? 1 : 0);
-    setBoxArgs(*d.pairKernel, 8);
-    if (d.fusedFinish) {
+    setBoxArgs(*d.pairKernel, 8, box, useDouble);
+    if (d.fusedFinish)
         d.pairKernel->setArg(d.fusedAddEnergyArg, addEnergy ? 1 : 0);
-        d.pairKernel->execute(d.pairWorkUnits, d.pairBlockSize);
-        return;
-    }
     d.pairKernel->execute(d.pairWorkUnits, d.pairBlockSize);
+    if (d.fusedFinish)
+        return; // the pair kernel's last block did the finish
     d.finishKernel->setArg(5, addEnergy ? 1 : 0);
     d.finishKernel->setArg(9, computeGradient ? 1 : 0);
     if (computeGradient)

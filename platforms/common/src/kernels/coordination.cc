@@ -513,13 +513,50 @@ DEVICE bool tilesInteract(int rowTile, int columnTile, GLOBAL const real4* RESTR
 #endif
 
 /**
+ * Whether lane `lane` meets a counted pair at step k of a tile (both tile loops). `checked` is false
+ * for a full tile off the diagonal (the common case): no test at all. On the diagonal of Self mode only
+ * the pairs with column > row count (k > 0 and lane+k < 32). columnValid is the column's w (0: no atom).
+ */
+DEVICE bool includePair(const bool checked, const bool diagonal, const int lane, const int k, const real columnValid,
+        const bool validRow, const int columnAtom, const int rowAtom) {
+    bool include = true;
+    if (checked) {
+        include = validRow && columnValid != 0;
+        if (diagonal)
+            include = include && k > 0 && lane + k < TILE_SIZE;
+    }
+#ifdef CHECK_SAME_ATOM
+    include = include && columnAtom != rowAtom;
+#endif
+    return include;
+}
+
+/**
+ * One pair of a tile (both tile loops): adds sigma to *sum and the pair's gradient to the row's and the
+ * column's accumulators.
+ */
+DEVICE void accumulatePair(const real4 column, const real3 rowPos, real* sum, real3* rowGradient,
+        real3* columnGradient, BOX_PARAMS) {
+    const real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
+    real sigma;
+    real3 gradient;
+    if (evaluatePair(delta, &sigma, &gradient, BOX_ARGS)) {
+        *sum += sigma;
+        rowGradient->x -= gradient.x;
+        rowGradient->y -= gradient.y;
+        rowGradient->z -= gradient.z;
+        columnGradient->x += gradient.x;
+        columnGradient->y += gradient.y;
+        columnGradient->z += gradient.z;
+    }
+}
+
+/**
  * The 32 x 32 pairs of one tile, from one lane's point of view: lane t owns row atom t and at step k
  * meets column (t+k) mod 32. The warp's 32 columns are stored twice in local memory (entries j and j+32),
  * so lane t at step k reads entry t+k: no two lanes touch the same entry at once, and the addresses are
  * a constant offset from one register. Column gradients accumulate in the same doubled layout (the
- * column's total is entry j + entry j+32), so they need no atomics.
- * `checked` is false for a full tile off the diagonal (the common case): no validity tests at all.
- * On the diagonal of Self mode only the pairs with column > row count (k > 0 and t+k < 32).
+ * column's total is entry j + entry j+32), so they need no atomics. Which pairs count: includePair.
  */
 DEVICE void tilePairs(const bool checked, const bool diagonal, const int lane, LOCAL_ARG const real4* columnPos,
         LOCAL_ARG const int* columnAtom, LOCAL_ARG real3* columnGradient, const real3 rowPos, const int rowAtom,
@@ -529,30 +566,15 @@ DEVICE void tilePairs(const bool checked, const bool diagonal, const int lane, L
     for (int k = 0; k < TILE_SIZE; k++) {
         const int index = lane + k;
         const real4 other = columnPos[index];
-        bool include = true;
-        if (checked) {
-            include = validRow && other.w != 0;
-            if (diagonal)
-                include = include && k > 0 && index < TILE_SIZE;
-        }
 #ifdef CHECK_SAME_ATOM
-        include = include && columnAtom[index] != rowAtom;
+        const int otherAtom = columnAtom[index];
+#else
+        const int otherAtom = -1;
 #endif
-        if (include) {
-            const real3 delta = make_real3(other.x - rowPos.x, other.y - rowPos.y, other.z - rowPos.z);
-            real sigma;
-            real3 gradient;
-            if (evaluatePair(delta, &sigma, &gradient, BOX_ARGS)) {
-                sum += sigma;
-                gradientSum.x -= gradient.x;
-                gradientSum.y -= gradient.y;
-                gradientSum.z -= gradient.z;
-                real3 columnTotal = columnGradient[index];
-                columnTotal.x += gradient.x;
-                columnTotal.y += gradient.y;
-                columnTotal.z += gradient.z;
-                columnGradient[index] = columnTotal;
-            }
+        if (includePair(checked, diagonal, lane, k, other.w, validRow, otherAtom, rowAtom)) {
+            real3 columnTotal = columnGradient[index];
+            accumulatePair(other, rowPos, &sum, &gradientSum, &columnTotal, BOX_ARGS);
+            columnGradient[index] = columnTotal;
         }
         SYNC_WARPS;
     }
@@ -580,29 +602,8 @@ DEVICE void tilePairsShuffled(const bool checked, const bool diagonal, const int
     real3 held = make_real3(0, 0, 0);
     const int source = (lane + 1) & (TILE_SIZE - 1);
     for (int k = 0; k < TILE_SIZE; k++) {
-        bool include = true;
-        if (checked) {
-            include = validRow && column.w != 0;
-            if (diagonal)
-                include = include && k > 0 && lane + k < TILE_SIZE;
-        }
-#ifdef CHECK_SAME_ATOM
-        include = include && columnAtomOfLane != rowAtom;
-#endif
-        if (include) {
-            const real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
-            real sigma;
-            real3 gradient;
-            if (evaluatePair(delta, &sigma, &gradient, BOX_ARGS)) {
-                sum += sigma;
-                gradientSum.x -= gradient.x;
-                gradientSum.y -= gradient.y;
-                gradientSum.z -= gradient.z;
-                held.x += gradient.x;
-                held.y += gradient.y;
-                held.z += gradient.z;
-            }
-        }
+        if (includePair(checked, diagonal, lane, k, column.w, validRow, columnAtomOfLane, rowAtom))
+            accumulatePair(column, rowPos, &sum, &gradientSum, &held, BOX_ARGS);
         column.x = __shfl_sync(0xffffffff, column.x, source);
         column.y = __shfl_sync(0xffffffff, column.y, source);
         column.z = __shfl_sync(0xffffffff, column.z, source);
@@ -632,7 +633,9 @@ DEVICE void processTile(int tile, GLOBAL const real4* RESTRICT posq, GLOBAL cons
         GLOBAL mm_long* RESTRICT gradientBuffer, int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
         LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom, mixed* sum, mixed* compensation) {
     const int lane = LOCAL_ID % TILE_SIZE;
+#ifndef USE_WARP_SHUFFLE
     const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled columns
+#endif
     const bool validTile = (tile >= 0);
     int rowTile = 0, columnTile = 0;
     if (validTile)
