@@ -79,7 +79,7 @@ done
 if want transfers; then
 echo "== 5. host transfers per step"
 cc -shared -fPIC -O2 -o /tmp/libtransfercount.so tools/transfer_count.c -ldl
-LD_PRELOAD=/tmp/libtransfercount.so python3 tools/count_transfers.py --platform CUDA --precision mixed \
+LD_PRELOAD=/tmp/libtransfercount.so python3 tools/count_transfers.py --platform CUDA --precision mixed --atoms 8000 \
     --steps 1000 > "$OUT/transfers.log" 2>&1
 cat "$OUT/transfers.log"
 record "host transfers/syncs added per step" "$(grep RESULT "$OUT/transfers.log")"

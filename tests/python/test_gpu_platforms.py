@@ -168,6 +168,90 @@ def test_culled_tiles_count_every_pair_within_the_cutoff(case, name):
     assert_matches(evaluate(context, force), expected, case, f"{name}, after a re-sort")
 
 
+#: The neighbour list's skin for dmax = 0.8 nm (the kernel's: 10 % of dmax, at least 0.05 nm); a list is
+#: rebuilt once an atom has moved half of it.
+LIST_SKIN = 0.08
+
+
+def away_from_cutoff(positions, group_a, group_b, cutoff, edge, margin=1e-5):
+    """positions, with the atoms of any pair (Self: A x A, Dual: A x B) within margin of the cutoff moved by
+    3 margins along x: without stretch sigma jumps there, and single-precision rounding of such a pair's
+    distance would decide whether it counts."""
+    positions = positions.copy()
+    others = group_b if group_b else group_a
+    for _ in range(10):
+        close = set()
+        for start in range(0, len(group_a), 256):
+            rows = np.asarray(group_a[start:start + 256])
+            delta = positions[rows][:, None, :] - positions[others][None, :, :]
+            if edge is not None:
+                delta -= np.round(delta / edge) * edge
+            distance = np.sqrt((delta ** 2).sum(-1))
+            for i, j in zip(*np.nonzero(np.abs(distance - cutoff) < margin)):
+                if group_b or rows[i] < others[j]:  # move one atom of the pair (Self lists it twice)
+                    close.add(int(rows[i]))
+        if not close:
+            return positions
+        positions[sorted(close), 0] += 3 * margin
+    raise AssertionError("could not move the pairs away from the cutoff")
+
+
+@pytest.mark.parametrize("case,name", case_matrix(GPU_CASES, ["Self rectangular", "Dual no PBC"]))
+def test_neighbour_list_follows_small_moves(case, name):
+    """Thirty small random steps (about half the half skin per atom and step): the list is kept
+    for a few steps and rebuilt once some atom has moved half the skin. Every step must match the
+    Reference platform. Without stretch and with r0 = 0.5 nm a pair at the cutoff still counts 0.056,
+    so a pair that entered the cutoff after the list was built and is missing shows in s."""
+    mode, slices_a, slices_b, kind = CULL_SETTINGS[name]
+    # CUDA: 6,000 atoms, still culled on an H100 (Dual: 71 x 106 tile pairs); the numpy check of every
+    # frame (away_from_cutoff) costs O(N^2).
+    scale = 0.75 if case.platform == "CUDA" else 3 / 16
+    atoms = int(8000 * scale)
+    order = np.random.default_rng(43).permutation(atoms)
+    pick = lambda slices: np.concatenate([order[int(a * scale):int(b * scale)] for a, b in slices] + [[]]).astype(int)
+    edge = (atoms / 12.0) ** (1 / 3)
+    box = np.eye(3) * edge if kind is not None else None
+    force = coordination_force(mode, pick(slices_a), pick(slices_b), energy="0.5*k*(s-s0)^2",
+                               parameters=[("k", 0.01), ("s0", 50.0)], periodic=box is not None, r0=0.5, dmax=0.8,
+                               stretch=False)
+    system = make_system(atoms, [force], box)
+    context = make_context(system, case)
+    reference = make_context(system, REFERENCE)
+    rng = np.random.default_rng(47)
+    positions = rng.uniform(0, edge, size=(atoms, 3))
+    step = LIST_SKIN / 2 / 2 / np.sqrt(3)  # per coordinate: |step| ~ half the half skin
+    group_a, group_b = list(force.getGroupA()), list(force.getGroupB())
+    for number in range(30):
+        positions = away_from_cutoff(positions, group_a, group_b, 0.8, edge if box is not None else None)
+        set_frame(context, positions, box)
+        set_frame(reference, positions, box)
+        assert_matches(evaluate(context, force), evaluate(reference, force), case, f"{name}, step {number}")
+        positions = positions + rng.normal(0.0, step, size=positions.shape)
+
+
+@pytest.mark.parametrize("case", GPU_CASES)
+def test_neighbour_list_grows_when_it_overflows(case):
+    """A dense system with a long cutoff needs far more list room than the kernel's first guess (8 chunks of
+    32 atoms per row tile): the first evaluations run without the list, the host grows it after reading
+    the size the build needed, and every evaluation, before and after, matches the Reference platform."""
+    atoms = 8000 if case.platform == "CUDA" else 1500
+    edge = (atoms / 30.0) ** (1 / 3)
+    box = np.eye(3) * edge
+    force = coordination_force(CoordinationForce.Self, range(atoms), periodic=True, r0=0.3, dmax=0.4 * edge)
+    system = make_system(atoms, [force], box)
+    context = make_context(system, case)
+    reference = make_context(system, REFERENCE)
+    positions = np.random.default_rng(53).uniform(0, edge, size=(atoms, 3))
+    set_frame(context, positions, box)
+    set_frame(reference, positions, box)
+    expected = evaluate(reference, force)
+    for number in range(4):
+        assert_matches(evaluate(context, force), expected, case, f"evaluation {number + 1}")
+    for _ in range(CULL_EVALUATIONS):
+        energy_only(context)
+    assert_matches(evaluate(context, force), expected, case, "after a re-sort")
+
+
 @pytest.mark.parametrize("case", GPU_CASES)
 def test_a_nan_position_in_a_culled_tile_reaches_s(case):
     """Dual: a small group A in one corner and a large group B filling a long box, so that most tiles of B

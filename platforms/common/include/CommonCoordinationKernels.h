@@ -44,6 +44,8 @@ private:
     void launch(bool computeGradient, bool addEnergy);
     void updateGlobalParameters(OpenMM::ContextImpl& context);
     void updateCellOffsets();
+    /** Download the neighbour list's needed size and grow it if needed; returns whether it grew. */
+    bool checkListSize();
     /** Whether the kernel's "mixed" type (sums, energy, global parameters) is double. */
     bool mixedIsDouble() const;
 

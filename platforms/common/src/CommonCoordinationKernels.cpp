@@ -29,6 +29,13 @@ const int SortInterval = 100;
 // last block then applies every force alone: measured on an H100, that wins for 1,000 atoms (12.5 -> 9 us
 // per step) and loses for 2,000-4,000 (S3 1k x 1k 9 -> 14-17 us, S1 4k 20 -> 29 us).
 const int MaxFusedUnique = 1024;
+// Neighbour list (forces with a cutoff whose tiles are culled): built for dmax plus a skin of this
+// fraction of dmax (at least MinimumSkin nm), rebuilt when a slot has moved half the skin.
+const double SkinFraction = 0.1;
+const double MinimumSkin = 0.05;
+// The list's state on the device (int array): rebuild flags for even and odd evaluations, the chunks
+// counted by the build under way, the chunks of the current list.
+const int ListStateRebuild = 0, ListStateBuilt = 2, ListStateChunks = 3, ListStateSize = 4;
 
 /** Sorts the 64-bit keys (Morton code << 32 | slot) that give the slots' spatial order. */
 class SlotSortTrait : public ComputeSortImpl::SortTrait {
@@ -48,6 +55,7 @@ struct SortedGroup {
     ComputeArray keys;                 // (Morton code << 32) | slot, sorted; identity order without a cutoff
     ComputeArray sortedAtoms, sortedUniques;
     ComputeArray tileCenters, tileHalfExtents;
+    ComputeArray listPositions;        // each sorted slot's position when the neighbour list was built
     ComputeSort sort;
     ComputeKernel keyKernel, gatherKernel, boundsKernel;
 };
@@ -135,6 +143,16 @@ struct CommonCalcCoordinationForceKernel::DeviceData {
     ComputeArray blocksDone;           // the fused finish's counter of finished blocks
     int evaluationsSinceSort = 0;
     bool needSort = true;
+    // Neighbour list (with culling): chunks of (row tile, 32 column slots) within dmax + skin.
+    bool neighborList = false;
+    ComputeArray listState;            // ListState* entries
+    ComputeArray chunkRows, chunkSlots; // capacity chunks: row tile; 32 column slots each (-1: none)
+    ComputeArray partialFixed;         // the tile kernel's fixed-point partial sums of s (hi, lo per block)
+    ComputeKernel buildKernel;
+    int listCapacity = 0, listParity = 0, listBlockSize = 0, numRowTiles = 0;
+    bool forceListRebuild = true;      // the next evaluation must rebuild (first use, list left unused)
+    bool checkListSize = false;        // download the list's size at the next evaluation
+    Vec3 lastBox[3];
 };
 
 class CommonCalcCoordinationForceKernel::ReorderListener : public ComputeContext::ReorderListener {
@@ -269,6 +287,11 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
         g.sortedUniques.upload(vector<int>(g.sortedUniques.getSize(), 0));
         g.tileCenters.initialize(cc, std::max(g.numTiles, 1), real4Size, "coordinationTileCenters" + name);
         g.tileHalfExtents.initialize(cc, std::max(g.numTiles, 1), real4Size, "coordinationTileHalfExtents" + name);
+        g.listPositions.initialize(cc, std::max(numSlots, 1), real4Size, "coordinationListPositions" + name);
+        if (cc.getUseDoublePrecision())
+            g.listPositions.upload(vector<mm_double4>(g.listPositions.getSize(), mm_double4(0, 0, 0, 0)));
+        else
+            g.listPositions.upload(vector<mm_float4>(g.listPositions.getSize(), mm_float4(0, 0, 0, 0)));
         if (d.culling && numSlots > TileSize)
             g.sort = cc.createSort(new SlotSortTrait(), numSlots, false);
     };
@@ -278,6 +301,21 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     }
     d.needSort = true;
     d.evaluationsSinceSort = 0;
+    // The neighbour list: every force whose tiles are culled. Its first capacity is a guess (8 chunks
+    // per row tile); the host reads the size the build needed after each re-sort and grows it.
+    d.neighborList = d.culling;
+    d.numRowTiles = tilesA;
+    d.listBlockSize = (canFuseFinish ? TileSize * WarpsPerBlock : TileSize); // one warp per block without shuffles
+    d.listCapacity = (d.neighborList ? std::max(64, 8 * tilesA) : 1);
+    d.listState.initialize<int>(cc, ListStateSize, "coordinationListState");
+    d.listState.upload(vector<int>(ListStateSize, 0));
+    d.chunkRows.initialize<int>(cc, d.listCapacity, "coordinationChunkRows");
+    d.chunkSlots.initialize<int>(cc, (size_t) d.listCapacity * TileSize, "coordinationChunkSlots");
+    d.partialFixed.initialize<long long>(cc, 2 * std::max(d.numPartials, 1), "coordinationPartialFixed");
+    d.partialFixed.upload(vector<long long>(d.partialFixed.getSize(), 0));
+    d.forceListRebuild = true;
+    d.checkListSize = false;
+    d.listParity = 0;
 
     // Program: the switching function's constants are compiled in.
     RationalSwitchingFunction sigma = CoordinationForceImpl::createSwitchingFunction(force);
@@ -307,6 +345,17 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
         defines["USE_CULLING"] = "1";
         defines["CULL_CHUNK"] = cc.intToString(d.cullChunk);
         defines["PADDED_CUTOFF_SQUARED"] = cc.doubleToString(padded * padded);
+    }
+    if (d.neighborList) {
+        const double skin = std::max(MinimumSkin, SkinFraction * cutoff);
+        const double listCutoff = (cutoff + skin) * (1.0 + 1e-5) + 1e-4;
+        defines["USE_NEIGHBOR_LIST"] = "1";
+        defines["PADDED_LIST_CUTOFF_SQUARED"] = cc.doubleToString(listCutoff * listCutoff);
+        defines["HALF_SKIN_SQUARED"] = cc.doubleToString(0.25 * skin * skin);
+        defines["LIST_WARPS_PER_BLOCK"] = cc.intToString(d.listBlockSize / TileSize);
+        defines["LIST_STATE_REBUILD"] = cc.intToString(ListStateRebuild);
+        defines["LIST_STATE_BUILT"] = cc.intToString(ListStateBuilt);
+        defines["LIST_STATE_CHUNKS"] = cc.intToString(ListStateChunks);
     }
     // Sort cells of a non-periodic force: a tenth of the cutoff (at least 0.02 nm).
     defines["INV_SORT_CELL"] = cc.doubleToString(1.0 / (hasCutoff ? std::max(0.02, cutoff / 10) : 0.1));
@@ -412,10 +461,46 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
             g.boundsKernel->addArg(g.tileCenters);
             g.boundsKernel->addArg(g.tileHalfExtents);
             addBoxArgs(*g.boundsKernel, cc.getUseDoublePrecision()); // 8-14
+            if (d.neighborList) {
+                g.boundsKernel->addArg(g.listPositions); // 15
+                g.boundsKernel->addArg(d.listState);
+                g.boundsKernel->addArg(d.listCapacity);  // 17
+                g.boundsKernel->addArg(0);               // 18 parity
+                g.boundsKernel->addArg(0);               // 19 forceRebuild
+                g.boundsKernel->addArg(&g == &d.sortedA ? 1 : 0); // keepsBooks
+            }
         };
         createGroupKernels(d.sortedA, d.atomsA, d.uniqueA);
         if (d.mode == CoordinationForce::Dual)
             createGroupKernels(d.sortedB, d.atomsB, d.uniqueB);
+        if (d.neighborList) {
+            d.pairKernel->addArg(d.partialFixed); // 20
+            d.pairKernel->addArg(d.listState);
+            d.pairKernel->addArg(d.chunkRows);
+            d.pairKernel->addArg(d.chunkSlots);
+            d.pairKernel->addArg(1);              // 24 useList
+            d.pairKernel->addArg(0);              // 25 parity
+            d.pairKernel->addArg(d.listCapacity); // 26
+            d.buildKernel = program->createKernel("buildNeighborList");
+            d.buildKernel->addArg(cc.getPosq());
+            d.buildKernel->addArg(d.cellOffsets);
+            d.buildKernel->addArg(d.sortedA.sortedAtoms);
+            d.buildKernel->addArg(d.sortedA.sortedUniques);
+            d.buildKernel->addArg(d.sortedB.sortedAtoms);
+            d.buildKernel->addArg(d.sortedB.sortedUniques);
+            d.buildKernel->addArg(d.sortedA.tileCenters);
+            d.buildKernel->addArg(d.sortedA.tileHalfExtents);
+            d.buildKernel->addArg(d.sortedB.tileCenters);
+            d.buildKernel->addArg(d.sortedB.tileHalfExtents);
+            d.buildKernel->addArg(d.sortedA.listPositions);
+            d.buildKernel->addArg(d.sortedB.listPositions);
+            d.buildKernel->addArg(d.listState);
+            d.buildKernel->addArg(d.chunkRows);
+            d.buildKernel->addArg(d.chunkSlots);
+            d.buildKernel->addArg(d.listCapacity); // 15
+            d.buildKernel->addArg(0);              // 16 parity
+            addBoxArgs(*d.buildKernel, cc.getUseDoublePrecision()); // 17-23
+        }
     }
     if (d.fusedFinish) {
         d.pairKernel->addArg(d.globals);
@@ -439,6 +524,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     d.finishKernel->addArg(d.uniqueAtoms);
     d.finishKernel->addArg(cc.getLongForceBuffer());
     d.finishKernel->addArg(1); // computeGradient
+    d.finishKernel->addArg(d.partialFixed);
 
     d.invertKernel = program->createKernel("invertAtomOrder");
     d.invertKernel->addArg(cc.getAtomIndexArray());
@@ -511,6 +597,34 @@ void CommonCalcCoordinationForceKernel::updateGlobalParameters(ContextImpl& cont
         data->globals.upload(vector<float>(values.begin(), values.end()));
 }
 
+bool CommonCalcCoordinationForceKernel::checkListSize() {
+    // One small download (a host synchronization), once after each re-sort: how many chunks the last
+    // build needed. If the list had no room for them, the tile kernel has been culling instead (right,
+    // but slower); grow it and rebuild. Lists built between re-sorts that overflow do the same until then.
+    DeviceData& d = *data;
+    vector<int> state;
+    d.listState.download(state);
+    const int previousParity = d.listParity ^ 1;
+    const int needed = (state[ListStateRebuild + previousParity] ? state[ListStateBuilt] : state[ListStateChunks]);
+    d.checkListSize = false;
+    if (needed <= d.listCapacity)
+        return false;
+    d.listCapacity = needed + needed / 4 + d.numRowTiles;
+    d.chunkRows.resize(d.listCapacity);
+    d.chunkSlots.resize((size_t) d.listCapacity * TileSize);
+    d.pairKernel->setArg(22, d.chunkRows);
+    d.pairKernel->setArg(23, d.chunkSlots);
+    d.pairKernel->setArg(26, d.listCapacity);
+    d.buildKernel->setArg(13, d.chunkRows);
+    d.buildKernel->setArg(14, d.chunkSlots);
+    d.buildKernel->setArg(15, d.listCapacity);
+    for (SortedGroup* g : {&d.sortedA, &d.sortedB})
+        if (g->boundsKernel)
+            g->boundsKernel->setArg(17, d.listCapacity);
+    d.checkListSize = true; // confirm at the next evaluation
+    return true;
+}
+
 void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEnergy) {
     DeviceData& d = *data;
     if (cc.getNumContexts() > 1) {
@@ -523,6 +637,7 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
     const bool useDouble = cc.getUseDoublePrecision();
     if (d.culling) {
         // Spatial order (now and then) and the tiles' bounding boxes (every evaluation).
+        bool rebuild = d.forceListRebuild;
         if (d.needSort || ++d.evaluationsSinceSort >= SortInterval) {
             for (SortedGroup* g : {&d.sortedA, &d.sortedB}) {
                 if (!g->sort)
@@ -534,12 +649,38 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
             }
             d.needSort = false;
             d.evaluationsSinceSort = 0;
+            rebuild = true; // the slots moved
+            d.checkListSize = d.neighborList;
         }
+        else if (d.checkListSize)
+            rebuild = checkListSize() || rebuild;
+        // The list's distances are minimum images in the box it was built in; a triclinic box is not listed.
+        const bool useList = d.neighborList && !box.triclinic;
+        if (!(box.a == d.lastBox[0] && box.b == d.lastBox[1] && box.c == d.lastBox[2])) {
+            rebuild = true;
+            d.lastBox[0] = box.a;
+            d.lastBox[1] = box.b;
+            d.lastBox[2] = box.c;
+        }
+        d.forceListRebuild = !useList; // a list left unused goes stale
         for (SortedGroup* g : {&d.sortedA, &d.sortedB}) {
             if (!g->boundsKernel || g->numSlots == 0)
                 continue;
             setBoxArgs(*g->boundsKernel, 8, box, useDouble);
+            if (d.neighborList) {
+                g->boundsKernel->setArg(18, d.listParity);
+                g->boundsKernel->setArg(19, rebuild ? 1 : 0);
+            }
             g->boundsKernel->execute(g->numTiles);
+        }
+        if (d.neighborList) {
+            if (useList) {
+                d.buildKernel->setArg(16, d.listParity);
+                setBoxArgs(*d.buildKernel, 17, box, useDouble);
+                d.buildKernel->execute(std::max(1, d.numRowTiles + d.sortedB.numTiles) * TileSize, d.listBlockSize);
+            }
+            d.pairKernel->setArg(24, useList ? 1 : 0);
+            d.pairKernel->setArg(25, d.listParity);
         }
     }
     d.pairKernel->setArg(7, computeGradient ? 1 : 0);
@@ -547,6 +688,7 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
     if (d.fusedFinish)
         d.pairKernel->setArg(d.fusedAddEnergyArg, addEnergy ? 1 : 0);
     d.pairKernel->execute(d.pairWorkUnits, d.pairBlockSize);
+    d.listParity ^= 1;
     if (d.fusedFinish)
         return; // the pair kernel's last block did the finish
     d.finishKernel->setArg(5, addEnergy ? 1 : 0);

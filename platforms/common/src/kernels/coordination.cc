@@ -20,6 +20,13 @@
  * PADDED_NUM_ATOMS, FINISH_BLOCK_SIZE, NUM_GLOBALS.
  */
 
+#if defined(__CUDA_ARCH__)
+// CUDA: warp shuffles and ballots. The tile loop moves the column atoms around the warp in registers
+// instead of local memory (it halves the traffic through the load/store pipe that bounds the local-memory
+// loop), and the neighbour-list build counts with ballots.
+#define USE_WARP_SHUFFLE
+#endif
+
 /** The periodic box, as every kernel that looks at positions receives it. */
 #define BOX_PARAMS real4 periodicBoxSize, real4 invPeriodicBoxSize, real4 periodicBoxVecX, real4 periodicBoxVecY, \
                    real4 periodicBoxVecZ, int triclinic, real halfWidth2
@@ -187,6 +194,39 @@ DEVICE mixed reduceOverBlock(mixed value, LOCAL_ARG volatile mixed* temp) {
     return temp[0];
 }
 
+#ifdef USE_NEIGHBOR_LIST
+/**
+ * s in 64-bit fixed point, so that it does not depend on the order in which the list's chunks are
+ * visited (that order comes from atomics): value * 2^20 = hi + lo * 2^-32, both integers (exact for
+ * every finite tile sum; below 2^-52 the rest is dropped, the same way every time). Integer sums are
+ * exact in any order. Infinity and NaN go to the floating-point sum instead, so that they reach s.
+ */
+DEVICE void addFixedPoint(mm_long* hi, mm_long* lo, mixed* sum, mixed* compensation, real value) {
+    if (!isfinite(value)) {
+        compensatedAdd(sum, compensation, (mixed) value);
+        return;
+    }
+    const real scaled = value * (real) 1048576;
+    const real whole = floor(scaled);
+    *hi += (mm_long) whole;
+    *lo += (mm_long) ((scaled - whole) * (real) 4294967296.0);
+}
+
+/** Sum a 64-bit integer over the block (exact, so any order gives the same result). */
+DEVICE mm_long reduceLongOverBlock(mm_long value, LOCAL_ARG volatile mm_long* temp) {
+    const int thread = LOCAL_ID;
+    SYNC_THREADS;
+    temp[thread] = value;
+    SYNC_THREADS;
+    for (int step = 1; step < LOCAL_SIZE; step *= 2) {
+        if (thread + step < LOCAL_SIZE && thread % (2 * step) == 0)
+            temp[thread] = temp[thread] + temp[thread + step];
+        SYNC_THREADS;
+    }
+    return temp[0];
+}
+#endif
+
 DEVICE void addGradient(GLOBAL mm_long* RESTRICT gradientBuffer, int unique, real3 gradient) {
     ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[unique], (mm_ulong) realToFixedPoint(gradient.x));
     ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[unique + NUM_UNIQUE], (mm_ulong) realToFixedPoint(gradient.y));
@@ -327,13 +367,45 @@ KERNEL void gatherSortedSlots(GLOBAL const mm_long* RESTRICT keys, GLOBAL const 
     }
 }
 
+#ifdef USE_NEIGHBOR_LIST
+/**
+ * Whether a slot moved more than half the skin since the list was built (plain difference: an atom that
+ * OpenMM wrapped into the box counts as moved, which only costs a rebuild). NaN counts as moved.
+ */
+DEVICE bool movedTooFar(real3 pos, real4 listPos) {
+    const real dx = pos.x - listPos.x, dy = pos.y - listPos.y, dz = pos.z - listPos.z;
+    return !(dx * dx + dy * dy + dz * dz <= (real) HALF_SKIN_SQUARED);
+}
+#endif
+
 /**
  * The bounding box of each tile of 32 sorted slots (centre and half extents). Periodic: every atom is
  * taken at its image nearest the tile's first atom, so a tile that straddles the box edge stays compact.
  */
 KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
         GLOBAL const int* RESTRICT sortedAtoms, GLOBAL const int* RESTRICT sortedUniques, int numSlots, int numTiles,
-        GLOBAL real4* RESTRICT centers, GLOBAL real4* RESTRICT halfExtents, BOX_PARAMS) {
+        GLOBAL real4* RESTRICT centers, GLOBAL real4* RESTRICT halfExtents, BOX_PARAMS
+#ifdef USE_NEIGHBOR_LIST
+        , GLOBAL const real4* RESTRICT listPositions, GLOBAL int* RESTRICT listState, int capacity, int parity,
+        int forceRebuild, int keepsBooks
+#endif
+        ) {
+#ifdef USE_NEIGHBOR_LIST
+    // The list's books (one thread of group A's launch). The previous evaluation's flag (1 - parity) says
+    // whether it built a list: that list is now the current one. This evaluation's flag is raised by the
+    // host (forceRebuild: new order, new box, first use), by an incomplete list and, below, by any slot
+    // that moved more than half the skin since the list was built.
+    if (keepsBooks && GLOBAL_ID == 0) {
+        if (listState[LIST_STATE_REBUILD + 1 - parity]) {
+            listState[LIST_STATE_CHUNKS] = listState[LIST_STATE_BUILT];
+            listState[LIST_STATE_REBUILD + 1 - parity] = 0;
+        }
+        listState[LIST_STATE_BUILT] = 0;
+        if (forceRebuild || listState[LIST_STATE_CHUNKS] > capacity)
+            listState[LIST_STATE_REBUILD + parity] = 1;
+    }
+    bool moved = false;
+#endif
     for (int tile = GLOBAL_ID; tile < numTiles; tile += GLOBAL_SIZE) {
         const int first = tile * TILE_SIZE;
         const int last = min(first + TILE_SIZE, numSlots);
@@ -341,9 +413,15 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
                                           periodicBoxVecY, periodicBoxVecZ);
         real3 low = make_real3(0, 0, 0), high = make_real3(0, 0, 0);
         bool notANumber = false;
+#ifdef USE_NEIGHBOR_LIST
+        moved = moved || movedTooFar(origin, listPositions[first]);
+#endif
         for (int index = first + 1; index < last; index++) {
             const real3 pos = atomPosition(posq, cellOffsets, sortedAtoms[index], sortedUniques[index], periodicBoxVecX,
                                            periodicBoxVecY, periodicBoxVecZ);
+#ifdef USE_NEIGHBOR_LIST
+            moved = moved || movedTooFar(pos, listPositions[index]);
+#endif
             real3 delta = make_real3(pos.x - origin.x, pos.y - origin.y, pos.z - origin.z);
 #ifdef USE_PERIODIC
             if (!triclinic) {
@@ -365,6 +443,10 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
         halfExtents[tile] = make_real4((real) 0.5 * (high.x - low.x), (real) 0.5 * (high.y - low.y),
                                        (real) 0.5 * (high.z - low.z), 0);
     }
+#ifdef USE_NEIGHBOR_LIST
+    if (moved)
+        listState[LIST_STATE_REBUILD + parity] = 1;
+#endif
 }
 
 /**
@@ -376,12 +458,24 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
 DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartials, GLOBAL const mixed* RESTRICT globals,
         GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
-        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, int first, int stride, bool writeResults,
-        LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG mixed* derivative) {
+        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed,
+        int first, int stride, bool writeResults, LOCAL_ARG volatile mixed* reduceTemp,
+        LOCAL_ARG volatile mm_long* longTemp, LOCAL_ARG mixed* derivative) {
     mixed sum = 0, compensation = 0;
     for (int i = LOCAL_ID; i < numPartials; i += LOCAL_SIZE)
         compensatedAdd(&sum, &compensation, ((GLOBAL volatile const mixed*) partialSums)[i]);
     mixed s = reduceOverBlock(sum, reduceTemp);
+#ifdef USE_NEIGHBOR_LIST
+    // The tile kernel's fixed-point partials (hi, lo per block): s += (hi + lo * 2^-32) * 2^-20.
+    mm_long hi = 0, lo = 0;
+    for (int i = LOCAL_ID; i < numPartials; i += LOCAL_SIZE) {
+        hi += partialFixed[2 * i];
+        lo += partialFixed[2 * i + 1];
+    }
+    hi = reduceLongOverBlock(hi, longTemp);
+    lo = reduceLongOverBlock(lo, longTemp);
+    s += ((mixed) hi + (mixed) lo * (mixed) (1.0 / 4294967296.0)) * (mixed) (1.0 / 1048576.0);
+#endif
     if (LOCAL_ID == 0) {
         mixed energy = 0, dEdS = 0;
         COMPUTE_ENERGY
@@ -416,11 +510,13 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
 KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int numPartials,
         GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer,
         int addEnergy, GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
-        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient) {
+        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed) {
     LOCAL volatile mixed reduceTemp[FINISH_BLOCK_SIZE];
+    LOCAL volatile mm_long longTemp[FINISH_BLOCK_SIZE];
     LOCAL mixed derivative[1];
     finishBlock(partialSums, numPartials, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms,
-                forceBuffers, computeGradient, GLOBAL_ID, GLOBAL_SIZE, GROUP_ID == 0, reduceTemp, derivative);
+                forceBuffers, computeGradient, partialFixed, GLOBAL_ID, GLOBAL_SIZE, GROUP_ID == 0, reduceTemp,
+                longTemp, derivative);
 }
 
 #ifdef FUSED_FINISH
@@ -443,8 +539,9 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
     if (!isLast[0])
         return;
     __threadfence();
+    // (Never with the neighbour list: no fixed-point partials.)
     finishBlock(partialSums, NUM_GROUPS, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms,
-                forceBuffers, computeGradient, LOCAL_ID, LOCAL_SIZE, true, reduceTemp, derivative);
+                forceBuffers, computeGradient, 0, LOCAL_ID, LOCAL_SIZE, true, reduceTemp, 0, derivative);
     if (LOCAL_ID == 0)
         *blocksDone = 0;
 }
@@ -463,6 +560,12 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
 #endif
 
 #if defined(MODE_SELF) || defined(MODE_DUAL)
+#ifdef MODE_SELF
+#define MODE_IS_SELF true
+#else
+#define MODE_IS_SELF false
+#endif
+
 /**
  * Tile index -> (row tile, column tile). Self: the upper triangle, column by column,
  * tile = J(J+1)/2 + I with I <= J. Dual: row-major over NUM_TILES_A x NUM_TILES_B.
@@ -490,7 +593,7 @@ DEVICE void decodeTile(int tile, int* rowTile, int* columnTile) {
  */
 DEVICE bool tilesInteract(int rowTile, int columnTile, GLOBAL const real4* RESTRICT rowCenters,
         GLOBAL const real4* RESTRICT rowHalfExtents, GLOBAL const real4* RESTRICT columnCenters,
-        GLOBAL const real4* RESTRICT columnHalfExtents, BOX_PARAMS) {
+        GLOBAL const real4* RESTRICT columnHalfExtents, const real paddedCutoffSquared, BOX_PARAMS) {
 #ifdef USE_PERIODIC
     if (triclinic)
         return true;
@@ -508,7 +611,188 @@ DEVICE bool tilesInteract(int rowTile, int columnTile, GLOBAL const real4* RESTR
     dx = fmax((real) 0, fabs(dx) - rowHalf.x - columnHalf.x - (real) 1e-6 * (fabs(rowCenter.x) + fabs(columnCenter.x)));
     dy = fmax((real) 0, fabs(dy) - rowHalf.y - columnHalf.y - (real) 1e-6 * (fabs(rowCenter.y) + fabs(columnCenter.y)));
     dz = fmax((real) 0, fabs(dz) - rowHalf.z - columnHalf.z - (real) 1e-6 * (fabs(rowCenter.z) + fabs(columnCenter.z)));
-    return dx * dx + dy * dy + dz * dz <= (real) PADDED_CUTOFF_SQUARED;
+    return dx * dx + dy * dy + dz * dz <= paddedCutoffSquared;
+}
+#endif
+
+#ifdef USE_NEIGHBOR_LIST
+/**
+ * Whether an atom can be within the list cutoff (cutoff + skin, padded for rounding as in tilesInteract)
+ * of any point of a tile's bounding box. Rectangular boxes only (the list is not used in triclinic ones).
+ * A NaN position is near everything (fmax drops the NaN), so that it reaches s.
+ */
+DEVICE bool atomNearTile(real3 pos, real4 center, real4 halfExtent, BOX_PARAMS) {
+    real dx = pos.x - center.x, dy = pos.y - center.y, dz = pos.z - center.z;
+#ifdef USE_PERIODIC
+    dx -= floor(dx * invPeriodicBoxSize.x + (real) 0.5) * periodicBoxSize.x;
+    dy -= floor(dy * invPeriodicBoxSize.y + (real) 0.5) * periodicBoxSize.y;
+    dz -= floor(dz * invPeriodicBoxSize.z + (real) 0.5) * periodicBoxSize.z;
+#endif
+    dx = fmax((real) 0, fabs(dx) - halfExtent.x - (real) 1e-6 * (fabs(pos.x) + fabs(center.x)));
+    dy = fmax((real) 0, fabs(dy) - halfExtent.y - (real) 1e-6 * (fabs(pos.y) + fabs(center.y)));
+    dz = fmax((real) 0, fabs(dz) - halfExtent.z - (real) 1e-6 * (fabs(pos.z) + fabs(center.z)));
+    return !(dx * dx + dy * dy + dz * dz > (real) PADDED_LIST_CUTOFF_SQUARED);
+}
+
+#ifdef USE_WARP_SHUFFLE
+#define LIST_SYNC __syncwarp()
+/** Among the warp's lanes with flag set: this lane's rank (if set) and, in *total, how many. */
+DEVICE int warpExclusiveCount(bool flag, int lane, int* total, LOCAL_ARG int* scratch) {
+    const unsigned int mask = __ballot_sync(0xffffffff, flag);
+    *total = __popc(mask);
+    return __popc(mask & ((1u << lane) - 1u));
+}
+
+/** Lane 0's value, in every lane. */
+DEVICE int warpBroadcast(int value, int lane, LOCAL_ARG int* scratch) {
+    return __shfl_sync(0xffffffff, value, 0);
+}
+#else
+// Without warp primitives (OpenCL) the build kernel runs blocks of one warp, so a block barrier is a warp
+// barrier and local memory does the counting.
+#if LIST_WARPS_PER_BLOCK != 1
+#error "buildNeighborList without warp shuffles needs blocks of one warp"
+#endif
+#define LIST_SYNC SYNC_THREADS
+DEVICE int warpExclusiveCount(bool flag, int lane, int* total, LOCAL_ARG int* scratch) {
+    scratch[lane] = (flag ? 1 : 0);
+    SYNC_THREADS;
+    for (int offset = 1; offset < TILE_SIZE; offset *= 2) {
+        const int add = (lane >= offset ? scratch[lane - offset] : 0);
+        SYNC_THREADS;
+        scratch[lane] += add;
+        SYNC_THREADS;
+    }
+    *total = scratch[TILE_SIZE - 1];
+    const int rank = scratch[lane] - (flag ? 1 : 0);
+    SYNC_THREADS;
+    return rank;
+}
+
+DEVICE int warpBroadcast(int value, int lane, LOCAL_ARG int* scratch) {
+    if (lane == 0)
+        scratch[0] = value;
+    SYNC_THREADS;
+    const int result = scratch[0];
+    SYNC_THREADS;
+    return result;
+}
+#endif
+
+/**
+ * Append one chunk (row tile, the first `count` column slots of buffer; the rest -1) to the list. Its
+ * place comes from an atomic counter, so the chunks' order varies, but each chunk's content does not:
+ * the tile kernel's fixed-point sum of s is the same in any order. Past the capacity nothing is
+ * written, and the count tells the host how much room the list needs.
+ */
+DEVICE void writeChunk(int rowTile, int count, LOCAL_ARG const int* buffer, int lane, GLOBAL int* RESTRICT listState,
+        GLOBAL int* RESTRICT chunkRows, GLOBAL int* RESTRICT chunkSlots, int capacity, LOCAL_ARG int* scratch) {
+    int chunk = 0;
+    if (lane == 0)
+        chunk = ATOMIC_ADD(&listState[LIST_STATE_BUILT], 1);
+    chunk = warpBroadcast(chunk, lane, scratch);
+    if (chunk < capacity) {
+        chunkSlots[chunk * TILE_SIZE + lane] = (lane < count ? buffer[lane] : -1);
+        if (lane == 0)
+            chunkRows[chunk] = rowTile;
+    }
+}
+
+/**
+ * The neighbour list (only when this evaluation's rebuild flag is up; computeTileBounds raises it): for
+ * each row tile of A, one warp visits the column tiles (Self: those after it; Dual: all of B) in order,
+ * keeps those whose bounding boxes are within cutoff + skin of the row tile's (32 at a time, a ballot),
+ * then the column slots of those within cutoff + skin of the row tile's box, and packs them into
+ * chunks of 32 in that order. It records every slot's position (listPositions) for the motion test.
+ * A pair within the cutoff now is in the list as long as no atom has moved half the skin since.
+ */
+KERNEL void buildNeighborList(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
+        GLOBAL const int* RESTRICT sortedAtomsA, GLOBAL const int* RESTRICT sortedUniqueA,
+        GLOBAL const int* RESTRICT sortedAtomsB, GLOBAL const int* RESTRICT sortedUniqueB,
+        GLOBAL const real4* RESTRICT tileCentersA, GLOBAL const real4* RESTRICT tileHalfExtentsA,
+        GLOBAL const real4* RESTRICT tileCentersB, GLOBAL const real4* RESTRICT tileHalfExtentsB,
+        GLOBAL real4* RESTRICT listPositionsA, GLOBAL real4* RESTRICT listPositionsB, GLOBAL int* RESTRICT listState,
+        GLOBAL int* RESTRICT chunkRows, GLOBAL int* RESTRICT chunkSlots, int capacity, int parity, BOX_PARAMS) {
+    if (!listState[LIST_STATE_REBUILD + parity])
+        return;
+    LOCAL int buffers[LIST_WARPS_PER_BLOCK * 2 * TILE_SIZE];
+    LOCAL int hitLists[LIST_WARPS_PER_BLOCK * TILE_SIZE];
+    LOCAL int scratches[LIST_WARPS_PER_BLOCK * TILE_SIZE];
+    const int warpInBlock = LOCAL_ID / TILE_SIZE, lane = LOCAL_ID % TILE_SIZE;
+    LOCAL_ARG int* buffer = buffers + warpInBlock * 2 * TILE_SIZE;
+    LOCAL_ARG int* hits = hitLists + warpInBlock * TILE_SIZE;
+    LOCAL_ARG int* scratch = scratches + warpInBlock * TILE_SIZE;
+#ifdef MODE_SELF
+    const int numColumnTiles = NUM_TILES_A, numColumns = NUM_A, numRows = NUM_TILES_A;
+    GLOBAL const int* RESTRICT columnAtoms = sortedAtomsA;
+    GLOBAL const int* RESTRICT columnUniques = sortedUniqueA;
+    GLOBAL const real4* RESTRICT columnCenters = tileCentersA;
+    GLOBAL const real4* RESTRICT columnHalfExtents = tileHalfExtentsA;
+#else
+    // Rows past A's tiles only record B's positions.
+    const int numColumnTiles = NUM_TILES_B, numColumns = NUM_B, numRows = NUM_TILES_A + NUM_TILES_B;
+    GLOBAL const int* RESTRICT columnAtoms = sortedAtomsB;
+    GLOBAL const int* RESTRICT columnUniques = sortedUniqueB;
+    GLOBAL const real4* RESTRICT columnCenters = tileCentersB;
+    GLOBAL const real4* RESTRICT columnHalfExtents = tileHalfExtentsB;
+#endif
+    for (int row = GLOBAL_ID / TILE_SIZE; row < numRows; row += GLOBAL_SIZE / TILE_SIZE) {
+        if (row >= NUM_TILES_A) {
+            const int slot = (row - NUM_TILES_A) * TILE_SIZE + lane;
+            if (slot < numColumns) {
+                const real3 pos = atomPosition(posq, cellOffsets, columnAtoms[slot], columnUniques[slot],
+                                               periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
+                listPositionsB[slot] = make_real4(pos.x, pos.y, pos.z, 0);
+            }
+            continue;
+        }
+        const int rowSlot = row * TILE_SIZE + lane;
+        if (rowSlot < NUM_A) {
+            const real3 pos = atomPosition(posq, cellOffsets, sortedAtomsA[rowSlot], sortedUniqueA[rowSlot],
+                                           periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
+            listPositionsA[rowSlot] = make_real4(pos.x, pos.y, pos.z, 0);
+        }
+        const real4 rowCenter = tileCentersA[row], rowHalf = tileHalfExtentsA[row];
+        int count = 0; // slots waiting in buffer (the same in every lane)
+        for (int columnBase = (MODE_IS_SELF ? row + 1 : 0); columnBase < numColumnTiles; columnBase += TILE_SIZE) {
+            const int columnTile = columnBase + lane;
+            const bool hit = columnTile < numColumnTiles &&
+                             tilesInteract(row, columnTile, tileCentersA, tileHalfExtentsA, columnCenters,
+                                           columnHalfExtents, (real) PADDED_LIST_CUTOFF_SQUARED, BOX_ARGS);
+            int numHits;
+            const int rank = warpExclusiveCount(hit, lane, &numHits, scratch);
+            if (hit)
+                hits[rank] = columnTile;
+            LIST_SYNC;
+            for (int h = 0; h < numHits; h++) {
+                const int slot = hits[h] * TILE_SIZE + lane;
+                bool near = false;
+                if (slot < numColumns) {
+                    const real3 pos = atomPosition(posq, cellOffsets, columnAtoms[slot], columnUniques[slot],
+                                                   periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
+                    near = atomNearTile(pos, rowCenter, rowHalf, BOX_ARGS);
+                }
+                int numNear;
+                const int offset = warpExclusiveCount(near, lane, &numNear, scratch);
+                if (near)
+                    buffer[count + offset] = slot;
+                count += numNear;
+                LIST_SYNC;
+                if (count >= TILE_SIZE) {
+                    writeChunk(row, TILE_SIZE, buffer, lane, listState, chunkRows, chunkSlots, capacity, scratch);
+                    const int carried = (lane + TILE_SIZE < count ? buffer[lane + TILE_SIZE] : -1);
+                    LIST_SYNC;
+                    buffer[lane] = carried;
+                    LIST_SYNC;
+                    count -= TILE_SIZE;
+                }
+            }
+            LIST_SYNC; // every lane has read hits before the next batch overwrites it
+        }
+        if (count > 0)
+            writeChunk(row, count, buffer, lane, listState, chunkRows, chunkSlots, capacity, scratch);
+        LIST_SYNC;
+    }
 }
 #endif
 
@@ -582,12 +866,6 @@ DEVICE void tilePairs(const bool checked, const bool diagonal, const int lane, L
     *rowGradient = gradientSum;
 }
 
-#if defined(__CUDA_ARCH__)
-// CUDA: the column atoms travel around the warp in registers (shuffles) instead of local memory. It
-// halves the traffic through the load/store pipe that bounds the local-memory loop.
-#define USE_WARP_SHUFFLE
-#endif
-
 #ifdef USE_WARP_SHUFFLE
 /**
  * tilePairs with shuffles: lane t starts with column t (position, atom, a zero gradient) in registers;
@@ -623,36 +901,28 @@ DEVICE void tilePairsShuffled(const bool checked, const bool diagonal, const int
 #endif
 
 /**
- * One 32x32 tile, by one 32-thread warp (tile < 0: this warp has none, but still takes part in the
- * barriers). Lane t owns row slot I*32+t and loads column slot J*32+t into local memory (tilePairs).
- * sigma is summed per lane over the tile in `real`, then added to the lane's compensated sum.
+ * One 32x32 tile, by one 32-thread warp (validTile false: this warp has none, but still takes part in
+ * the barriers): lane t owns row slot rowTile*32+t and brings column slot columnSlotOfLane (-1: none) of
+ * the column group (Self: A, Dual: B). fullColumns: every lane has a column. diagonal: Self's tile of a
+ * row tile with itself (only column > row counts). Returns this lane's sum of sigma over the tile.
  */
-DEVICE void processTile(int tile, GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
+DEVICE real processTile(const bool validTile, const int rowTile, const int columnSlotOfLane, const bool fullColumns,
+        const bool diagonal, GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
         GLOBAL const int* RESTRICT sortedAtomsA, GLOBAL const int* RESTRICT sortedAtomsB,
         GLOBAL const int* RESTRICT sortedUniqueA, GLOBAL const int* RESTRICT sortedUniqueB,
         GLOBAL mm_long* RESTRICT gradientBuffer, int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
-        LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom, mixed* sum, mixed* compensation) {
+        LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom) {
     const int lane = LOCAL_ID % TILE_SIZE;
 #ifndef USE_WARP_SHUFFLE
     const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled columns
 #endif
-    const bool validTile = (tile >= 0);
-    int rowTile = 0, columnTile = 0;
-    if (validTile)
-        decodeTile(tile, &rowTile, &columnTile);
     const int rowSlot = rowTile * TILE_SIZE + lane;
-    const int columnSlotOfLane = columnTile * TILE_SIZE + lane;
+    const bool validColumnOfLane = validTile && columnSlotOfLane >= 0;
     const bool validRow = validTile && rowSlot < NUM_A;
 #ifdef MODE_SELF
-    const bool validColumnOfLane = validTile && columnSlotOfLane < NUM_A;
-    const bool fullColumns = (columnTile + 1) * TILE_SIZE <= NUM_A;
-    const bool diagonal = (rowTile == columnTile);
     GLOBAL const int* RESTRICT columnAtoms = sortedAtomsA;
     GLOBAL const int* RESTRICT columnUniques = sortedUniqueA;
 #else
-    const bool validColumnOfLane = validTile && columnSlotOfLane < NUM_B;
-    const bool fullColumns = (columnTile + 1) * TILE_SIZE <= NUM_B;
-    const bool diagonal = false;
     GLOBAL const int* RESTRICT columnAtoms = sortedAtomsB;
     GLOBAL const int* RESTRICT columnUniques = sortedUniqueB;
 #endif
@@ -695,28 +965,64 @@ DEVICE void processTile(int tile, GLOBAL const real4* RESTRICT posq, GLOBAL cons
     columnTotal = make_real3(first.x + second.x, first.y + second.y, first.z + second.z);
     SYNC_THREADS;
 #endif
-    compensatedAdd(sum, compensation, (mixed) tileSum);
     if (computeGradient) {
         if (validRow)
             addGradient(gradientBuffer, sortedUniqueA[rowSlot], rowGradient);
         if (validColumnOfLane)
             addGradient(gradientBuffer, columnUniques[columnSlotOfLane], columnTotal);
     }
+    return tileSum;
 }
 
 /**
+ * Tile `tile` of the full enumeration (decodeTile); tile < 0: none (the warp still takes part in barriers).
+ */
+DEVICE real processIndexedTile(int tile, GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
+        GLOBAL const int* RESTRICT sortedAtomsA, GLOBAL const int* RESTRICT sortedAtomsB,
+        GLOBAL const int* RESTRICT sortedUniqueA, GLOBAL const int* RESTRICT sortedUniqueB,
+        GLOBAL mm_long* RESTRICT gradientBuffer, int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
+        LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom) {
+    int rowTile = 0, columnTile = 0;
+    if (tile >= 0)
+        decodeTile(tile, &rowTile, &columnTile);
+#ifdef MODE_SELF
+    const int numColumns = NUM_A;
+#else
+    const int numColumns = NUM_B;
+#endif
+    const int columnSlot = columnTile * TILE_SIZE + LOCAL_ID % TILE_SIZE;
+    return processTile(tile >= 0, rowTile, columnSlot < numColumns ? columnSlot : -1,
+                       (columnTile + 1) * TILE_SIZE <= numColumns, MODE_IS_SELF && rowTile == columnTile, posq,
+                       cellOffsets, sortedAtomsA, sortedAtomsB, sortedUniqueA, sortedUniqueB, gradientBuffer,
+                       computeGradient, BOX_ARGS, columnPos, columnGradient, columnAtom);
+}
+
+
+/**
  * Self and Dual modes: 32x32 tiles of (A slot, B slot) pairs (Self: upper triangle of A x A), in the
- * slots' sorted order, one tile per warp at a time. With USE_CULLING each block takes a chunk of
- * candidate tiles (one per thread), keeps those whose bounding boxes are within the cutoff (a block-wide
- * prefix sum: fixed order, deterministic) and processes them, a warp per tile. Every thread of a block
- * runs the same number of iterations, since the loops contain barriers.
+ * slots' sorted order, one tile per warp at a time. Every thread of a block runs the same number of
+ * iterations, since the loops contain barriers.
+ * - No cutoff (or few tiles): every tile.
+ * - USE_CULLING: each block takes a chunk of candidate tiles (one per thread), keeps those whose
+ *   bounding boxes are within the cutoff (a block-wide prefix sum: fixed order, deterministic) and
+ *   processes them, a warp per tile.
+ * - USE_NEIGHBOR_LIST (with USE_CULLING, rectangular or no box: useList): the work items are Self's
+ *   diagonal tiles, then the list's chunks (buildNeighborList): a row tile with 32 column slots that were
+ *   within the cutoff plus the skin of its bounding box. While the list is incomplete (more chunks than
+ *   its capacity) the culling loop runs instead. s is summed in fixed point here (addFixedPoint).
  */
 KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL const int* RESTRICT sortedAtomsA,
         GLOBAL const int* RESTRICT sortedAtomsB, GLOBAL const int* RESTRICT sortedUniqueA,
         GLOBAL const int* RESTRICT sortedUniqueB, GLOBAL mm_long* RESTRICT gradientBuffer,
         GLOBAL mixed* RESTRICT partialSums, int computeGradient, BOX_PARAMS, GLOBAL const int4* RESTRICT cellOffsets,
         GLOBAL const real4* RESTRICT tileCentersA, GLOBAL const real4* RESTRICT tileHalfExtentsA,
-        GLOBAL const real4* RESTRICT tileCentersB, GLOBAL const real4* RESTRICT tileHalfExtentsB FUSED_FINISH_PARAMS) {
+        GLOBAL const real4* RESTRICT tileCentersB, GLOBAL const real4* RESTRICT tileHalfExtentsB
+#ifdef USE_NEIGHBOR_LIST
+        , GLOBAL mm_long* RESTRICT partialFixed, GLOBAL const int* RESTRICT listState,
+        GLOBAL const int* RESTRICT chunkRows, GLOBAL const int* RESTRICT chunkSlots, int useList, int parity,
+        int capacity
+#endif
+        FUSED_FINISH_PARAMS) {
 #ifdef USE_WARP_SHUFFLE
     LOCAL_ARG real4* columnPos = 0; // the columns live in registers
     LOCAL_ARG real3* columnGradient = 0;
@@ -727,56 +1033,114 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
     LOCAL int columnAtom[WARPS_PER_BLOCK * 2 * TILE_SIZE];
 #endif
     LOCAL volatile mixed reduceTemp[WARPS_PER_BLOCK * TILE_SIZE];
-    const int warp = LOCAL_ID / TILE_SIZE;
-    mixed sum = 0, compensation = 0;
 #ifdef USE_CULLING
-    const int blockSize = WARPS_PER_BLOCK * TILE_SIZE;
     LOCAL int scan[WARPS_PER_BLOCK * TILE_SIZE];
     LOCAL int tileList[WARPS_PER_BLOCK * TILE_SIZE];
-#ifdef MODE_SELF
-    GLOBAL const real4* RESTRICT columnCenters = tileCentersA;
-    GLOBAL const real4* RESTRICT columnHalfExtents = tileHalfExtentsA;
-#else
-    GLOBAL const real4* RESTRICT columnCenters = tileCentersB;
-    GLOBAL const real4* RESTRICT columnHalfExtents = tileHalfExtentsB;
 #endif
-    for (int chunk = GROUP_ID * CULL_CHUNK; chunk < NUM_TILES; chunk += NUM_GROUPS * CULL_CHUNK) {
-        const int candidate = chunk + LOCAL_ID;
-        int interacts = 0;
-        if (LOCAL_ID < CULL_CHUNK && candidate < NUM_TILES) {
-            int rowTile, columnTile;
-            decodeTile(candidate, &rowTile, &columnTile);
-            interacts = tilesInteract(rowTile, columnTile, tileCentersA, tileHalfExtentsA, columnCenters,
-                                      columnHalfExtents, BOX_ARGS) ? 1 : 0;
+#ifdef USE_NEIGHBOR_LIST
+    LOCAL volatile mm_long longTemp[WARPS_PER_BLOCK * TILE_SIZE];
+#endif
+    const int warp = LOCAL_ID / TILE_SIZE;
+    mixed sum = 0, compensation = 0;
+#ifdef USE_NEIGHBOR_LIST
+    mm_long fixedHi = 0, fixedLo = 0;
+#define ADD_TILE_SUM(value) addFixedPoint(&fixedHi, &fixedLo, &sum, &compensation, value)
+#else
+#define ADD_TILE_SUM(value) compensatedAdd(&sum, &compensation, (mixed) (value))
+#endif
+#ifdef USE_CULLING
+    bool culled = true;
+#ifdef USE_NEIGHBOR_LIST
+    const int listChunks = listState[LIST_STATE_REBUILD + parity] ? listState[LIST_STATE_BUILT] : listState[LIST_STATE_CHUNKS];
+    if (useList && listChunks <= capacity) {
+        culled = false;
+#ifdef MODE_SELF
+        const int numDiagonal = NUM_TILES_A;
+#else
+        const int numDiagonal = 0;
+#endif
+        const int numItems = numDiagonal + listChunks;
+        const int lane = LOCAL_ID % TILE_SIZE;
+        for (int first = GROUP_ID * WARPS_PER_BLOCK; first < numItems; first += NUM_GROUPS * WARPS_PER_BLOCK) {
+            const int item = first + warp;
+            int rowTile = 0, columnSlot = -1;
+            bool fullColumns = false;
+            if (item < numDiagonal) {
+                rowTile = item;
+                columnSlot = item * TILE_SIZE + lane;
+                fullColumns = (item + 1) * TILE_SIZE <= NUM_A;
+                if (columnSlot >= NUM_A)
+                    columnSlot = -1;
+            }
+            else if (item < numItems) {
+                const int chunk = item - numDiagonal;
+                rowTile = chunkRows[chunk];
+                columnSlot = chunkSlots[chunk * TILE_SIZE + lane];
+                fullColumns = (chunkSlots[chunk * TILE_SIZE + TILE_SIZE - 1] >= 0);
+            }
+            ADD_TILE_SUM(processTile(item < numItems, rowTile, columnSlot, fullColumns, item < numDiagonal, posq,
+                                     cellOffsets, sortedAtomsA, sortedAtomsB, sortedUniqueA, sortedUniqueB,
+                                     gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient, columnAtom));
         }
-        scan[LOCAL_ID] = interacts;
-        SYNC_THREADS;
-        for (int offset = 1; offset < blockSize; offset *= 2) {
-            const int add = (LOCAL_ID >= offset ? scan[LOCAL_ID - offset] : 0);
+    }
+#endif
+    if (culled) {
+        const int blockSize = WARPS_PER_BLOCK * TILE_SIZE;
+#ifdef MODE_SELF
+        GLOBAL const real4* RESTRICT columnCenters = tileCentersA;
+        GLOBAL const real4* RESTRICT columnHalfExtents = tileHalfExtentsA;
+#else
+        GLOBAL const real4* RESTRICT columnCenters = tileCentersB;
+        GLOBAL const real4* RESTRICT columnHalfExtents = tileHalfExtentsB;
+#endif
+        for (int chunk = GROUP_ID * CULL_CHUNK; chunk < NUM_TILES; chunk += NUM_GROUPS * CULL_CHUNK) {
+            const int candidate = chunk + LOCAL_ID;
+            int interacts = 0;
+            if (LOCAL_ID < CULL_CHUNK && candidate < NUM_TILES) {
+                int rowTile, columnTile;
+                decodeTile(candidate, &rowTile, &columnTile);
+                interacts = tilesInteract(rowTile, columnTile, tileCentersA, tileHalfExtentsA, columnCenters,
+                                          columnHalfExtents, (real) PADDED_CUTOFF_SQUARED, BOX_ARGS) ? 1 : 0;
+            }
+            scan[LOCAL_ID] = interacts;
             SYNC_THREADS;
-            scan[LOCAL_ID] += add;
+            for (int offset = 1; offset < blockSize; offset *= 2) {
+                const int add = (LOCAL_ID >= offset ? scan[LOCAL_ID - offset] : 0);
+                SYNC_THREADS;
+                scan[LOCAL_ID] += add;
+                SYNC_THREADS;
+            }
+            if (interacts)
+                tileList[scan[LOCAL_ID] - 1] = candidate;
+            const int count = scan[blockSize - 1];
             SYNC_THREADS;
+            for (int first = 0; first < count; first += WARPS_PER_BLOCK)
+                ADD_TILE_SUM(processIndexedTile(first + warp < count ? tileList[first + warp] : -1, posq, cellOffsets,
+                                                sortedAtomsA, sortedAtomsB, sortedUniqueA, sortedUniqueB,
+                                                gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient,
+                                                columnAtom));
         }
-        if (interacts)
-            tileList[scan[LOCAL_ID] - 1] = candidate;
-        const int count = scan[blockSize - 1];
-        SYNC_THREADS;
-        for (int first = 0; first < count; first += WARPS_PER_BLOCK)
-            processTile(first + warp < count ? tileList[first + warp] : -1, posq, cellOffsets, sortedAtomsA,
-                        sortedAtomsB, sortedUniqueA, sortedUniqueB, gradientBuffer, computeGradient, BOX_ARGS,
-                        columnPos, columnGradient, columnAtom, &sum, &compensation);
     }
 #else
     for (int firstTile = GROUP_ID * WARPS_PER_BLOCK; firstTile < NUM_TILES; firstTile += NUM_GROUPS * WARPS_PER_BLOCK) {
         const int tile = firstTile + warp;
-        processTile(tile < NUM_TILES ? tile : -1, posq, cellOffsets, sortedAtomsA, sortedAtomsB, sortedUniqueA,
-                    sortedUniqueB, gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient, columnAtom,
-                    &sum, &compensation);
+        ADD_TILE_SUM(processIndexedTile(tile < NUM_TILES ? tile : -1, posq, cellOffsets, sortedAtomsA, sortedAtomsB,
+                                        sortedUniqueA, sortedUniqueB, gradientBuffer, computeGradient, BOX_ARGS,
+                                        columnPos, columnGradient, columnAtom));
     }
 #endif
+#undef ADD_TILE_SUM
     mixed blockSum = reduceOverBlock(sum, reduceTemp);
     if (LOCAL_ID == 0)
         partialSums[GROUP_ID] = blockSum;
+#ifdef USE_NEIGHBOR_LIST
+    const mm_long blockHi = reduceLongOverBlock(fixedHi, longTemp);
+    const mm_long blockLo = reduceLongOverBlock(fixedLo, longTemp);
+    if (LOCAL_ID == 0) {
+        partialFixed[2 * GROUP_ID] = blockHi;
+        partialFixed[2 * GROUP_ID + 1] = blockLo;
+    }
+#endif
     FUSED_FINISH_TAIL
 }
 #endif
