@@ -173,26 +173,68 @@ def test_culled_tiles_count_every_pair_within_the_cutoff(case, name):
 LIST_SKIN = 0.08
 
 
+def pairs_near_distance(positions, rows, columns, distance, margin, edge):
+    """(row atoms, column atoms, separations row - column) of the pairs of rows x columns whose distance is
+    within margin of `distance` (minimum image in a cubic box of the given edge, or none). A grid of cells
+    at least distance + margin wide, so that only the 27 neighbouring cells are searched."""
+    rows, columns = np.asarray(rows), np.asarray(columns)
+    origin = positions[np.concatenate([rows, columns])].min(axis=0)
+    span = None if edge is None else edge
+    width = distance + margin
+    if span is not None:
+        cells = max(1, int(span // width))
+        width = span / cells
+    def cell_of(atoms):
+        coordinates = np.floor((positions[atoms] - (0.0 if span is not None else origin)) / width).astype(np.int64)
+        return np.mod(coordinates, cells) if span is not None else coordinates
+    row_cells, column_cells = cell_of(rows), cell_of(columns)
+    scale = (cells if span is not None else int(column_cells.max()) + 3)
+    key = lambda c: (c[:, 0] * scale + c[:, 1]) * scale + c[:, 2]
+    order = np.argsort(key(column_cells), kind="stable")
+    sorted_keys = key(column_cells)[order]
+    found = []
+    for offset in np.array([(i, j, k) for i in (-1, 0, 1) for j in (-1, 0, 1) for k in (-1, 0, 1)]):
+        neighbour = row_cells + offset
+        if span is not None:
+            neighbour = np.mod(neighbour, cells)
+        keys = key(np.maximum(neighbour, 0))
+        first = np.searchsorted(sorted_keys, keys, side="left")
+        last = np.searchsorted(sorted_keys, keys, side="right")
+        if span is None:
+            last = np.where(np.any(neighbour < 0, axis=1), first, last)
+        counts = last - first
+        row_index = np.repeat(np.arange(len(rows)), counts)
+        column_index = order[np.repeat(first - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())]
+        found.append((row_index, column_index))
+    row_index = np.concatenate([f[0] for f in found])
+    column_index = np.concatenate([f[1] for f in found])
+    if span is not None and cells < 3:  # fewer than 3 cells: the offsets repeat cells
+        unique = np.unique(np.stack([row_index, column_index]), axis=1)
+        row_index, column_index = unique[0], unique[1]
+    delta = positions[rows[row_index]] - positions[columns[column_index]]
+    if span is not None:
+        delta -= np.round(delta / span) * span
+    length = np.sqrt((delta ** 2).sum(-1))
+    near = np.abs(length - distance) < margin
+    return rows[row_index[near]], columns[column_index[near]], delta[near]
+
+
 def away_from_cutoff(positions, group_a, group_b, cutoff, edge, margin=1e-5):
-    """positions, with the atoms of any pair (Self: A x A, Dual: A x B) within margin of the cutoff moved by
-    3 margins along x: without stretch sigma jumps there, and single-precision rounding of such a pair's
-    distance would decide whether it counts."""
+    """positions, with one atom of any pair (Self: A x A, Dual: A x B) within margin of the cutoff moved by
+    3 margins along the pair's separation, away from the cutoff: without stretch sigma jumps there, and
+    single-precision rounding of such a pair's distance would decide whether it counts."""
     positions = positions.copy()
     others = group_b if group_b else group_a
     for _ in range(10):
-        close = set()
-        for start in range(0, len(group_a), 256):
-            rows = np.asarray(group_a[start:start + 256])
-            delta = positions[rows][:, None, :] - positions[others][None, :, :]
-            if edge is not None:
-                delta -= np.round(delta / edge) * edge
-            distance = np.sqrt((delta ** 2).sum(-1))
-            for i, j in zip(*np.nonzero(np.abs(distance - cutoff) < margin)):
-                if group_b or rows[i] < others[j]:  # move one atom of the pair (Self lists it twice)
-                    close.add(int(rows[i]))
-        if not close:
+        shifts = {}
+        for row, other, delta in zip(*pairs_near_distance(positions, group_a, others, cutoff, margin, edge)):
+            if group_b or row < other:  # Self lists each pair twice: move one atom
+                length = np.sqrt(delta @ delta)
+                shifts[int(row)] = (1.0 if length >= cutoff else -1.0) * 3 * margin * delta / length
+        if not shifts:
             return positions
-        positions[sorted(close), 0] += 3 * margin
+        for atom, shift in shifts.items():
+            positions[atom] += shift
     raise AssertionError("could not move the pairs away from the cutoff")
 
 
