@@ -13,9 +13,10 @@ namespace CoordinationPlugin {
 
 /**
  * The CoordinationForce kernel for OpenMM's GPU platforms (CUDA, OpenCL), written once against
- * ComputeContext. Per evaluation it launches three kernels and transfers nothing: s is reduced on the
- * device, E(s) and dE/ds are evaluated on the device (code generated from the expression), and the
- * forces go straight into OpenMM's force buffer. Global parameters are uploaded only when they change.
+ * ComputeContext. Per evaluation it launches one to four kernels (more at a re-sort) and transfers
+ * nothing: s is reduced on the device, E(s) and dE/ds are evaluated on the device (code generated from
+ * the expression), and the forces go straight into OpenMM's force buffer. Global parameters are uploaded
+ * only when they change; a force with a neighbour list reads the list's size once after each re-sort.
  */
 class CommonCalcCoordinationForceKernel : public CalcCoordinationForceKernel {
 public:

@@ -2,13 +2,16 @@
  * CoordinationForce on OpenMM's common compute framework: one source for CUDA and OpenCL.
  *
  * One evaluation is two launches (one for small groups on CUDA: FUSED_FINISH), none of them synchronized
- * with the host (plus, with a cutoff, one
- * small launch for the tile bounds and, every SORT_INTERVAL evaluations, a re-sort of the slots):
+ * with the host. With a cutoff over many tiles (USE_CULLING) there are also a small launch for the tile
+ * bounds (which also tests the atoms' motion for the neighbour list), the list build (USE_NEIGHBOR_LIST;
+ * it returns at once unless a rebuild is flagged) and, every SORT_INTERVAL evaluations, a re-sort:
  *   1. computeCoordinationTiles / computeCoordinationPairs: every pair once; each block writes its
- *      partial sum of s to partialSums (fixed order: deterministic) and, if requested, adds ds/dx
- *      into gradientBuffer (64-bit fixed point: deterministic). With a cutoff, the slots are kept in
- *      spatial (Morton) order and a pair of 32-slot tiles whose bounding boxes are farther apart than
- *      the cutoff is skipped as a whole.
+ *      partial sum of s to partialSums (fixed order: deterministic; with the list, fixed-point partials
+ *      to partialFixed: exact in any order) and, if requested, adds ds/dx into gradientBuffer (64-bit
+ *      fixed point: deterministic). With a cutoff, the slots are kept in spatial (Morton) order; the
+ *      neighbour list holds, per 32-slot row tile, the column slots within the cutoff plus a skin of its
+ *      bounding box, in chunks of 32 (without the list, pairs of tiles whose bounding boxes are farther
+ *      apart than the cutoff are skipped).
  *   2. finishCoordination: every block sums the partials in the same fixed order and evaluates E(s)
  *      and dE/ds (code generated from the Lepton expression); block 0 adds E to the energy buffer;
  *      then F -= dE/ds * ds/dx into OpenMM's force buffer, and the gradient is cleared.
@@ -17,7 +20,9 @@
  * NUM_TILES_A, NUM_TILES_B, NUM_TILES, USE_PERIODIC, USE_CUTOFF, CUTOFF_SQUARED, USE_CULLING, CULL_CHUNK,
  * PADDED_CUTOFF_SQUARED, INV_SORT_CELL, CHECK_SAME_ATOM, the switching constants (INV_R0, D0, N_EXP,
  * M_EXP, M_IS_2N, STRETCH_FACTOR, SHIFT, TAYLOR_*, NEAR_ONE_BAND; R2_PATH, INV_R0_SQUARED, R2_BAND, Y_MAX),
- * PADDED_NUM_ATOMS, FINISH_BLOCK_SIZE, NUM_GLOBALS.
+ * PADDED_NUM_ATOMS, FINISH_BLOCK_SIZE, NUM_GLOBALS; with the list USE_NEIGHBOR_LIST,
+ * PADDED_LIST_CUTOFF_SQUARED, HALF_SKIN_SQUARED, LIST_WARPS_PER_BLOCK and LIST_STATE_* (indices into the
+ * list's state: rebuild flags for even/odd evaluations, chunks of the build under way, chunks of the list).
  */
 
 #if defined(__CUDA_ARCH__)
