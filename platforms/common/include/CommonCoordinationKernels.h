@@ -47,6 +47,8 @@ private:
     void updateCellOffsets();
     /** Download the neighbour list's needed size and grow it if needed; returns whether it grew. */
     bool checkListSize();
+    /** Give the neighbour list room for `needed` chunks (and a margin); the kernels' arguments follow. */
+    void growList(int needed);
     /** Whether the kernel's "mixed" type (sums, energy, global parameters) is double. */
     bool mixedIsDouble() const;
 

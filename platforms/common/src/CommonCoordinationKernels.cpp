@@ -152,6 +152,7 @@ struct CommonCalcCoordinationForceKernel::DeviceData {
     int listCapacity = 0, listParity = 0, listBlockSize = 0, numRowTiles = 0;
     bool forceListRebuild = true;      // the next evaluation must rebuild (first use, list left unused)
     bool checkListSize = false;        // download the list's size at the next evaluation
+    bool firstListBuild = true;        // read the size of the context's first list as soon as it is built
     Vec3 lastBox[3];
 };
 
@@ -609,6 +610,13 @@ bool CommonCalcCoordinationForceKernel::checkListSize() {
     d.checkListSize = false;
     if (needed <= d.listCapacity)
         return false;
+    growList(needed);
+    d.checkListSize = true; // confirm at the next evaluation
+    return true;
+}
+
+void CommonCalcCoordinationForceKernel::growList(int needed) {
+    DeviceData& d = *data;
     d.listCapacity = needed + needed / 4 + d.numRowTiles;
     d.chunkRows.resize(d.listCapacity);
     d.chunkSlots.resize((size_t) d.listCapacity * TileSize);
@@ -621,8 +629,6 @@ bool CommonCalcCoordinationForceKernel::checkListSize() {
     for (SortedGroup* g : {&d.sortedA, &d.sortedB})
         if (g->boundsKernel)
             g->boundsKernel->setArg(17, d.listCapacity);
-    d.checkListSize = true; // confirm at the next evaluation
-    return true;
 }
 
 void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEnergy) {
@@ -677,7 +683,23 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
             if (useList) {
                 d.buildKernel->setArg(16, d.listParity);
                 setBoxArgs(*d.buildKernel, 17, box, useDouble);
-                d.buildKernel->execute(std::max(1, d.numRowTiles + d.sortedB.numTiles) * TileSize, d.listBlockSize);
+                const int buildThreads = std::max(1, d.numRowTiles + d.sortedB.numTiles) * TileSize;
+                d.buildKernel->execute(buildThreads, d.listBlockSize);
+                if (d.firstListBuild) {
+                    // The first list of the context: read its size now (one synchronization per context)
+                    // and, if the first guess was too small, build it again with room, so that the first
+                    // evaluation already uses the list (the culling fallback groups pairs into tiles
+                    // differently, so the last bits of s would change once the list took over).
+                    d.firstListBuild = false;
+                    vector<int> state;
+                    d.listState.download(state);
+                    if (state[ListStateBuilt] > d.listCapacity) {
+                        growList(state[ListStateBuilt]);
+                        state[ListStateBuilt] = 0; // this evaluation's rebuild flag stays up
+                        d.listState.upload(state);
+                        d.buildKernel->execute(buildThreads, d.listBlockSize);
+                    }
+                }
             }
             d.pairKernel->setArg(24, useList ? 1 : 0);
             d.pairKernel->setArg(25, d.listParity);
