@@ -52,12 +52,16 @@ namespace std {
     atoms = [operator.index(atom) for atom in atoms]
 %}
 
+%newobject CoordinationPlugin::CoordinationForce::fromPlumed;
+
 namespace CoordinationPlugin {
 
 class CoordinationForce : public OpenMM::Force {
 public:
     enum Mode { Self = 0, Dual = 1, Pair = 2 };
     explicit CoordinationForce(const std::string& energy = "s");
+    static CoordinationForce* fromPlumed(const std::string& line);
+    std::string toPlumed(const std::string& label = "c") const;
     const std::string& getEnergyFunction() const;
     void setEnergyFunction(const std::string& energy);
     Mode getMode() const;

@@ -69,6 +69,27 @@ public:
      *                 variable "s" and of this force's global parameters (kJ/mol). Default "s".
      */
     explicit CoordinationForce(const std::string& energy = "s");
+    /**
+     * Build a CoordinationForce from one line of PLUMED input: a COORDINATION action such as
+     * "c: COORDINATION GROUPA=1-10 GROUPB=11-20 R_0=0.3 NN=6 MM=12". Atoms are PLUMED's 1-based serial
+     * numbers (lists "1,5,9", ranges "a-b" and "a-b:stride"; they become 0-based particle indices). No
+     * GROUPB: Self mode; GROUPB: Dual; PAIR: Pair. Periodic boundary conditions are on, as in PLUMED,
+     * unless NOPBC is given. The keyword form (R_0 required, D_0, NN, MM) has PLUMED's automatic dmax with
+     * stretch; SWITCH={RATIONAL R_0=... D_0=... NN=... MM=... D_MAX=... NOSTRETCH} is the rational function
+     * with an optional cutoff (none without D_MAX). NLIST, NL_CUTOFF, NL_STRIDE, SERIAL and
+     * NUMERICAL_DERIVATIVES are accepted and ignored (the neighbour list is automatic, derivatives are
+     * analytic). The label ("c:" or LABEL=c) becomes the force's name; the energy is "s". Anything else
+     * (other SWITCH types, @mdatoms, group labels, UNITS, unknown keywords) throws an OpenMMException that
+     * names it. The caller owns the returned force.
+     */
+    static CoordinationForce* fromPlumed(const std::string& line);
+    /**
+     * This force's settings as one line of PLUMED input, which fromPlumed() reads back to the same
+     * settings (the energy expression and global parameters are not part of it).
+     *
+     * @param label    the action's label (default "c")
+     */
+    std::string toPlumed(const std::string& label = "c") const;
     /** Get the energy expression E(s). */
     const std::string& getEnergyFunction() const;
     /** Set the energy expression E(s): a Lepton expression of "s" and of the global parameters (kJ/mol). */
