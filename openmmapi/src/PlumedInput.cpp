@@ -209,6 +209,9 @@ CoordinationForce* CoordinationForce::fromPlumed(const std::string& input) {
     std::map<string, string> values;
     std::map<string, bool> flags;
     collect(words, next + 1, values, flags, input);
+    for (const auto& value : values)
+        if (value.second.empty())
+            throw inputError(input, value.first + "= has no value");
     const string labelKeyword = take(values, "LABEL");
     if (!labelKeyword.empty()) {
         if (!label.empty())
@@ -256,6 +259,9 @@ CoordinationForce* CoordinationForce::fromPlumed(const std::string& input) {
         std::map<string, string> switchValues;
         std::map<string, bool> switchFlags;
         collect(inner, 1, switchValues, switchFlags, input);
+        for (const auto& value : switchValues)
+            if (value.second.empty())
+                throw inputError(input, value.first + "= has no value");
         readRational(switchValues, switchFlags, *force, true, input);
         rejectLeftovers(switchValues, switchFlags, " inside SWITCH={RATIONAL ...}", input);
     }

@@ -151,6 +151,8 @@ BAD_LINES = {
     "c: COORDINATION GROUPA=1 R_0=1 UNITS=A": "UNITS is not supported",
     "c: COORDINATION GROUPA=1 R_0=1 PAIR": "PAIR needs GROUPB",
     "c: COORDINATION LABEL=d GROUPA=1 R_0=1": "label is given twice",
+    "c: COORDINATION GROUPA=1 GROUPB= R_0=1": "GROUPB= has no value",
+    "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={RATIONAL R_0=1 D_MAX=}": "D_MAX= has no value",
 }
 
 
