@@ -267,6 +267,21 @@ inline std::vector<OpenMM::Vec3> scaled(const std::vector<OpenMM::Vec3>& vectors
     return result;
 }
 
+/** The same mode, groups, switching function, cutoff and periodicity (every setting but the energy, parameters, group and name). */
+inline void expectSameCoordinationSettings(const CoordinationPlugin::CoordinationForce& copy,
+                                           const CoordinationPlugin::CoordinationForce& original) {
+    EXPECT_EQ(copy.getMode(), original.getMode());
+    EXPECT_EQ(copy.getGroupA(), original.getGroupA());
+    EXPECT_EQ(copy.getGroupB(), original.getGroupB());
+    EXPECT_EQ(copy.getR0(), original.getR0());
+    EXPECT_EQ(copy.getN(), original.getN());
+    EXPECT_EQ(copy.getM(), original.getM());
+    EXPECT_EQ(copy.getD0(), original.getD0());
+    EXPECT_EQ(copy.getDMax(), original.getDMax());
+    EXPECT_EQ(copy.getStretch(), original.getStretch());
+    EXPECT_EQ(copy.usesPeriodicBoundaryConditions(), original.usesPeriodicBoundaryConditions());
+}
+
 /** |actual - expected| <= tolerance * max(|expected|, 1). */
 inline void expectRelativelyNear(double actual, double expected, double tolerance, const std::string& what = "") {
     EXPECT_NEAR(actual, expected, tolerance * std::max(std::fabs(expected), 1.0)) << what;

@@ -17,19 +17,6 @@ std::unique_ptr<CoordinationForce> parse(const std::string& line) {
     return std::unique_ptr<CoordinationForce>(CoordinationForce::fromPlumed(line));
 }
 
-void expectSameSettings(const CoordinationForce& a, const CoordinationForce& b) {
-    EXPECT_EQ(a.getMode(), b.getMode());
-    EXPECT_EQ(a.getGroupA(), b.getGroupA());
-    EXPECT_EQ(a.getGroupB(), b.getGroupB());
-    EXPECT_EQ(a.getR0(), b.getR0());
-    EXPECT_EQ(a.getN(), b.getN());
-    EXPECT_EQ(a.getM(), b.getM());
-    EXPECT_EQ(a.getD0(), b.getD0());
-    EXPECT_EQ(a.getDMax(), b.getDMax());
-    EXPECT_EQ(a.getStretch(), b.getStretch());
-    EXPECT_EQ(a.usesPeriodicBoundaryConditions(), b.usesPeriodicBoundaryConditions());
-}
-
 } // namespace
 
 TEST(PlumedInput, KeywordFormHasAutomaticStretchedCutoffAndPeriodicBoundaries) {
@@ -74,11 +61,11 @@ TEST(PlumedInput, ToPlumedReadsBackToTheSameSettings) {
     const std::string line = force.toPlumed("x");
     EXPECT_EQ(line, "x: COORDINATION GROUPA=5,3,3 GROUPB=1-4,10 NOPBC SWITCH={RATIONAL R_0=0.3333333333333333 "
                     "D_0=0.07 NN=5 MM=11 D_MAX=1.7 NOSTRETCH}");
-    expectSameSettings(*parse(line), force);
+    expectSameCoordinationSettings(*parse(line), force);
     force.setDMax(0.0);
     force.setStretch(true);
     force.setUsesPeriodicBoundaryConditions(true);
-    expectSameSettings(*parse(force.toPlumed()), force);
+    expectSameCoordinationSettings(*parse(force.toPlumed()), force);
 }
 
 TEST(PlumedInput, BadInputNamesWhatToFix) {

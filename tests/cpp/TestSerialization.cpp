@@ -47,16 +47,7 @@ std::unique_ptr<OpenMM::Force> deserialize(const std::string& xml) {
 
 void expectSameSettings(const CoordinationForce& copy, const CoordinationForce& original) {
     EXPECT_EQ(copy.getEnergyFunction(), original.getEnergyFunction());
-    EXPECT_EQ(copy.getMode(), original.getMode());
-    EXPECT_EQ(copy.getGroupA(), original.getGroupA());
-    EXPECT_EQ(copy.getGroupB(), original.getGroupB());
-    EXPECT_EQ(copy.getR0(), original.getR0());
-    EXPECT_EQ(copy.getN(), original.getN());
-    EXPECT_EQ(copy.getM(), original.getM());
-    EXPECT_EQ(copy.getD0(), original.getD0());
-    EXPECT_EQ(copy.getDMax(), original.getDMax());
-    EXPECT_EQ(copy.getStretch(), original.getStretch());
-    EXPECT_EQ(copy.usesPeriodicBoundaryConditions(), original.usesPeriodicBoundaryConditions());
+    expectSameCoordinationSettings(copy, original);
     ASSERT_EQ(copy.getNumGlobalParameters(), original.getNumGlobalParameters());
     for (int i = 0; i < original.getNumGlobalParameters(); i++) {
         EXPECT_EQ(copy.getGlobalParameterName(i), original.getGlobalParameterName(i));
