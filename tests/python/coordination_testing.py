@@ -563,6 +563,9 @@ def minimum_image_brute_force(delta, box_vectors, search=3):
 
 PLUMED_DATA = Path(__file__).resolve().parent.parent / "data" / "plumed"
 
+#: dmax of "no cutoff" (setDMax(INFINITY)).
+INFINITY = float("inf")
+
 
 def _decimals(token):
     """Number of digits PLUMED printed after the decimal point."""

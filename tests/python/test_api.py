@@ -19,6 +19,7 @@ from coordination_testing import (
     ALL_CASES,
     DOUBLE_CASES,
     FINITE_DIFFERENCE_RELATIVE,
+    INFINITY,
     REFERENCE,
     assert_close,
     assert_forces_close,
@@ -32,7 +33,6 @@ from coordination_testing import (
 )
 from openmmcoordination import CoordinationForce
 
-INFINITY = float("inf")
 
 
 # ---------------------------------------------------------------------------------------------------

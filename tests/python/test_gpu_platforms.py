@@ -28,6 +28,7 @@ import pytest
 
 from coordination_testing import (
     GPU_CASES,
+    INFINITY,
     NEAR_ONE_BAND,
     REFERENCE,
     assert_close,
@@ -43,7 +44,6 @@ from coordination_testing import (
 )
 from openmmcoordination import CoordinationForce
 
-INFINITY = float("inf")
 DEVICE_INDEX_VARIABLE = "COORDINATION_TEST_DEVICE_INDEX"
 LARGE_TESTS_VARIABLE = "COORDINATION_LARGE_TESTS"
 

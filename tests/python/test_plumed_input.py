@@ -10,9 +10,7 @@ import openmm as mm
 import pytest
 
 import test_plumed_regtests as regtests
-from coordination_testing import PLUMED_DATA, coordination_force
-
-INFINITY = float("inf")
+from coordination_testing import INFINITY, PLUMED_DATA, coordination_force
 from openmmcoordination import CoordinationForce
 
 SETTINGS = ("getMode", "getGroupA", "getGroupB", "getR0", "getN", "getM", "getEffectiveM", "getD0", "getDMax",

@@ -28,6 +28,7 @@ from coordination_testing import (
     PLUMED_DATA,
     PLUMED_RESULTS,
     CoordinationForce,
+    INFINITY,
     atom_range,
     energy_and_forces,
     make_context,
@@ -45,7 +46,6 @@ from coordination_testing import (
     switching_function,
 )
 
-INFINITY = float("inf")
 #: The Systems' default box where frames set their own: triclinic, because GPU platforms accept a
 #: triclinic box in a Context (the sheared boxes of strain_derivative) only if the default box is one.
 TRICLINIC_DEFAULT_BOX = np.array([[10.0, 0.0, 0.0], [1.0, 10.0, 0.0], [1.0, 1.0, 10.0]])

@@ -143,8 +143,7 @@ struct CommonCalcCoordinationForceKernel::DeviceData {
     ComputeArray blocksDone;           // the fused finish's counter of finished blocks
     int evaluationsSinceSort = 0;
     bool needSort = true;
-    // Neighbour list (with culling): chunks of (row tile, 32 column slots) within dmax + skin.
-    bool neighborList = false;
+    // Neighbour list (every culled force has one): chunks of (row tile, 32 column slots) within dmax + skin.
     ComputeArray listState;            // ListState* entries
     ComputeArray chunkRows, chunkSlots; // capacity chunks: row tile; 32 column slots each (-1: none)
     ComputeArray partialFixed;         // the tile kernel's fixed-point partial sums of s (hi, lo per block)
@@ -302,12 +301,12 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     }
     d.needSort = true;
     d.evaluationsSinceSort = 0;
-    // The neighbour list: every force whose tiles are culled. Its first capacity is a guess (8 chunks
-    // per row tile); the host reads the size the build needed after each re-sort and grows it.
-    d.neighborList = d.culling;
+    // The neighbour list: every force whose tiles are culled has one. Its first capacity is a guess (8
+    // chunks per row tile); the host reads the size of the first build and, after each re-sort, the size
+    // the last build needed, and grows it.
     d.numRowTiles = tilesA;
     d.listBlockSize = (canFuseFinish ? TileSize * WarpsPerBlock : TileSize); // one warp per block without shuffles
-    d.listCapacity = (d.neighborList ? std::max(64, 8 * tilesA) : 1);
+    d.listCapacity = (d.culling ? std::max(64, 8 * tilesA) : 1);
     d.listState.initialize<int>(cc, ListStateSize, "coordinationListState");
     d.listState.upload(vector<int>(ListStateSize, 0));
     d.chunkRows.initialize<int>(cc, d.listCapacity, "coordinationChunkRows");
@@ -347,7 +346,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
         defines["CULL_CHUNK"] = cc.intToString(d.cullChunk);
         defines["PADDED_CUTOFF_SQUARED"] = cc.doubleToString(padded * padded);
     }
-    if (d.neighborList) {
+    if (d.culling) {
         const double skin = std::max(MinimumSkin, SkinFraction * cutoff);
         const double listCutoff = (cutoff + skin) * (1.0 + 1e-5) + 1e-4;
         defines["USE_NEIGHBOR_LIST"] = "1";
@@ -462,7 +461,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
             g.boundsKernel->addArg(g.tileCenters);
             g.boundsKernel->addArg(g.tileHalfExtents);
             addBoxArgs(*g.boundsKernel, cc.getUseDoublePrecision()); // 8-14
-            if (d.neighborList) {
+            if (d.culling) {
                 g.boundsKernel->addArg(g.listPositions); // 15
                 g.boundsKernel->addArg(d.listState);
                 g.boundsKernel->addArg(d.listCapacity);  // 17
@@ -474,7 +473,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
         createGroupKernels(d.sortedA, d.atomsA, d.uniqueA);
         if (d.mode == CoordinationForce::Dual)
             createGroupKernels(d.sortedB, d.atomsB, d.uniqueB);
-        if (d.neighborList) {
+        if (d.culling) {
             d.pairKernel->addArg(d.partialFixed); // 20
             d.pairKernel->addArg(d.listState);
             d.pairKernel->addArg(d.chunkRows);
@@ -656,12 +655,12 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
             d.needSort = false;
             d.evaluationsSinceSort = 0;
             rebuild = true; // the slots moved
-            d.checkListSize = d.neighborList;
+            d.checkListSize = true;
         }
         else if (d.checkListSize)
             rebuild = checkListSize() || rebuild;
         // The list's distances are minimum images in the box it was built in; a triclinic box is not listed.
-        const bool useList = d.neighborList && !box.triclinic;
+        const bool useList = !box.triclinic;
         if (!(box.a == d.lastBox[0] && box.b == d.lastBox[1] && box.c == d.lastBox[2])) {
             rebuild = true;
             d.lastBox[0] = box.a;
@@ -673,37 +672,34 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
             if (!g->boundsKernel || g->numSlots == 0)
                 continue;
             setBoxArgs(*g->boundsKernel, 8, box, useDouble);
-            if (d.neighborList) {
-                g->boundsKernel->setArg(18, d.listParity);
-                g->boundsKernel->setArg(19, rebuild ? 1 : 0);
-            }
+            g->boundsKernel->setArg(18, d.listParity);
+            g->boundsKernel->setArg(19, rebuild ? 1 : 0);
             g->boundsKernel->execute(g->numTiles);
         }
-        if (d.neighborList) {
-            if (useList) {
-                d.buildKernel->setArg(16, d.listParity);
-                setBoxArgs(*d.buildKernel, 17, box, useDouble);
-                const int buildThreads = std::max(1, d.numRowTiles + d.sortedB.numTiles) * TileSize;
-                d.buildKernel->execute(buildThreads, d.listBlockSize);
-                if (d.firstListBuild) {
-                    // The first list of the context: read its size now (one synchronization per context)
-                    // and, if the first guess was too small, build it again with room, so that the first
-                    // evaluation already uses the list (the culling fallback groups pairs into tiles
-                    // differently, so the last bits of s would change once the list took over).
-                    d.firstListBuild = false;
-                    vector<int> state;
-                    d.listState.download(state);
-                    if (state[ListStateBuilt] > d.listCapacity) {
-                        growList(state[ListStateBuilt]);
-                        state[ListStateBuilt] = 0; // this evaluation's rebuild flag stays up
-                        d.listState.upload(state);
-                        d.buildKernel->execute(buildThreads, d.listBlockSize);
-                    }
+        if (useList) {
+            d.buildKernel->setArg(16, d.listParity);
+            setBoxArgs(*d.buildKernel, 17, box, useDouble);
+            const int buildThreads = std::max(1, d.numRowTiles + d.sortedB.numTiles) * TileSize;
+            d.buildKernel->execute(buildThreads, d.listBlockSize);
+            if (d.firstListBuild) {
+                // The first list of the context: read its size now (one synchronization per context)
+                // and, if the first guess was too small, build it again with room, so that the first
+                // evaluation already uses the list (the culling fallback groups pairs into tiles
+                // differently, so the last bits of s would change once the list took over).
+                d.firstListBuild = false;
+                d.checkListSize = false; // sized for this very build: no second read after the re-sort
+                vector<int> state;
+                d.listState.download(state);
+                if (state[ListStateBuilt] > d.listCapacity) {
+                    growList(state[ListStateBuilt]);
+                    state[ListStateBuilt] = 0; // this evaluation's rebuild flag stays up
+                    d.listState.upload(state);
+                    d.buildKernel->execute(buildThreads, d.listBlockSize);
                 }
             }
-            d.pairKernel->setArg(24, useList ? 1 : 0);
-            d.pairKernel->setArg(25, d.listParity);
         }
+        d.pairKernel->setArg(24, useList ? 1 : 0);
+        d.pairKernel->setArg(25, d.listParity);
     }
     d.pairKernel->setArg(7, computeGradient ? 1 : 0);
     setBoxArgs(*d.pairKernel, 8, box, useDouble);
