@@ -59,6 +59,8 @@ namespace CoordinationPlugin {
 class CoordinationForce : public OpenMM::Force {
 public:
     enum Mode { Self = 0, Dual = 1, Pair = 2 };
+    enum SwitchingFunction { Rational = 0, Exponential = 1, Gaussian = 2, Smap = 3, Cubic = 4, Tanh = 5, Cosinus = 6,
+                             NativeQ = 7, Custom = 8 };
     explicit CoordinationForce(const std::string& energy = "s");
     static CoordinationForce* fromPlumed(const std::string& line);
     std::string toPlumed(const std::string& label = "c") const;
@@ -84,6 +86,17 @@ public:
     double getEffectiveDMax() const;
     bool getStretch() const;
     void setStretch(bool stretch);
+    SwitchingFunction getSwitchingFunction() const;
+    void setSwitchingFunction(SwitchingFunction type);
+    int getSmapA() const;
+    int getSmapB() const;
+    void setSmapExponents(int a, int b);
+    double getNativeQBeta() const;
+    double getNativeQLambda() const;
+    double getNativeQReference() const;
+    void setNativeQParameters(double beta, double lambda, double reference);
+    const std::string& getCustomSwitchingFunction() const;
+    void setCustomSwitchingFunction(const std::string& expression);
     void setUsesPeriodicBoundaryConditions(bool periodic);
     bool usesPeriodicBoundaryConditions() const;
     int getNumGlobalParameters() const;
@@ -92,6 +105,9 @@ public:
     void setGlobalParameterName(int index, const std::string& name);
     double getGlobalParameterDefaultValue(int index) const;
     void setGlobalParameterDefaultValue(int index, double defaultValue);
+    void addEnergyParameterDerivative(const std::string& name);
+    int getNumEnergyParameterDerivatives() const;
+    const std::string& getEnergyParameterDerivativeName(int index) const;
     double getCoordination(OpenMM::Context& context) const;
     void updateParametersInContext(OpenMM::Context& context);
 

@@ -48,6 +48,23 @@ namespace CoordinationPlugin {
  * PLUMED's keyword form (COORDINATION R_0=... NN=... MM=... D_0=..., no SWITCH) is the default here:
  * dmax = 0 ("automatic") means dmax = d0 + r0 * (1e-5)^(1/(n - m)), with stretching. PLUMED's
  * SWITCH={RATIONAL ...} form without D_MAX has no cutoff: use setDMax(infinity).
+ *
+ * The other switching functions of PLUMED's SWITCH={...} are chosen with setSwitchingFunction(), with
+ * PLUMED's definitions (x = (r - d0) / r0; sigma = 1 for r <= d0; the same cutoff and stretch rules):
+ *
+ *     Rational     (1 - x^n) / (1 - x^m)                       SWITCH={RATIONAL R_0 D_0 NN MM}
+ *     Exponential  exp(-x)                                     SWITCH={EXP R_0 D_0}
+ *     Gaussian     exp(-x^2 / 2)                               SWITCH={GAUSSIAN R_0 D_0}
+ *     Smap         (1 + (2^(a/b) - 1) x^a)^(-b/a)              SWITCH={SMAP R_0 D_0 A B}: setSmapExponents(a, b)
+ *     Cubic        (x - 1)^2 (1 + 2x), x = (r - d0)/(dmax - d0) SWITCH={CUBIC D_0 D_MAX}: needs a finite dmax; r0 unused
+ *     Tanh         1 - tanh(x)                                 SWITCH={TANH R_0 D_0}
+ *     Cosinus      (cos(pi x) + 1) / 2 for x <= 1, else 0      SWITCH={COSINUS R_0 D_0}
+ *     NativeQ      1 / (1 + exp(beta (r - lambda ref)))        SWITCH={Q BETA LAMBDA REF D_0}: setNativeQParameters(); r0 unused
+ *     Custom       f(x), any Lepton expression of x            SWITCH={CUSTOM FUNC=... R_0 D_0}: setCustomSwitchingFunction()
+ *                  or f(x2), x2 = r^2 / r0^2 (d0 is then ignored, as in PLUMED: no clamp, stretch uses f(0))
+ *
+ * The automatic dmax (0) is PLUMED's default for the type: the keyword form's cutoff for Rational,
+ * d0 + r0 for Cosinus (where it reaches 0), none for the others (Cubic needs an explicit dmax).
  */
 class OPENMM_EXPORT_COORDINATION CoordinationForce : public OpenMM::Force {
 public:
@@ -61,6 +78,29 @@ public:
         Dual = 1,
         /** A[k] with B[k]; both groups have the same length. */
         Pair = 2
+    };
+    /**
+     * The switching function sigma(r) (PLUMED's SWITCH types; see the class comment for each definition).
+     */
+    enum SwitchingFunction {
+        /** PLUMED's RATIONAL: (1 - x^n) / (1 - x^m) (the default). */
+        Rational = 0,
+        /** PLUMED's EXP: exp(-x). */
+        Exponential = 1,
+        /** PLUMED's GAUSSIAN: exp(-x^2 / 2). */
+        Gaussian = 2,
+        /** PLUMED's SMAP: (1 + (2^(a/b) - 1) x^a)^(-b/a). */
+        Smap = 3,
+        /** PLUMED's CUBIC: (x - 1)^2 (1 + 2x) with x = (r - d0) / (dmax - d0). */
+        Cubic = 4,
+        /** PLUMED's TANH: 1 - tanh(x). */
+        Tanh = 5,
+        /** PLUMED's COSINUS: (cos(pi x) + 1) / 2 for x <= 1, 0 beyond. */
+        Cosinus = 6,
+        /** PLUMED's Q (native contacts): 1 / (1 + exp(beta (r - lambda ref))). */
+        NativeQ = 7,
+        /** PLUMED's CUSTOM: a Lepton expression of x or of x2 = r^2 / r0^2. */
+        Custom = 8
     };
     /**
      * Create a CoordinationForce.
@@ -110,7 +150,7 @@ public:
     double getR0() const;
     /** Set r0, the switching function's length scale (nm); must be > 0. Default 0.3 nm. */
     void setR0(double r0);
-    /** Get the exponent n of the numerator. Default 6. */
+    /** Get the exponent n of the numerator (Rational). Default 6. */
     int getN() const;
     /** Set the exponent n of the numerator; must be >= 1. */
     void setN(int n);
@@ -130,13 +170,14 @@ public:
      */
     double getDMax() const;
     /**
-     * Set the cutoff dmax (nm). 0 (the default): automatic, dmax = d0 + r0 * (1e-5)^(1/(n - m)), as
-     * PLUMED's keyword form. A positive finite value: that cutoff (must be > d0). Infinity
+     * Set the cutoff dmax (nm). 0 (the default): automatic, dmax = d0 + r0 * (1e-5)^(1/(n - m)) for
+     * Rational, as PLUMED's keyword form (Cosinus: d0 + r0; other types: no cutoff). A positive finite value: that cutoff (must be > d0). Infinity
      * (std::numeric_limits<double>::infinity(), Python float('inf')): no cutoff, no stretching.
      */
     void setDMax(double dmax);
     /**
-     * Get the cutoff actually used (nm): the automatic value if getDMax() is 0, infinity if there is no cutoff.
+     * Get the cutoff actually used (nm): the automatic value of the type if getDMax() is 0, infinity if
+     * there is no cutoff.
      */
     double getEffectiveDMax() const;
     /** Get whether the switching function is stretched to reach 0 at a finite dmax. Default true. */
@@ -146,6 +187,39 @@ public:
      * false is PLUMED's NOSTRETCH). Has no effect without a cutoff.
      */
     void setStretch(bool stretch);
+    /** Get the type of switching function. Default Rational. */
+    SwitchingFunction getSwitchingFunction() const;
+    /**
+     * Set the type of switching function. Its own parameters are set with setN/setM (Rational),
+     * setSmapExponents (Smap), setNativeQParameters (NativeQ) or setCustomSwitchingFunction (Custom);
+     * r0, d0, dmax and stretch are shared by all types.
+     */
+    void setSwitchingFunction(SwitchingFunction type);
+    /** Get the exponent a of the Smap function (PLUMED's A). Default 0 (unset). */
+    int getSmapA() const;
+    /** Get the exponent b of the Smap function (PLUMED's B). Default 0 (unset). */
+    int getSmapB() const;
+    /** Set the exponents a and b of the Smap function (PLUMED's A and B; both required, both >= 1). */
+    void setSmapExponents(int a, int b);
+    /** Get beta (1/nm) of the NativeQ function. Default 50 /nm (PLUMED's). */
+    double getNativeQBeta() const;
+    /** Get lambda (unitless) of the NativeQ function. Default 1.8 (PLUMED's). */
+    double getNativeQLambda() const;
+    /** Get the reference distance (nm) of the NativeQ function. Default 0 (unset). */
+    double getNativeQReference() const;
+    /**
+     * Set the parameters of the NativeQ function sigma(r) = 1 / (1 + exp(beta (r - lambda * reference))):
+     * beta (1/nm, PLUMED's BETA, > 0), lambda (PLUMED's LAMBDA, > 0) and reference (nm, PLUMED's REF, > 0).
+     */
+    void setNativeQParameters(double beta, double lambda, double reference);
+    /** Get the expression of the Custom switching function ("" if none was set). */
+    const std::string& getCustomSwitchingFunction() const;
+    /**
+     * Use a Custom switching function: a Lepton expression of x = (r - d0) / r0 (sigma = 1 for r <= d0),
+     * or of x2 = r^2 / r0^2 (PLUMED's fast form: d0 is ignored and sigma = f(x2) down to r = 0), but not
+     * both, and of no other variable (PLUMED's SWITCH={CUSTOM FUNC=...}). Sets the type to Custom.
+     */
+    void setCustomSwitchingFunction(const std::string& expression);
     /**
      * Set whether distances use the minimum image convention with the context's periodic box
      * (rectangular or triclinic). Default false (PLUMED's NOPBC).
@@ -173,6 +247,16 @@ public:
     /** Set the default value of global parameter index. */
     void setGlobalParameterDefaultValue(int index, double defaultValue);
     /**
+     * Request the derivative of the energy with respect to a global parameter: it is reported by
+     * State::getEnergyParameterDerivatives() when a State is created with getEnergy = true (as with
+     * OpenMM's custom forces). The parameter must be one of this force's global parameters.
+     */
+    void addEnergyParameterDerivative(const std::string& name);
+    /** Get the number of global parameters whose energy derivative is requested. */
+    int getNumEnergyParameterDerivatives() const;
+    /** Get the name of the global parameter of energy derivative index. */
+    const std::string& getEnergyParameterDerivativeName(int index) const;
+    /**
      * Get the coordination number s at the context's current positions, computed by the context's
      * platform.
      */
@@ -197,6 +281,11 @@ private:
     int n, m;
     bool stretch, periodic;
     std::vector<GlobalParameterInfo> globalParameters;
+    std::vector<std::string> energyParameterDerivatives;
+    SwitchingFunction switchingFunction;
+    int smapA, smapB;
+    double nativeQBeta, nativeQLambda, nativeQReference;
+    std::string customSwitchingFunction;
 };
 
 /**

@@ -13,7 +13,8 @@ using std::vector;
 
 CoordinationForce::CoordinationForce(const string& energy)
     : energyExpression(energy), mode(Self), r0(0.3), d0(0.0), dmax(0.0), n(6), m(0), stretch(true),
-      periodic(false) {}
+      periodic(false), switchingFunction(Rational), smapA(0), smapB(0), nativeQBeta(50.0), nativeQLambda(1.8),
+      nativeQReference(0.0) {}
 
 const string& CoordinationForce::getEnergyFunction() const {
     return energyExpression;
@@ -95,9 +96,65 @@ void CoordinationForce::setDMax(double dmax) {
 }
 
 double CoordinationForce::getEffectiveDMax() const {
-    if (dmax == 0.0)
+    if (dmax != 0.0)
+        return dmax;
+    if (switchingFunction == Rational)
         return RationalSwitchingFunction::automaticDMax(r0, d0, n, getEffectiveM());
-    return dmax;
+    if (switchingFunction == Cosinus)
+        return d0 + r0;
+    return std::numeric_limits<double>::infinity();
+}
+
+CoordinationForce::SwitchingFunction CoordinationForce::getSwitchingFunction() const {
+    return switchingFunction;
+}
+
+void CoordinationForce::setSwitchingFunction(SwitchingFunction type) {
+    if ((int) type < Rational || (int) type > Custom)
+        throw OpenMMException("CoordinationForce: unknown switching function " + std::to_string((int) type) +
+                              "; use CoordinationForce::Rational, Exponential, Gaussian, Smap, Cubic, Tanh, "
+                              "Cosinus, NativeQ or Custom");
+    switchingFunction = type;
+}
+
+int CoordinationForce::getSmapA() const {
+    return smapA;
+}
+
+int CoordinationForce::getSmapB() const {
+    return smapB;
+}
+
+void CoordinationForce::setSmapExponents(int a, int b) {
+    smapA = a;
+    smapB = b;
+}
+
+double CoordinationForce::getNativeQBeta() const {
+    return nativeQBeta;
+}
+
+double CoordinationForce::getNativeQLambda() const {
+    return nativeQLambda;
+}
+
+double CoordinationForce::getNativeQReference() const {
+    return nativeQReference;
+}
+
+void CoordinationForce::setNativeQParameters(double beta, double lambda, double reference) {
+    nativeQBeta = beta;
+    nativeQLambda = lambda;
+    nativeQReference = reference;
+}
+
+const string& CoordinationForce::getCustomSwitchingFunction() const {
+    return customSwitchingFunction;
+}
+
+void CoordinationForce::setCustomSwitchingFunction(const string& expression) {
+    customSwitchingFunction = expression;
+    switchingFunction = Custom;
 }
 
 bool CoordinationForce::getStretch() const {
@@ -143,6 +200,19 @@ double CoordinationForce::getGlobalParameterDefaultValue(int index) const {
 void CoordinationForce::setGlobalParameterDefaultValue(int index, double defaultValue) {
     ASSERT_VALID_INDEX(index, globalParameters);
     globalParameters[index].defaultValue = defaultValue;
+}
+
+void CoordinationForce::addEnergyParameterDerivative(const string& name) {
+    energyParameterDerivatives.push_back(name);
+}
+
+int CoordinationForce::getNumEnergyParameterDerivatives() const {
+    return energyParameterDerivatives.size();
+}
+
+const string& CoordinationForce::getEnergyParameterDerivativeName(int index) const {
+    ASSERT_VALID_INDEX(index, energyParameterDerivatives);
+    return energyParameterDerivatives[index];
 }
 
 double CoordinationForce::getCoordination(Context& context) const {

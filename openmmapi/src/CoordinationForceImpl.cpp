@@ -68,15 +68,33 @@ void CoordinationForceImpl::validate(const CoordinationForce& force, int numPart
     if (mode == CoordinationForce::Pair && groupA.size() != groupB.size())
         fail("Pair mode pairs A[k] with B[k], but group A has " + std::to_string(groupA.size()) +
              " atoms and group B has " + std::to_string(groupB.size()) + "; give both groups the same length");
+    CoordinationForce::SwitchingFunction type = force.getSwitchingFunction();
     if (!(force.getR0() > 0.0) || !std::isfinite(force.getR0()))
         fail("r0 must be a finite number > 0 nm, got " + formatNumber(force.getR0()));
-    if (force.getN() < 1)
-        fail("the exponent n must be >= 1, got " + std::to_string(force.getN()));
-    if (force.getM() < 0)
-        fail("the exponent m must be >= 0 (0 means 2n), got " + std::to_string(force.getM()));
-    if (force.getEffectiveM() == force.getN())
-        fail("the exponents n and m must differ (the switching function would be 1 everywhere), got n = m = " +
-             std::to_string(force.getN()));
+    if (type == CoordinationForce::Rational) {
+        if (force.getN() < 1)
+            fail("the exponent n must be >= 1, got " + std::to_string(force.getN()));
+        if (force.getM() < 0)
+            fail("the exponent m must be >= 0 (0 means 2n), got " + std::to_string(force.getM()));
+        if (force.getEffectiveM() == force.getN())
+            fail("the exponents n and m must differ (the switching function would be 1 everywhere), got n = m = " +
+                 std::to_string(force.getN()));
+    }
+    if (type == CoordinationForce::Smap && (force.getSmapA() < 1 || force.getSmapB() < 1))
+        fail("the Smap switching function needs exponents a >= 1 and b >= 1 (PLUMED's A and B), got a = " +
+             std::to_string(force.getSmapA()) + ", b = " + std::to_string(force.getSmapB()) +
+             "; set them with setSmapExponents()");
+    if (type == CoordinationForce::NativeQ) {
+        double beta = force.getNativeQBeta(), lambda = force.getNativeQLambda(), reference = force.getNativeQReference();
+        if (!(beta > 0.0 && std::isfinite(beta) && lambda > 0.0 && std::isfinite(lambda) && reference > 0.0 &&
+              std::isfinite(reference)))
+            fail("the NativeQ switching function needs finite beta > 0 (1/nm), lambda > 0 and reference > 0 (nm) "
+                 "(PLUMED's BETA, LAMBDA and REF), got beta = " + formatNumber(beta) + ", lambda = " +
+                 formatNumber(lambda) + ", reference = " + formatNumber(reference) +
+                 "; set them with setNativeQParameters()");
+    }
+    if (type == CoordinationForce::Custom)
+        SwitchingFunctionEvaluator::parseCustom(force.getCustomSwitchingFunction());
     if (!(force.getD0() >= 0.0) || !std::isfinite(force.getD0()))
         fail("d0 must be a finite number >= 0 nm, got " + formatNumber(force.getD0()));
     double dmax = force.getDMax();
@@ -85,14 +103,17 @@ void CoordinationForceImpl::validate(const CoordinationForce& force, int numPart
     if (dmax > 0.0 && dmax <= force.getD0())
         fail("dmax (" + formatNumber(dmax) + " nm) must be larger than d0 (" + formatNumber(force.getD0()) +
              " nm); use 0 for the automatic cutoff or infinity for none");
-    if (dmax == 0.0 && !std::isfinite(force.getEffectiveDMax()))
+    if (type == CoordinationForce::Cubic && !(dmax > 0.0 && std::isfinite(dmax)))
+        fail("the Cubic switching function goes from 1 at d0 to 0 at dmax, so it needs a finite cutoff; "
+             "set it with setDMax() (PLUMED's D_MAX)");
+    if (dmax == 0.0 && type == CoordinationForce::Rational && !std::isfinite(force.getEffectiveDMax()))
         fail("the automatic dmax is not finite for these parameters; set dmax explicitly");
     if (force.getStretch() && std::isfinite(force.getEffectiveDMax())) {
         // Stretching divides by sigma(0) - sigma(dmax): that must be a usable number.
-        RationalSwitchingFunction sigma = createSwitchingFunction(force);
+        SwitchingFunctionEvaluator sigma = createSwitchingFunction(force);
         if (!std::isfinite(sigma.getStretchFactor()) || std::fabs(sigma.getStretchFactor()) > 1e6)
-            fail("with dmax = " + formatNumber(force.getEffectiveDMax()) + " nm the switching function is still " +
-                 "1 to within 1e-6 at dmax, so stretching it to reach 0 there would multiply it by " +
+            fail("with dmax = " + formatNumber(force.getEffectiveDMax()) + " nm the switching function at dmax is " +
+                 "within 1e-6 of its value at r = 0, so stretching it to reach 0 there would multiply it by " +
                  formatNumber(sigma.getStretchFactor()) + "; make dmax larger or call setStretch(false)");
     }
     std::set<string> names;
@@ -107,6 +128,15 @@ void CoordinationForceImpl::validate(const CoordinationForce& force, int numPart
     }
     Lepton::ParsedExpression derivative;
     parseEnergy(force, derivative);
+    std::set<string> derivativeNames;
+    for (int i = 0; i < force.getNumEnergyParameterDerivatives(); i++) {
+        const string& name = force.getEnergyParameterDerivativeName(i);
+        if (names.find(name) == names.end())
+            fail("an energy derivative is requested for \"" + name + "\", which is not a global parameter of this "
+                 "force; add it with addGlobalParameter() first");
+        if (!derivativeNames.insert(name).second)
+            fail("the energy derivative with respect to \"" + name + "\" is requested twice; request it once");
+    }
 }
 
 Lepton::ParsedExpression CoordinationForceImpl::parseEnergy(const CoordinationForce& force,
@@ -149,10 +179,17 @@ void CoordinationForceImpl::checkEnergyUnchanged(const CoordinationForce& force,
              "Context.reinitialize() or create a new Context");
 }
 
-RationalSwitchingFunction CoordinationForceImpl::createSwitchingFunction(const CoordinationForce& force) {
-    double dmax = force.getEffectiveDMax();
-    return RationalSwitchingFunction(force.getR0(), force.getD0(), force.getN(), force.getEffectiveM(), dmax,
-                                     force.getStretch());
+SwitchingFunctionEvaluator CoordinationForceImpl::createSwitchingFunction(const CoordinationForce& force) {
+    return SwitchingFunctionEvaluator(force);
+}
+
+vector<Lepton::ParsedExpression> CoordinationForceImpl::parseEnergyParameterDerivatives(const CoordinationForce& force) {
+    Lepton::ParsedExpression unused;
+    Lepton::ParsedExpression energy = parseEnergy(force, unused);
+    vector<Lepton::ParsedExpression> derivatives;
+    for (int i = 0; i < force.getNumEnergyParameterDerivatives(); i++)
+        derivatives.push_back(energy.differentiate(force.getEnergyParameterDerivativeName(i)).optimize());
+    return derivatives;
 }
 
 void CoordinationForceImpl::initialize(ContextImpl& context) {

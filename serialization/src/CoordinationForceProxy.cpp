@@ -15,7 +15,8 @@ using std::vector;
 
 namespace {
 
-const int CurrentVersion = 1;
+// Version 2 adds the switching function's type and parameters and the energy parameter derivatives.
+const int CurrentVersion = 2;
 
 void serializeGroup(SerializationNode& parent, const string& name, const vector<int>& group) {
     SerializationNode& node = parent.createChildNode(name);
@@ -58,6 +59,16 @@ void CoordinationForceProxy::serialize(const void* object, SerializationNode& no
         parameters.createChildNode("Parameter")
             .setStringProperty("name", force.getGlobalParameterName(i))
             .setDoubleProperty("default", force.getGlobalParameterDefaultValue(i));
+    node.setIntProperty("switchingFunction", (int) force.getSwitchingFunction());
+    node.setIntProperty("smapA", force.getSmapA());
+    node.setIntProperty("smapB", force.getSmapB());
+    node.setDoubleProperty("nativeQBeta", force.getNativeQBeta());
+    node.setDoubleProperty("nativeQLambda", force.getNativeQLambda());
+    node.setDoubleProperty("nativeQReference", force.getNativeQReference());
+    node.setStringProperty("customSwitchingFunction", force.getCustomSwitchingFunction());
+    SerializationNode& derivatives = node.createChildNode("EnergyParameterDerivatives");
+    for (int i = 0; i < force.getNumEnergyParameterDerivatives(); i++)
+        derivatives.createChildNode("Parameter").setStringProperty("name", force.getEnergyParameterDerivativeName(i));
 }
 
 void* CoordinationForceProxy::deserialize(const SerializationNode& node) const {
@@ -88,5 +99,18 @@ void* CoordinationForceProxy::deserialize(const SerializationNode& node) const {
     force->setGroupB(deserializeGroup(node, "GroupB"));
     for (const SerializationNode& parameter : node.getChildNode("GlobalParameters").getChildren())
         force->addGlobalParameter(parameter.getStringProperty("name"), parameter.getDoubleProperty("default"));
+    if (version >= 2) {
+        int type = node.getIntProperty("switchingFunction");
+        if (type < CoordinationForce::Rational || type > CoordinationForce::Custom)
+            throw OpenMMException("CoordinationForce: the XML has switchingFunction " + std::to_string(type) +
+                                  "; it must be 0 (Rational) to 8 (Custom)");
+        force->setCustomSwitchingFunction(node.getStringProperty("customSwitchingFunction"));
+        force->setSwitchingFunction((CoordinationForce::SwitchingFunction) type);
+        force->setSmapExponents(node.getIntProperty("smapA"), node.getIntProperty("smapB"));
+        force->setNativeQParameters(node.getDoubleProperty("nativeQBeta"), node.getDoubleProperty("nativeQLambda"),
+                                    node.getDoubleProperty("nativeQReference"));
+        for (const SerializationNode& parameter : node.getChildNode("EnergyParameterDerivatives").getChildren())
+            force->addEnergyParameterDerivative(parameter.getStringProperty("name"));
+    }
     return force.release();
 }

@@ -378,7 +378,7 @@ def malformed_xml():
         "truncated": xml[:len(xml) // 2],
         "truncated after the force's attributes": xml[:xml.index("<GroupA>")],
         "unknown mode": xml.replace('mode="2"', 'mode="7"'),
-        "newer version": xml.replace('version="1"', 'version="99"'),
+        "newer version": xml.replace('version="2"', 'version="99"'),
         "group A missing": xml.replace("GroupA", "GroupX"),
         "not XML": "<Force this is not XML",
     }

@@ -2,7 +2,7 @@
 #define OPENMM_COORDINATIONFORCEIMPL_H_
 
 #include "CoordinationForce.h"
-#include "internal/RationalSwitchingFunction.h"
+#include "internal/SwitchingFunctionEvaluator.h"
 #include "openmm/Kernel.h"
 #include "openmm/internal/ForceImpl.h"
 #include "lepton/ParsedExpression.h"
@@ -47,7 +47,12 @@ public:
     static void checkEnergyUnchanged(const CoordinationForce& force, const std::string& energy,
                                      const std::vector<std::string>& globalParameterNames);
     /** The switching function of a validated force, with every constant resolved. */
-    static RationalSwitchingFunction createSwitchingFunction(const CoordinationForce& force);
+    static SwitchingFunctionEvaluator createSwitchingFunction(const CoordinationForce& force);
+    /**
+     * The derivative of the energy expression with respect to each requested global parameter (in the
+     * order of getEnergyParameterDerivativeName()), each optimized.
+     */
+    static std::vector<Lepton::ParsedExpression> parseEnergyParameterDerivatives(const CoordinationForce& force);
 
 private:
     const CoordinationForce& owner;

@@ -318,7 +318,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     d.listParity = 0;
 
     // Program: the switching function's constants are compiled in.
-    RationalSwitchingFunction sigma = CoordinationForceImpl::createSwitchingFunction(force);
+    SwitchingFunctionEvaluator sigma = CoordinationForceImpl::createSwitchingFunction(force);
     const int n = force.getN(), m = force.getEffectiveM();
     std::map<string, string> defines;
     defines["TILE_SIZE"] = cc.intToString(TileSize);

@@ -2,7 +2,7 @@
 #define REFERENCE_COORDINATION_KERNELS_H_
 
 #include "CoordinationKernels.h"
-#include "internal/RationalSwitchingFunction.h"
+#include "internal/SwitchingFunctionEvaluator.h"
 #include "lepton/ExpressionProgram.h"
 #include "openmm/Vec3.h"
 #include <map>
@@ -35,10 +35,12 @@ private:
     CoordinationForce::Mode mode;
     std::vector<int> groupA, groupB;
     bool periodic;
-    std::unique_ptr<RationalSwitchingFunction> switchingFunction;
+    std::unique_ptr<SwitchingFunctionEvaluator> switchingFunction;
     std::string energyText;
     std::vector<std::string> globalParameterNames;
     Lepton::ExpressionProgram energyExpression, energyDerivative;
+    std::vector<std::string> energyParameterDerivativeNames;
+    std::vector<Lepton::ExpressionProgram> energyParameterDerivatives;
     std::vector<OpenMM::Vec3> gradient;
 };
 

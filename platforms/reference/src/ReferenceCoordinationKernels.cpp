@@ -64,6 +64,10 @@ void ReferenceCalcCoordinationForceKernel::initialize(const System& system, cons
     energyText = force.getEnergyFunction();
     for (int i = 0; i < force.getNumGlobalParameters(); i++)
         globalParameterNames.push_back(force.getGlobalParameterName(i));
+    for (const Lepton::ParsedExpression& derivative : CoordinationForceImpl::parseEnergyParameterDerivatives(force))
+        energyParameterDerivatives.push_back(derivative.createProgram());
+    for (int i = 0; i < force.getNumEnergyParameterDerivatives(); i++)
+        energyParameterDerivativeNames.push_back(force.getEnergyParameterDerivativeName(i));
     setPairParameters(force);
 }
 
@@ -72,7 +76,7 @@ void ReferenceCalcCoordinationForceKernel::setPairParameters(const CoordinationF
     groupA = force.getGroupA();
     groupB = force.getGroupB();
     periodic = force.usesPeriodicBoundaryConditions();
-    switchingFunction.reset(new RationalSwitchingFunction(CoordinationForceImpl::createSwitchingFunction(force)));
+    switchingFunction.reset(new SwitchingFunctionEvaluator(CoordinationForceImpl::createSwitchingFunction(force)));
 }
 
 void ReferenceCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context,
@@ -94,7 +98,7 @@ double ReferenceCalcCoordinationForceKernel::computeCoordination(ContextImpl& co
     ReferencePlatform::PlatformData& data = getPlatformData(context);
     const vector<Vec3>& positions = *data.positions;
     const MinimumImage minimumImage(data.periodicBoxVectors);
-    const RationalSwitchingFunction& sigma = *switchingFunction;
+    const SwitchingFunctionEvaluator& sigma = *switchingFunction;
     const double cutoff2 = sigma.getCutoff() * sigma.getCutoff();
     double coordination = 0.0;
     // One term of the sum; first and second are particle indices (a pair of the same atom counts 0).
@@ -138,6 +142,12 @@ double ReferenceCalcCoordinationForceKernel::execute(ContextImpl& context, bool 
     double s = computeCoordination(context, includeForces ? &gradient : nullptr);
     std::map<string, double> variables = expressionVariables(context, s);
     double energy = (includeEnergy ? energyExpression.evaluate(variables) : 0.0);
+    if (!energyParameterDerivatives.empty()) {
+        // dE/dlambda at fixed s (s does not depend on the global parameters).
+        std::map<string, double>& derivatives = *getPlatformData(context).energyParameterDerivatives;
+        for (int i = 0; i < (int) energyParameterDerivatives.size(); i++)
+            derivatives[energyParameterDerivativeNames[i]] += energyParameterDerivatives[i].evaluate(variables);
+    }
     if (includeForces) {
         double dEnergyDs = energyDerivative.evaluate(variables);
         vector<Vec3>& forces = *getPlatformData(context).forces;
