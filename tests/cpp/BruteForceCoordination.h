@@ -11,12 +11,17 @@
 #include "openmm/Vec3.h"
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace CoordinationTest {
 
-/** The switching settings exactly as a user passes them to CoordinationForce (m = 0 and dmax = 0 unresolved). */
+/**
+ * The switching settings exactly as a user passes them to CoordinationForce (m = 0 and dmax = 0 unresolved).
+ * A Custom function is named by its expression; the brute force knows the expressions the tests use
+ * (BruteForce::customFunction).
+ */
 struct SwitchingSettings {
     double r0 = 0.3;
     int n = 6;
@@ -24,11 +29,27 @@ struct SwitchingSettings {
     double d0 = 0.0;
     double dmax = 0.0;
     bool stretch = true;
+    CoordinationPlugin::CoordinationForce::SwitchingFunction type = CoordinationPlugin::CoordinationForce::Rational;
+    int smapA = 0, smapB = 0;
+    double qBeta = 50.0, qLambda = 1.8, qReference = 0.0;
+    std::string custom;
 
     std::string describe() const {
+        static const char* names[] = {"Rational", "Exponential", "Gaussian", "Smap", "Cubic",
+                                      "Tanh", "Cosinus", "NativeQ", "Custom"};
         std::string dmaxText = (dmax == 0.0 ? "auto" : (std::isinf(dmax) ? "inf" : std::to_string(dmax)));
-        return "r0=" + std::to_string(r0) + " n=" + std::to_string(n) + " m=" + std::to_string(m) +
-               " d0=" + std::to_string(d0) + " dmax=" + dmaxText + (stretch ? " stretch" : " nostretch");
+        std::string typeText = names[(int) type];
+        if (type == CoordinationPlugin::CoordinationForce::Rational)
+            typeText += " n=" + std::to_string(n) + " m=" + std::to_string(m);
+        else if (type == CoordinationPlugin::CoordinationForce::Smap)
+            typeText += " a=" + std::to_string(smapA) + " b=" + std::to_string(smapB);
+        else if (type == CoordinationPlugin::CoordinationForce::NativeQ)
+            typeText += " beta=" + std::to_string(qBeta) + " lambda=" + std::to_string(qLambda) +
+                        " ref=" + std::to_string(qReference);
+        else if (type == CoordinationPlugin::CoordinationForce::Custom)
+            typeText += " " + custom;
+        return typeText + " r0=" + std::to_string(r0) + " d0=" + std::to_string(d0) + " dmax=" + dmaxText +
+               (stretch ? " stretch" : " nostretch");
     }
 };
 
@@ -40,13 +61,46 @@ struct SigmaAndSlope {
 
 namespace BruteForce {
 
+using Type = CoordinationPlugin::CoordinationForce::SwitchingFunction;
+using CoordinationPlugin::CoordinationForce;
+
 inline int effectiveM(const SwitchingSettings& settings) { return settings.m == 0 ? 2 * settings.n : settings.m; }
 
-/** PLUMED's keyword-form cutoff: d0 + r0 * (1e-5)^(1/(n - m)); infinity stays infinity. */
+/**
+ * The cutoff: as set, or the automatic one of the type: PLUMED's keyword-form cutoff d0 + r0 * (1e-5)^(1/(n - m))
+ * for Rational, d0 + r0 (where it reaches 0) for Cosinus, none for the others. Infinity stays infinity.
+ */
 inline long double effectiveDMax(const SwitchingSettings& settings) {
     if (settings.dmax != 0.0)
         return settings.dmax;
+    if (settings.type == CoordinationForce::Cosinus)
+        return (long double) settings.d0 + settings.r0;
+    if (settings.type != CoordinationForce::Rational)
+        return std::numeric_limits<long double>::infinity();
     return settings.d0 + settings.r0 * std::pow(1e-5L, 1.0L / (settings.n - effectiveM(settings)));
+}
+
+/**
+ * The Custom expressions the tests use, written out by hand: f and df/dv of the expression's variable v
+ * (x or x2). usesX2 says which variable it is.
+ */
+inline SigmaAndSlope customFunction(const std::string& expression, long double v, bool& usesX2) {
+    usesX2 = (expression.find("x2") != std::string::npos);
+    if (expression == "1/(1+x^6)")
+        return {1.0L / (1.0L + std::pow(v, 6)), -6.0L * std::pow(v, 5) / std::pow(1.0L + std::pow(v, 6), 2)};
+    if (expression == "1/(1+x^7)")
+        return {1.0L / (1.0L + std::pow(v, 7)), -7.0L * std::pow(v, 6) / std::pow(1.0L + std::pow(v, 7), 2)};
+    if (expression == "exp(-x)")
+        return {std::exp(-v), -std::exp(-v)};
+    if (expression == "(1+x)*exp(-2*x)")
+        return {(1.0L + v) * std::exp(-2.0L * v), std::exp(-2.0L * v) * (1.0L - 2.0L * (1.0L + v))};
+    if (expression == "1/(1+x2^3)")
+        return {1.0L / (1.0L + v * v * v), -3.0L * v * v / ((1.0L + v * v * v) * (1.0L + v * v * v))};
+    if (expression == "exp(-0.5*x2)")
+        return {std::exp(-0.5L * v), -0.5L * std::exp(-0.5L * v)};
+    if (expression == "0.5")
+        return {0.5L, 0.0L};
+    throw std::runtime_error("the brute force does not know the custom switching function " + expression);
 }
 
 /** (1 - x^n) / (1 - x^m) and its x-derivative. */
@@ -76,16 +130,71 @@ inline SigmaAndSlope rational(long double x, int n, int m) {
             (dNumerator * denominator - numerator * dDenominator) / (denominator * denominator)};
 }
 
-/** sigma(r) without cutoff or stretch: 1 for r <= d0, else the rational function of x = (r - d0) / r0. */
-inline SigmaAndSlope unstretchedSigma(const SwitchingSettings& settings, long double r) {
-    if (r <= settings.d0)
-        return {1.0L, 0.0L};
-    long double x = (r - settings.d0) / settings.r0;
-    SigmaAndSlope inX = rational(x, settings.n, effectiveM(settings));
-    return {inX.value, inX.slope / settings.r0};
+/** sigma as a function of x = (r - d0) / r0 > 0 for the types that are functions of x, and its x-derivative. */
+inline SigmaAndSlope sigmaOfX(const SwitchingSettings& settings, long double x) {
+    const long double pi = 3.141592653589793238462643383279502884L;
+    switch (settings.type) {
+    case CoordinationForce::Rational:
+        return rational(x, settings.n, effectiveM(settings));
+    case CoordinationForce::Exponential:
+        return {std::exp(-x), -std::exp(-x)};
+    case CoordinationForce::Gaussian:
+        return {std::exp(-x * x / 2), -x * std::exp(-x * x / 2)};
+    case CoordinationForce::Smap: {
+        // (1 + c x^a)^(-b/a), c = 2^(a/b) - 1: its derivative by the chain rule.
+        long double a = settings.smapA, b = settings.smapB, c = std::pow(2.0L, a / b) - 1.0L;
+        long double inner = 1.0L + c * std::pow(x, a);
+        return {std::pow(inner, -b / a), (-b / a) * std::pow(inner, -b / a - 1.0L) * c * a * std::pow(x, a - 1.0L)};
+    }
+    case CoordinationForce::Cubic:
+        return {(x - 1) * (x - 1) * (1 + 2 * x), 6 * x * (x - 1)};
+    case CoordinationForce::Tanh:
+        return {1.0L - std::tanh(x), -1.0L / (std::cosh(x) * std::cosh(x))};
+    case CoordinationForce::Cosinus:
+        if (x > 1.0L)
+            return {0.0L, 0.0L};
+        return {(std::cos(pi * x) + 1.0L) / 2.0L, -pi / 2.0L * std::sin(pi * x)};
+    case CoordinationForce::Custom: {
+        bool usesX2;
+        return customFunction(settings.custom, x, usesX2);
+    }
+    default:
+        throw std::runtime_error("not a function of x");
+    }
 }
 
-/** sigma(r) as PLUMED defines it: zero beyond dmax and, if stretched, (sigma - sigma(dmax)) / (1 - sigma(dmax)). */
+/**
+ * sigma(r) without cutoff or stretch: 1 for r <= d0, else the function of x = (r - d0) / r0 (Cubic:
+ * x = (r - d0) / (dmax - d0)). NativeQ is a function of r; a Custom function of x2 = r^2 / r0^2 has no d0.
+ */
+inline SigmaAndSlope unstretchedSigma(const SwitchingSettings& settings, long double r) {
+    if (settings.type == CoordinationForce::Custom) {
+        bool usesX2;
+        customFunction(settings.custom, 0.0L, usesX2);
+        if (usesX2) {
+            long double r0 = settings.r0;
+            SigmaAndSlope inX2 = customFunction(settings.custom, r * r / (r0 * r0), usesX2);
+            return {inX2.value, inX2.slope * 2.0L * r / (r0 * r0)};
+        }
+    }
+    if (r <= settings.d0)
+        return {1.0L, 0.0L};
+    if (settings.type == CoordinationForce::NativeQ) {
+        long double e = std::exp((long double) settings.qBeta * (r - (long double) settings.qLambda * settings.qReference));
+        if (std::isinf(e))
+            return {0.0L, 0.0L};
+        return {1.0L / (1.0L + e), -settings.qBeta * e / ((1.0L + e) * (1.0L + e))};
+    }
+    long double length = (settings.type == CoordinationForce::Cubic ? effectiveDMax(settings) - settings.d0 : settings.r0);
+    long double x = (r - settings.d0) / length;
+    SigmaAndSlope inX = sigmaOfX(settings, x);
+    return {inX.value, inX.slope / length};
+}
+
+/**
+ * sigma(r) as PLUMED defines it: zero beyond dmax and, if stretched, (sigma - sigma(dmax)) / (sigma(0) -
+ * sigma(dmax)) (sigma(0) is 1 except for a Custom function of x2, where it is f(0)).
+ */
 inline SigmaAndSlope sigma(const SwitchingSettings& settings, long double r) {
     long double dmax = effectiveDMax(settings);
     if (r > dmax)
@@ -93,8 +202,9 @@ inline SigmaAndSlope sigma(const SwitchingSettings& settings, long double r) {
     SigmaAndSlope result = unstretchedSigma(settings, r);
     if (settings.stretch && std::isfinite(dmax)) {
         long double atDMax = unstretchedSigma(settings, dmax).value;
-        result.value = (result.value - atDMax) / (1.0L - atDMax);
-        result.slope = result.slope / (1.0L - atDMax);
+        long double atZero = unstretchedSigma(settings, 0.0L).value;
+        result.value = (result.value - atDMax) / (atZero - atDMax);
+        result.slope = result.slope / (atZero - atDMax);
     }
     return result;
 }

@@ -225,6 +225,11 @@ inline CoordinationPlugin::CoordinationForce makeForce(const SwitchingSettings& 
     force.setD0(settings.d0);
     force.setDMax(settings.dmax);
     force.setStretch(settings.stretch);
+    force.setSwitchingFunction(settings.type);
+    force.setSmapExponents(settings.smapA, settings.smapB);
+    force.setNativeQParameters(settings.qBeta, settings.qLambda, settings.qReference);
+    if (settings.type == CoordinationPlugin::CoordinationForce::Custom)
+        force.setCustomSwitchingFunction(settings.custom);
     force.setMode(mode);
     force.setGroupA(groupA);
     force.setGroupB(groupB);
@@ -241,6 +246,13 @@ inline SwitchingSettings settingsOf(const CoordinationPlugin::CoordinationForce&
     settings.d0 = force.getD0();
     settings.dmax = force.getDMax();
     settings.stretch = force.getStretch();
+    settings.type = force.getSwitchingFunction();
+    settings.smapA = force.getSmapA();
+    settings.smapB = force.getSmapB();
+    settings.qBeta = force.getNativeQBeta();
+    settings.qLambda = force.getNativeQLambda();
+    settings.qReference = force.getNativeQReference();
+    settings.custom = force.getCustomSwitchingFunction();
     return settings;
 }
 
@@ -279,6 +291,13 @@ inline void expectSameCoordinationSettings(const CoordinationPlugin::Coordinatio
     EXPECT_EQ(copy.getD0(), original.getD0());
     EXPECT_EQ(copy.getDMax(), original.getDMax());
     EXPECT_EQ(copy.getStretch(), original.getStretch());
+    EXPECT_EQ(copy.getSwitchingFunction(), original.getSwitchingFunction());
+    EXPECT_EQ(copy.getSmapA(), original.getSmapA());
+    EXPECT_EQ(copy.getSmapB(), original.getSmapB());
+    EXPECT_EQ(copy.getNativeQBeta(), original.getNativeQBeta());
+    EXPECT_EQ(copy.getNativeQLambda(), original.getNativeQLambda());
+    EXPECT_EQ(copy.getNativeQReference(), original.getNativeQReference());
+    EXPECT_EQ(copy.getCustomSwitchingFunction(), original.getCustomSwitchingFunction());
     EXPECT_EQ(copy.usesPeriodicBoundaryConditions(), original.usesPeriodicBoundaryConditions());
 }
 
@@ -323,6 +342,63 @@ inline void expectOpenMMExceptionMentioning(const std::function<void()>& action,
     } catch (const std::exception& error) {
         ADD_FAILURE() << "expected an OpenMMException, got another exception: " << error.what();
     }
+}
+
+/** The size of the random systems of the setting matrices. */
+const int MatrixAtoms = 32;
+
+/**
+ * Random positions, with two pairs placed exactly d0 + r0 apart (x = 1, the removable singularity: the
+ * first lies on a binary grid, so that with d0 = 0 the distance is exactly r0) and one pair closer than d0.
+ */
+inline std::vector<OpenMM::Vec3> positionsFor(const SwitchingSettings& settings, const Box& box, unsigned seed) {
+    std::vector<OpenMM::Vec3> positions = randomPositions(MatrixAtoms, box, seed);
+    const double atOne = settings.d0 + settings.r0;
+    positions[0] = OpenMM::Vec3(0.5, 0.75, 1.0);
+    positions[1] = positions[0] + OpenMM::Vec3(atOne, 0, 0);
+    positions[2] = OpenMM::Vec3(1.25, 0.5, 0.625);
+    positions[3] = positions[2] + OpenMM::Vec3(0, 0, atOne);
+    positions[4] = OpenMM::Vec3(1.0, 1.5, 1.5);
+    positions[5] = positions[4] + OpenMM::Vec3(0.03, 0.04, 0); // 0.05 nm: inside d0 = 0.1
+    return positions;
+}
+
+/** Groups for each mode over the atoms, including the special pairs, a repeated slot and a shared atom. */
+inline void groupsFor(CoordinationPlugin::CoordinationForce::Mode mode, std::vector<int>& groupA, std::vector<int>& groupB) {
+    groupA.clear();
+    groupB.clear();
+    if (mode == CoordinationPlugin::CoordinationForce::Self) {
+        // Every other atom from 6 on, plus the special atoms and atom 9 twice.
+        groupA = {0, 1, 2, 3, 4, 5, 9};
+        for (int atom = 6; atom < MatrixAtoms; atom += 2)
+            groupA.push_back(atom);
+    } else if (mode == CoordinationPlugin::CoordinationForce::Dual) {
+        // Atoms 10 to 13 are in both groups (their pairs count twice, their self pairs not at all).
+        groupA = {0, 2, 4, 10, 11, 12, 13};
+        groupB = {1, 3, 5, 10, 11, 12, 13};
+        for (int atom = 14; atom < MatrixAtoms; atom++)
+            (atom % 2 == 0 ? groupA : groupB).push_back(atom);
+    } else {
+        // Slot 3 pairs an atom with itself; atom 7 is in two slots.
+        groupA = {0, 2, 4, 8, 7, 7};
+        groupB = {1, 3, 5, 8, 9, 10};
+        for (int atom = 11; atom + 1 < MatrixAtoms; atom += 2) {
+            groupA.push_back(atom);
+            groupB.push_back(atom + 1);
+        }
+    }
+}
+
+inline std::string modeName(CoordinationPlugin::CoordinationForce::Mode mode) {
+    return mode == CoordinationPlugin::CoordinationForce::Self ? "Self" : (mode == CoordinationPlugin::CoordinationForce::Dual ? "Dual" : "Pair");
+}
+
+inline Box boxNamed(const std::string& name) {
+    if (name == "Rectangular")
+        return Box::rectangular();
+    if (name == "Triclinic")
+        return Box::triclinic();
+    return Box::none();
 }
 
 /** Central finite differences of the energy: -dE/dx for every coordinate of every particle. */

@@ -12,8 +12,6 @@ using OpenMM::Vec3;
 
 namespace {
 
-const int NumAtoms = 32;
-
 /**
  * The switching settings of the matrix: exponents x d0 x dmax x stretch, r0 = 0.25 nm (48 settings). With
  * COORDINATION_TEST_QUICK=1 (slow platforms, e.g. OpenCL on the CPU) every fifth setting, which still
@@ -25,60 +23,6 @@ std::vector<SwitchingSettings> switchingMatrix() {
         if (!quickMatrices() || index % 5 == 0)
             matrix.push_back(all[index]);
     return matrix;
-}
-
-/**
- * Random positions, with two pairs placed exactly d0 + r0 apart (x = 1, the removable singularity: the
- * first lies on a binary grid, so that with d0 = 0 the distance is exactly r0) and one pair closer than d0.
- */
-std::vector<Vec3> positionsFor(const SwitchingSettings& settings, const Box& box, unsigned seed) {
-    std::vector<Vec3> positions = randomPositions(NumAtoms, box, seed);
-    const double atOne = settings.d0 + settings.r0;
-    positions[0] = Vec3(0.5, 0.75, 1.0);
-    positions[1] = positions[0] + Vec3(atOne, 0, 0);
-    positions[2] = Vec3(1.25, 0.5, 0.625);
-    positions[3] = positions[2] + Vec3(0, 0, atOne);
-    positions[4] = Vec3(1.0, 1.5, 1.5);
-    positions[5] = positions[4] + Vec3(0.03, 0.04, 0); // 0.05 nm: inside d0 = 0.1
-    return positions;
-}
-
-/** Groups for each mode over the atoms, including the special pairs, a repeated slot and a shared atom. */
-void groupsFor(CoordinationForce::Mode mode, std::vector<int>& groupA, std::vector<int>& groupB) {
-    groupA.clear();
-    groupB.clear();
-    if (mode == CoordinationForce::Self) {
-        // Every other atom from 6 on, plus the special atoms and atom 9 twice.
-        groupA = {0, 1, 2, 3, 4, 5, 9};
-        for (int atom = 6; atom < NumAtoms; atom += 2)
-            groupA.push_back(atom);
-    } else if (mode == CoordinationForce::Dual) {
-        // Atoms 10 to 13 are in both groups (their pairs count twice, their self pairs not at all).
-        groupA = {0, 2, 4, 10, 11, 12, 13};
-        groupB = {1, 3, 5, 10, 11, 12, 13};
-        for (int atom = 14; atom < NumAtoms; atom++)
-            (atom % 2 == 0 ? groupA : groupB).push_back(atom);
-    } else {
-        // Slot 3 pairs an atom with itself; atom 7 is in two slots.
-        groupA = {0, 2, 4, 8, 7, 7};
-        groupB = {1, 3, 5, 8, 9, 10};
-        for (int atom = 11; atom + 1 < NumAtoms; atom += 2) {
-            groupA.push_back(atom);
-            groupB.push_back(atom + 1);
-        }
-    }
-}
-
-std::string modeName(CoordinationForce::Mode mode) {
-    return mode == CoordinationForce::Self ? "Self" : (mode == CoordinationForce::Dual ? "Dual" : "Pair");
-}
-
-Box boxNamed(const std::string& name) {
-    if (name == "Rectangular")
-        return Box::rectangular();
-    if (name == "Triclinic")
-        return Box::triclinic();
-    return Box::none();
 }
 
 class BruteForceMatrix : public ::testing::TestWithParam<std::tuple<CoordinationForce::Mode, std::string>> {};

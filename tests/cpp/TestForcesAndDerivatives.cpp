@@ -42,10 +42,6 @@ CoordinationForce nonlinearForce(CoordinationForce::Mode mode, bool periodic) {
     return force;
 }
 
-std::string modeName(CoordinationForce::Mode mode) {
-    return mode == CoordinationForce::Self ? "Self" : (mode == CoordinationForce::Dual ? "Dual" : "Pair");
-}
-
 class Derivatives : public ::testing::TestWithParam<std::tuple<CoordinationForce::Mode, bool>> {
 protected:
     CoordinationForce::Mode mode() const { return std::get<0>(GetParam()); }

@@ -1,0 +1,398 @@
+/*
+ * Every switching function type (PLUMED's SWITCH={...}: EXP, GAUSSIAN, SMAP, CUBIC, TANH, COSINUS, Q,
+ * CUSTOM; RATIONAL has its own matrix in TestBruteForceMatrix.cpp) against the independent long-double
+ * brute force, on the platform under test: s, energies and forces for every mode and box, finite
+ * differences, the CPU-side definition on a grid, validation, XML, updates; and energy parameter
+ * derivatives.
+ */
+
+#include "CoordinationTestUtilities.h"
+#include "internal/SwitchingFunctionEvaluator.h"
+#include "openmm/serialization/XmlSerializer.h"
+#include <sstream>
+#include <tuple>
+
+using namespace CoordinationPlugin;
+using namespace CoordinationTest;
+using OpenMM::Vec3;
+
+namespace {
+
+SwitchingSettings typed(CoordinationForce::SwitchingFunction type, double r0, double d0 = 0.0) {
+    SwitchingSettings settings;
+    settings.type = type;
+    settings.r0 = r0;
+    settings.d0 = d0;
+    return settings;
+}
+
+SwitchingSettings smap(int a, int b, double r0, double d0 = 0.0) {
+    SwitchingSettings settings = typed(CoordinationForce::Smap, r0, d0);
+    settings.smapA = a;
+    settings.smapB = b;
+    return settings;
+}
+
+SwitchingSettings nativeQ(double beta, double lambda, double reference, double d0 = 0.0) {
+    SwitchingSettings settings = typed(CoordinationForce::NativeQ, 0.3, d0);
+    settings.qBeta = beta;
+    settings.qLambda = lambda;
+    settings.qReference = reference;
+    return settings;
+}
+
+SwitchingSettings custom(const std::string& expression, double r0, double d0 = 0.0) {
+    SwitchingSettings settings = typed(CoordinationForce::Custom, r0, d0);
+    settings.custom = expression;
+    return settings;
+}
+
+/**
+ * One function per type and parameter choice (d0 > 0 where the type has it; Gaussian with r0 = 1, d0 = 0
+ * is PLUMED's "fast gaussian"; Custom in the x and x2 forms, where d0 is ignored).
+ */
+std::vector<SwitchingSettings> typedFunctions() {
+    return {typed(CoordinationForce::Exponential, 0.2),
+            typed(CoordinationForce::Exponential, 0.15, 0.1),
+            typed(CoordinationForce::Gaussian, 0.3, 0.05),
+            typed(CoordinationForce::Gaussian, 1.0),
+            smap(6, 2, 0.3),
+            smap(4, 8, 0.25, 0.1),
+            typed(CoordinationForce::Cubic, 0.3),
+            typed(CoordinationForce::Cubic, 0.3, 0.1),
+            typed(CoordinationForce::Tanh, 0.25),
+            typed(CoordinationForce::Tanh, 0.2, 0.1),
+            typed(CoordinationForce::Cosinus, 0.6),
+            typed(CoordinationForce::Cosinus, 0.5, 0.1),
+            nativeQ(50.0, 1.8, 0.25),
+            nativeQ(10.0, 1.5, 0.4, 0.1),
+            custom("1/(1+x^6)", 0.25),
+            custom("(1+x)*exp(-2*x)", 0.2, 0.1),
+            custom("1/(1+x2^3)", 0.25),
+            custom("exp(-0.5*x2)", 0.3, 0.1)};
+}
+
+/**
+ * The matrix: every typed function x dmax in {automatic, 1 nm, none} x stretch on/off (Cubic only with a
+ * finite cutoff). With COORDINATION_TEST_QUICK=1 every fifth setting, which still covers every function.
+ */
+std::vector<SwitchingSettings> typedMatrix() {
+    std::vector<SwitchingSettings> all, matrix;
+    for (const SwitchingSettings& function : typedFunctions())
+        for (double dmax : {0.0, 1.0, Infinity})
+            for (bool stretch : {true, false}) {
+                if (function.type == CoordinationForce::Cubic && dmax != 1.0)
+                    continue;
+                SwitchingSettings settings = function;
+                settings.dmax = dmax;
+                settings.stretch = stretch;
+                all.push_back(settings);
+            }
+    for (size_t index = 0; index < all.size(); index++)
+        if (!quickMatrices() || index % 5 == (index / 30) % 5)
+            matrix.push_back(all[index]);
+    return matrix;
+}
+
+class TypedMatrix : public ::testing::TestWithParam<std::tuple<CoordinationForce::Mode, std::string>> {};
+
+class TypedDerivatives : public ::testing::TestWithParam<SwitchingSettings> {};
+
+std::string identifier(const std::string& text) {
+    std::string result;
+    for (char c : text)
+        result += (std::isalnum((unsigned char) c) ? c : '_');
+    return result;
+}
+
+} // namespace
+
+TEST(SwitchingFunctionDefinitions, TheCpuSideDefinitionMatchesTheBruteForceOnAGrid) {
+    // The one C++ definition (SwitchingFunctionEvaluator, used by the Reference and CPU kernels and for
+    // the GPU's stretch constants) against the brute force at r = 0 to 3 nm, including d0, dmax and x = 1.
+    for (SwitchingSettings settings : typedFunctions()) {
+        for (double dmax : {0.0, 0.8, Infinity})
+            for (bool stretch : {true, false}) {
+                if (settings.type == CoordinationForce::Cubic && dmax != 0.8)
+                    continue;
+                settings.dmax = dmax;
+                settings.stretch = stretch;
+                SCOPED_TRACE(settings.describe());
+                CoordinationForce force = makeForce(settings, CoordinationForce::Self, {0, 1});
+                SwitchingFunctionEvaluator sigma(force);
+                EXPECT_EQ((double) BruteForce::effectiveDMax(settings), sigma.getCutoff());
+                std::vector<double> grid = {0.0, settings.d0, settings.d0 + settings.r0, sigma.getCutoff()};
+                for (int i = 1; i <= 300; i++)
+                    grid.push_back(0.01 * i - 0.0013);
+                for (double r : grid) {
+                    if (!std::isfinite(r) || r < 0)
+                        continue;
+                    double slope;
+                    double value = sigma.evaluate(r, slope);
+                    SigmaAndSlope expected = BruteForce::sigma(settings, r);
+                    EXPECT_NEAR(value, (double) expected.value, 1e-13 * std::max(1.0, std::fabs((double) sigma.getStretchFactor())))
+                        << "r = " << r;
+                    EXPECT_NEAR(slope, (double) expected.slope, 1e-11 * std::max(1.0, std::fabs((double) expected.slope)))
+                        << "r = " << r;
+                }
+            }
+    }
+}
+
+TEST(SwitchingFunctionDefinitions, FollowPlumedsSpecialRules) {
+    auto value = [](const SwitchingSettings& settings, double r) {
+        double slope;
+        return SwitchingFunctionEvaluator(makeForce(settings, CoordinationForce::Self, {0, 1})).evaluate(r, slope);
+    };
+    // sigma = 1 inside d0 for the functions of x (even where f(0) is not 1)...
+    SwitchingSettings half = custom("0.5", 0.3, 0.1);
+    half.dmax = Infinity;
+    EXPECT_EQ(value(half, 0.05), 1.0);
+    EXPECT_EQ(value(half, 0.2), 0.5);
+    // ... but a Custom function of x2 ignores d0: f(x2) down to r = 0.
+    SwitchingSettings fast = custom("exp(-0.5*x2)", 0.3, 0.2);
+    fast.dmax = Infinity;
+    EXPECT_DOUBLE_EQ(value(fast, 0.15), std::exp(-0.5 * 0.25));
+    // Cosinus is exactly 0 beyond x = 1, and its automatic cutoff is d0 + r0.
+    SwitchingSettings cosinus = typed(CoordinationForce::Cosinus, 0.5, 0.1);
+    EXPECT_EQ(value(cosinus, 0.61), 0.0);
+    EXPECT_DOUBLE_EQ(makeForce(cosinus, CoordinationForce::Self, {0, 1}).getEffectiveDMax(), 0.6);
+    // Automatic dmax of the types without one: no cutoff.
+    for (CoordinationForce::SwitchingFunction type : {CoordinationForce::Exponential, CoordinationForce::Gaussian,
+                                                      CoordinationForce::Tanh, CoordinationForce::NativeQ})
+        EXPECT_TRUE(std::isinf(makeForce(typed(type, 0.3), CoordinationForce::Self, {0, 1}).getEffectiveDMax()));
+    // Cubic: 1 at d0, 1/2 halfway, 0 at dmax (stretching changes nothing); r0 is not used.
+    SwitchingSettings cubic = typed(CoordinationForce::Cubic, 123.0, 0.1);
+    cubic.dmax = 0.5;
+    EXPECT_EQ(value(cubic, 0.1), 1.0);
+    EXPECT_NEAR(value(cubic, 0.3), 0.5, 1e-15);
+    EXPECT_NEAR(value(cubic, 0.5), 0.0, 1e-15);
+    // NativeQ: 1/2 at lambda * reference; r0 is not used.
+    SwitchingSettings q = nativeQ(50.0, 1.5, 0.3);
+    q.r0 = 17.0;
+    EXPECT_NEAR(value(q, 0.45), 0.5, 1e-15);
+    // Smap: 1/2 at x = 1.
+    EXPECT_NEAR(value(smap(6, 2, 0.3), 0.3), 0.5, 1e-15);
+}
+
+TEST_P(TypedMatrix, CoordinationEnergyAndForcesMatchTheIndependentSum) {
+    const CoordinationForce::Mode mode = std::get<0>(GetParam());
+    const Box box = boxNamed(std::get<1>(GetParam()));
+    std::vector<int> groupA, groupB;
+    groupsFor(mode, groupA, groupB);
+    unsigned seed = 2000 * (int) mode + box.name.size();
+    for (const SwitchingSettings& settings : typedMatrix()) {
+        SCOPED_TRACE(modeName(mode) + " " + box.name + " " + settings.describe());
+        std::vector<Vec3> positions = positionsFor(settings, box, seed++);
+        CoordinationForce force = makeForce(settings, mode, groupA, groupB, "2*s", box.periodic());
+        CoordinationContext system(force, positions, box);
+        Evaluation result = system.evaluate();
+        BruteForce::Coordination expected = bruteForceOf(force, positions, box);
+        ASSERT_GT(expected.s, 0.5);
+        expectRelativelyNear(result.s, expected.s, Tolerance::Coordination, "getCoordination()");
+        expectRelativelyNear(result.energy, 2 * expected.s, Tolerance::Coordination, "energy of \"2*s\"");
+        expectForcesNear(result.forces, scaled(expected.gradient, -2.0), Tolerance::ForceRelativeToRms,
+                         Tolerance::ForceResolution * 8);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllModesAndBoxes, TypedMatrix,
+                         ::testing::Combine(::testing::Values(CoordinationForce::Self, CoordinationForce::Dual,
+                                                              CoordinationForce::Pair),
+                                            ::testing::Values("NoPBC", "Rectangular", "Triclinic")),
+                         [](const ::testing::TestParamInfo<TypedMatrix::ParamType>& info) {
+                             return modeName(std::get<0>(info.param)) + std::get<1>(info.param);
+                         });
+
+TEST_P(TypedDerivatives, ForcesAreMinusTheGradientOfTheEnergy) {
+    if (!Tolerance::Double)
+        GTEST_SKIP() << "finite differences of the energy need double precision (" << testPlatform().label() << ")";
+    // Stretched to 0 at a cutoff (Cosinus: its own), so that the energy has no jumps.
+    SwitchingSettings settings = GetParam();
+    settings.dmax = (settings.type == CoordinationForce::Cosinus ? 0.0 : 1.0);
+    std::vector<int> group;
+    for (int atom = 0; atom < 20; atom++)
+        group.push_back(atom);
+    const Box box = Box::rectangular();
+    const std::vector<Vec3> start = randomPositions(20, box, 31);
+    CoordinationForce force = makeForce(settings, CoordinationForce::Self, group, {}, "0.5*k*(s-1)^2", true);
+    force.addGlobalParameter("k", 2.0);
+    CoordinationContext system(force, start, box);
+    Evaluation result = system.evaluate();
+    ASSERT_GT(rootMeanSquare(result.forces), 0.01);
+    expectForcesNear(result.forces, finiteDifferenceForces(system, start), Tolerance::FiniteDifferenceRelativeToRms);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryType, TypedDerivatives, ::testing::ValuesIn(typedFunctions()),
+                         [](const ::testing::TestParamInfo<SwitchingSettings>& info) {
+                             return std::to_string(info.index) + "_" + identifier(info.param.describe().substr(0, 24));
+                         });
+
+TEST(SwitchingFunctionValidation, BadParametersOfEachTypeAreRejectedWithAClearMessage) {
+    auto contextFails = [](const SwitchingSettings& settings, const std::vector<std::string>& words) {
+        SCOPED_TRACE(settings.describe());
+        CoordinationForce force = makeForce(settings, CoordinationForce::Self, {0, 1, 2});
+        expectOpenMMExceptionMentioning(
+            [&]() { CoordinationContext(force, {Vec3(0, 0, 0), Vec3(0.3, 0, 0), Vec3(0, 0.3, 0)}, Box::none()); },
+            words);
+    };
+    contextFails(smap(0, 2, 0.3), {"Smap", "setSmapExponents"});
+    contextFails(smap(6, -1, 0.3), {"Smap", "b = -1"});
+    contextFails(nativeQ(50, 1.8, 0.0), {"NativeQ", "reference", "setNativeQParameters"});
+    contextFails(nativeQ(-1, 1.8, 0.3), {"NativeQ", "beta"});
+    contextFails(typed(CoordinationForce::Cubic, 0.3), {"Cubic", "setDMax"});
+    SwitchingSettings cubicNoCutoff = typed(CoordinationForce::Cubic, 0.3);
+    cubicNoCutoff.dmax = Infinity;
+    contextFails(cubicNoCutoff, {"Cubic", "finite cutoff"});
+    contextFails(custom("", 0.3), {"Custom", "setCustomSwitchingFunction"});
+    contextFails(custom("1/(1+x^", 0.3), {"1/(1+x^", "parse"});
+    contextFails(custom("exp(-r)", 0.3), {"\"r\"", "x2"});
+    contextFails(custom("x*x2", 0.3), {"both x and x2"});
+    SwitchingSettings flat = typed(CoordinationForce::Exponential, 1.0);
+    flat.dmax = 1e-7; // sigma(dmax) = 1 - 1e-7: stretching would multiply by 1e7
+    contextFails(flat, {"stretch"});
+    // Parameters of other types are not checked (a Rational force with n = m is still rejected).
+    SwitchingSettings gaussian = typed(CoordinationForce::Gaussian, 0.3);
+    gaussian.n = gaussian.m = 4;
+    CoordinationForce force = makeForce(gaussian, CoordinationForce::Self, {0, 1});
+    EXPECT_NO_THROW(CoordinationContext(force, {Vec3(0, 0, 0), Vec3(0.3, 0, 0)}, Box::none()));
+    CoordinationForce setter;
+    expectOpenMMExceptionMentioning([&]() { setter.setSwitchingFunction((CoordinationForce::SwitchingFunction) 9); },
+                                    {"unknown switching function", "Custom"});
+}
+
+TEST(SwitchingFunctionSerialization, EveryTypeSurvivesXml) {
+    for (const SwitchingSettings& settings : typedFunctions()) {
+        SCOPED_TRACE(settings.describe());
+        CoordinationForce original = makeForce(settings, CoordinationForce::Dual, {0, 1}, {2, 3});
+        original.addGlobalParameter("k", 1.0);
+        original.addEnergyParameterDerivative("k");
+        std::stringstream buffer;
+        OpenMM::XmlSerializer::serialize<CoordinationForce>(&original, "Force", buffer);
+        std::unique_ptr<CoordinationForce> copy(OpenMM::XmlSerializer::deserialize<CoordinationForce>(buffer));
+        expectSameCoordinationSettings(*copy, original);
+        ASSERT_EQ(copy->getNumEnergyParameterDerivatives(), 1);
+        EXPECT_EQ(copy->getEnergyParameterDerivativeName(0), "k");
+    }
+}
+
+TEST(SwitchingFunctionSerialization, VersionOneXmlReadsAsRational) {
+    // A force written by version 1 of the format (before the switching function types).
+    std::stringstream buffer(
+        "<?xml version=\"1.0\" ?>\n<Force d0=\"0\" dmax=\"0\" energy=\"s\" forceGroup=\"0\" m=\"0\" mode=\"0\" n=\"6\" "
+        "name=\"CoordinationForce\" noCutoff=\"0\" r0=\".3\" stretch=\"1\" type=\"CoordinationForce\" "
+        "usesPeriodic=\"0\" version=\"1\">\n<GroupA><Atom index=\"0\"/><Atom index=\"1\"/></GroupA>\n<GroupB/>\n"
+        "<GlobalParameters/>\n</Force>\n");
+    std::unique_ptr<CoordinationForce> force(OpenMM::XmlSerializer::deserialize<CoordinationForce>(buffer));
+    EXPECT_EQ(force->getSwitchingFunction(), CoordinationForce::Rational);
+    EXPECT_EQ(force->getNumEnergyParameterDerivatives(), 0);
+    EXPECT_EQ(force->getGroupA(), std::vector<int>({0, 1}));
+}
+
+TEST(SwitchingFunctionUpdates, ChangingTheTypeInAContextChangesTheResult) {
+    std::vector<int> group;
+    for (int atom = 0; atom < MatrixAtoms; atom++)
+        group.push_back(atom);
+    const Box box = Box::rectangular();
+    const std::vector<Vec3> positions = randomPositions(MatrixAtoms, box, 5);
+    SwitchingSettings settings;
+    settings.r0 = 0.25;
+    CoordinationForce force = makeForce(settings, CoordinationForce::Self, group, {}, "s", true);
+    CoordinationContext system(force, positions, box);
+    for (const SwitchingSettings& next : {typed(CoordinationForce::Tanh, 0.2), custom("1/(1+x2^3)", 0.3),
+                                          nativeQ(20.0, 1.5, 0.3), typed(CoordinationForce::Cosinus, 0.5)}) {
+        SCOPED_TRACE(next.describe());
+        CoordinationForce& updated = system.getForce();
+        updated = makeForce(next, CoordinationForce::Self, group, {}, "s", true);
+        updated.updateParametersInContext(system.getContext());
+        Evaluation result = system.evaluate();
+        BruteForce::Coordination expected = bruteForceOf(updated, positions, box);
+        expectRelativelyNear(result.s, expected.s, Tolerance::Coordination);
+        expectForcesNear(result.forces, scaled(expected.gradient, -1.0), Tolerance::ForceRelativeToRms,
+                         Tolerance::ForceResolution * 8);
+    }
+}
+
+TEST(EnergyParameterDerivatives, AreTheDerivativesOfTheEnergyExpression) {
+    std::vector<int> group;
+    for (int atom = 0; atom < MatrixAtoms; atom++)
+        group.push_back(atom);
+    const Box box = Box::rectangular();
+    const std::vector<Vec3> positions = randomPositions(MatrixAtoms, box, 11);
+    SwitchingSettings settings = typed(CoordinationForce::Gaussian, 0.3);
+    CoordinationForce force = makeForce(settings, CoordinationForce::Self, group, {}, "0.5*k*(s-s0)^2 + 0*unused", true);
+    force.addGlobalParameter("k", 3.0);
+    force.addGlobalParameter("s0", 4.0);
+    force.addGlobalParameter("unused", 1.0);
+    force.addEnergyParameterDerivative("s0");
+    force.addEnergyParameterDerivative("k");
+    CoordinationContext system(force, positions, box);
+    OpenMM::Context& context = system.getContext();
+    const double s = system.getForce().getCoordination(context);
+    std::map<std::string, double> derivatives =
+        context.getState(OpenMM::State::Energy | OpenMM::State::ParameterDerivatives).getEnergyParameterDerivatives();
+    ASSERT_EQ(derivatives.count("k"), 1u);
+    ASSERT_EQ(derivatives.count("s0"), 1u);
+    if (derivatives.count("unused") > 0) // OpenMM may list every parameter; one not requested is not computed
+        EXPECT_EQ(derivatives["unused"], 0.0);
+    // Analytic: dE/dk = (s - s0)^2 / 2, dE/ds0 = -k (s - s0).
+    expectRelativelyNear(derivatives["k"], 0.5 * (s - 4.0) * (s - 4.0), Tolerance::Coordination, "dE/dk");
+    expectRelativelyNear(derivatives["s0"], -3.0 * (s - 4.0), Tolerance::Coordination, "dE/ds0");
+    // Finite differences of the energy in each parameter (E is quadratic in s0, linear in k: exact up to rounding).
+    for (const auto& parameter : {std::make_pair(std::string("k"), 3.0), std::make_pair(std::string("s0"), 4.0)}) {
+        const double step = 1e-3;
+        context.setParameter(parameter.first, parameter.second + step);
+        double forward = system.energy();
+        context.setParameter(parameter.first, parameter.second - step);
+        double backward = system.energy();
+        context.setParameter(parameter.first, parameter.second);
+        double scale = std::max(1.0, std::fabs(derivatives[parameter.first]));
+        EXPECT_NEAR((forward - backward) / (2 * step), derivatives[parameter.first],
+                    (Tolerance::Double ? 1e-6 : 2e-2) * scale)
+            << "finite difference in " << parameter.first;
+    }
+    // The values follow the parameters.
+    context.setParameter("k", 5.0);
+    derivatives = context.getState(OpenMM::State::Energy | OpenMM::State::ParameterDerivatives).getEnergyParameterDerivatives();
+    expectRelativelyNear(derivatives["s0"], -5.0 * (s - 4.0), Tolerance::Coordination, "dE/ds0 after setParameter");
+}
+
+TEST(EnergyParameterDerivatives, TwoForcesSharingAParameterAddUp) {
+    std::vector<int> group = {0, 1, 2, 3, 4, 5, 6, 7};
+    const Box box = Box::none();
+    const std::vector<Vec3> positions = randomPositions(8, box, 3);
+    OpenMM::System system;
+    for (int i = 0; i < 8; i++)
+        system.addParticle(1.0);
+    SwitchingSettings settings;
+    settings.r0 = 0.8;
+    for (const char* energy : {"k*s", "k^2*s"}) {
+        CoordinationForce* force = new CoordinationForce(makeForce(settings, CoordinationForce::Self, group, {}, energy));
+        force->addGlobalParameter("k", 1.5);
+        force->addEnergyParameterDerivative("k");
+        system.addForce(force);
+    }
+    OpenMM::VerletIntegrator integrator(0.001);
+    OpenMM::Context context(system, integrator, OpenMM::Platform::getPlatformByName(testPlatform().platform),
+                            testPlatform().properties());
+    context.setPositions(positions);
+    double s = dynamic_cast<CoordinationForce&>(system.getForce(0)).getCoordination(context);
+    std::map<std::string, double> derivatives =
+        context.getState(OpenMM::State::Energy | OpenMM::State::ParameterDerivatives).getEnergyParameterDerivatives();
+    expectRelativelyNear(derivatives["k"], s + 2 * 1.5 * s, Tolerance::Coordination, "dE/dk of k*s + k^2*s");
+}
+
+TEST(EnergyParameterDerivatives, MustNameAGlobalParameterOnce) {
+    SwitchingSettings settings;
+    CoordinationForce force = makeForce(settings, CoordinationForce::Self, {0, 1}, {}, "k*s");
+    force.addGlobalParameter("k", 1.0);
+    force.addEnergyParameterDerivative("q");
+    expectOpenMMExceptionMentioning([&]() { CoordinationContext(force, {Vec3(0, 0, 0), Vec3(0.3, 0, 0)}, Box::none()); },
+                                    {"\"q\"", "addGlobalParameter"});
+    CoordinationForce twice = makeForce(settings, CoordinationForce::Self, {0, 1}, {}, "k*s");
+    twice.addGlobalParameter("k", 1.0);
+    twice.addEnergyParameterDerivative("k");
+    twice.addEnergyParameterDerivative("k");
+    expectOpenMMExceptionMentioning([&]() { CoordinationContext(twice, {Vec3(0, 0, 0), Vec3(0.3, 0, 0)}, Box::none()); },
+                                    {"\"k\"", "twice"});
+}
