@@ -115,17 +115,19 @@ public:
      * numbers (lists "1,5,9", ranges "a-b" and "a-b:stride"; they become 0-based particle indices). No
      * GROUPB: Self mode; GROUPB: Dual; PAIR: Pair. Periodic boundary conditions are on, as in PLUMED,
      * unless NOPBC is given. The keyword form (R_0 required, D_0, NN, MM) has PLUMED's automatic dmax with
-     * stretch; SWITCH={RATIONAL R_0=... D_0=... NN=... MM=... D_MAX=... NOSTRETCH} is the rational function
-     * with an optional cutoff (none without D_MAX). NLIST, NL_CUTOFF, NL_STRIDE, SERIAL and
-     * NUMERICAL_DERIVATIVES are accepted and ignored (the neighbour list is automatic, derivatives are
-     * analytic). The label ("c:" or LABEL=c) becomes the force's name; the energy is "s". Anything else
-     * (other SWITCH types, @mdatoms, group labels, UNITS, unknown keywords) throws an OpenMMException that
-     * names it. The caller owns the returned force.
+     * stretch; SWITCH={TYPE ...} is any of PLUMED's switching functions (RATIONAL R_0 D_0 NN MM, EXP, GAUSSIAN,
+     * SMAP A B, CUBIC D_0 D_MAX, TANH, COSINUS, Q BETA LAMBDA REF, CUSTOM FUNC=... (or MATHEVAL), each with
+     * R_0 (not CUBIC), D_0, D_MAX and NOSTRETCH), with no cutoff without D_MAX, as in PLUMED. NLIST,
+     * NL_CUTOFF, NL_STRIDE, SERIAL and NUMERICAL_DERIVATIVES are accepted and ignored (the neighbour list is
+     * automatic, derivatives are analytic). The label ("c:" or LABEL=c) becomes the force's name; the
+     * energy is "s". Anything else (@mdatoms, group labels, UNITS, unknown keywords) throws an
+     * OpenMMException that names it. The caller owns the returned force.
      */
     static CoordinationForce* fromPlumed(const std::string& line);
     /**
      * This force's settings as one line of PLUMED input, which fromPlumed() reads back to the same
-     * settings (the energy expression and global parameters are not part of it).
+     * settings (the energy expression and global parameters are not part of it; an automatic dmax of a
+     * type other than Rational is written as its value, D_MAX=d0+r0 for Cosinus and none otherwise).
      *
      * @param label    the action's label (default "c")
      */

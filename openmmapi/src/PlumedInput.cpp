@@ -132,25 +132,80 @@ string take(std::map<string, string>& values, const string& key) {
     return value;
 }
 
-/** The rational switching function's settings, from the keyword form or the inside of SWITCH={...}. */
-void readRational(std::map<string, string>& values, std::map<string, bool>& flags, CoordinationForce& force,
-                  bool switchForm, const string& line) {
+/** The rational switching function's settings of the keyword form (no SWITCH): automatic dmax, stretched. */
+void readKeywordForm(std::map<string, string>& values, CoordinationForce& force, const string& line) {
     const string r0 = take(values, "R_0");
     if (r0.empty())
-        throw inputError(line, switchForm ? "SWITCH={RATIONAL ...} needs R_0" : "R_0 is required (or give SWITCH={...})");
+        throw inputError(line, "R_0 is required (or give SWITCH={...})");
     force.setR0(parseNumber(r0, "R_0", line));
     const string d0 = take(values, "D_0"), nn = take(values, "NN"), mm = take(values, "MM");
     force.setD0(d0.empty() ? 0.0 : parseNumber(d0, "D_0", line));
     force.setN(nn.empty() ? 6 : parseInteger(nn, "NN", line));
     force.setM(mm.empty() ? 0 : parseInteger(mm, "MM", line));
-    if (switchForm) {
-        const string dmax = take(values, "D_MAX");
-        force.setDMax(dmax.empty() ? std::numeric_limits<double>::infinity() : parseNumber(dmax, "D_MAX", line));
-        force.setStretch(!flags.erase("NOSTRETCH"));
+    force.setDMax(0.0);
+    force.setStretch(true);
+}
+
+/** PLUMED's SWITCH type names, in the order of CoordinationForce::SwitchingFunction. */
+const char* const SwitchNames[] = {"RATIONAL", "EXP", "GAUSSIAN", "SMAP", "CUBIC", "TANH", "COSINUS", "Q", "CUSTOM"};
+
+/**
+ * The inside of SWITCH={TYPE ...}, as PLUMED's SwitchingFunction::set reads it: D_0 (default 0), D_MAX
+ * (default: no cutoff), NOSTRETCH (STRETCH is accepted: it is the default), R_0 (required except for
+ * CUBIC, which has none), and the type's own keywords.
+ */
+void readSwitch(const string& type, std::map<string, string>& values, std::map<string, bool>& flags,
+                CoordinationForce& force, const string& line) {
+    int index = -1;
+    for (int i = 0; i < 9; i++)
+        if (type == SwitchNames[i])
+            index = i;
+    if (type == "MATHEVAL")
+        index = CoordinationForce::Custom;
+    if (index < 0)
+        throw inputError(line, "SWITCH type " + type + " is not one of PLUMED's (RATIONAL, EXP, GAUSSIAN, SMAP, "
+                                                       "CUBIC, TANH, COSINUS, Q, CUSTOM)");
+    const CoordinationForce::SwitchingFunction function = (CoordinationForce::SwitchingFunction) index;
+    force.setSwitchingFunction(function);
+    const string d0 = take(values, "D_0"), dmax = take(values, "D_MAX");
+    force.setD0(d0.empty() ? 0.0 : parseNumber(d0, "D_0", line));
+    force.setDMax(dmax.empty() ? std::numeric_limits<double>::infinity() : parseNumber(dmax, "D_MAX", line));
+    flags.erase("STRETCH");
+    force.setStretch(!flags.erase("NOSTRETCH"));
+    if (function == CoordinationForce::Cubic) {
+        if (dmax.empty())
+            throw inputError(line, "SWITCH={CUBIC ...} needs D_MAX (it goes from 1 at D_0 to 0 at D_MAX)");
     }
     else {
-        force.setDMax(0.0);
-        force.setStretch(true);
+        const string r0 = take(values, "R_0");
+        if (r0.empty())
+            throw inputError(line, "SWITCH={" + type + " ...} needs R_0");
+        force.setR0(parseNumber(r0, "R_0", line));
+    }
+    if (function == CoordinationForce::Rational) {
+        const string nn = take(values, "NN"), mm = take(values, "MM");
+        force.setN(nn.empty() ? 6 : parseInteger(nn, "NN", line));
+        force.setM(mm.empty() ? 0 : parseInteger(mm, "MM", line));
+    }
+    else if (function == CoordinationForce::Smap) {
+        const string a = take(values, "A"), b = take(values, "B");
+        if (a.empty() || b.empty())
+            throw inputError(line, "SWITCH={SMAP ...} needs A and B");
+        force.setSmapExponents(parseInteger(a, "A", line), parseInteger(b, "B", line));
+    }
+    else if (function == CoordinationForce::NativeQ) {
+        const string beta = take(values, "BETA"), lambda = take(values, "LAMBDA"), reference = take(values, "REF");
+        if (reference.empty())
+            throw inputError(line, "SWITCH={Q ...} needs REF (the reference distance)");
+        force.setNativeQParameters(beta.empty() ? 50.0 : parseNumber(beta, "BETA", line),
+                                   lambda.empty() ? 1.8 : parseNumber(lambda, "LAMBDA", line),
+                                   parseNumber(reference, "REF", line));
+    }
+    else if (function == CoordinationForce::Custom) {
+        const string expression = take(values, "FUNC");
+        if (expression.empty())
+            throw inputError(line, "SWITCH={" + type + " ...} needs FUNC=expression");
+        force.setCustomSwitchingFunction(expression);
     }
 }
 
@@ -179,12 +234,13 @@ string atomList(const vector<int>& atoms) {
     return text;
 }
 
-/** Shortest text that reads back to the same double. */
+/** Shortest text that reads back to the same double (without an exponent where the value does not need one). */
 string number(double value) {
     char buffer[32];
+    const bool plain = (std::fabs(value) >= 1e-4 && std::fabs(value) < 1e15);
     for (int digits = 1; digits <= 17; digits++) {
         std::snprintf(buffer, sizeof(buffer), "%.*g", digits, value);
-        if (std::strtod(buffer, nullptr) == value)
+        if (std::strtod(buffer, nullptr) == value && !(plain && string(buffer).find('e') != string::npos))
             break;
     }
     return buffer;
@@ -251,9 +307,7 @@ CoordinationForce* CoordinationForce::fromPlumed(const std::string& input) {
         vector<string> inner = splitWords(switchText.substr(1, switchText.size() - 2), input);
         if (inner.empty())
             throw inputError(input, "SWITCH={} names no switching function");
-        if (inner[0] != "RATIONAL")
-            throw inputError(input, "SWITCH type " + inner[0] + " is not supported yet (only RATIONAL)");
-        for (const char* keyword : {"R_0", "D_0", "NN", "MM"})
+        for (const char* keyword : {"R_0", "D_0", "NN", "MM", "D_MAX"})
             if (values.count(keyword))
                 throw inputError(input, string(keyword) + " is given both outside and inside SWITCH={...}");
         std::map<string, string> switchValues;
@@ -262,11 +316,11 @@ CoordinationForce* CoordinationForce::fromPlumed(const std::string& input) {
         for (const auto& value : switchValues)
             if (value.second.empty())
                 throw inputError(input, value.first + "= has no value");
-        readRational(switchValues, switchFlags, *force, true, input);
-        rejectLeftovers(switchValues, switchFlags, " inside SWITCH={RATIONAL ...}", input);
+        readSwitch(inner[0], switchValues, switchFlags, *force, input);
+        rejectLeftovers(switchValues, switchFlags, " inside SWITCH={" + inner[0] + " ...}", input);
     }
     else
-        readRational(values, flags, *force, false, input);
+        readKeywordForm(values, *force, input);
     rejectLeftovers(values, flags, " in COORDINATION", input);
     return force.release();
 }
@@ -279,20 +333,37 @@ std::string CoordinationForce::toPlumed(const std::string& label) const {
         line += " PAIR";
     if (!usesPeriodicBoundaryConditions())
         line += " NOPBC";
-    // D_0 and MM only where they differ from PLUMED's defaults (0, and 0 meaning 2 NN), so that the line
-    // reads back to the same settings.
-    string rational = "R_0=" + number(getR0());
+    // D_0, MM, BETA and LAMBDA only where they differ from PLUMED's defaults, so that the line reads back
+    // to the same settings.
+    const SwitchingFunction type = getSwitchingFunction();
+    string parameters = (type == Cubic ? string() : "R_0=" + number(getR0()));
     if (getD0() != 0.0)
-        rational += " D_0=" + number(getD0());
-    rational += " NN=" + std::to_string(getN());
-    if (getM() != 0)
-        rational += " MM=" + std::to_string(getM());
-    if (getDMax() == 0.0 && getStretch())
-        return line + " " + rational; // the keyword form: automatic dmax, stretched
-    line += " SWITCH={RATIONAL " + rational;
+        parameters += " D_0=" + number(getD0());
+    if (type == Rational) {
+        parameters += " NN=" + std::to_string(getN());
+        if (getM() != 0)
+            parameters += " MM=" + std::to_string(getM());
+        if (getDMax() == 0.0 && getStretch())
+            return line + " " + parameters; // the keyword form: automatic dmax, stretched
+    }
+    else if (type == Smap)
+        parameters += " A=" + std::to_string(getSmapA()) + " B=" + std::to_string(getSmapB());
+    else if (type == NativeQ) {
+        if (getNativeQBeta() != 50.0)
+            parameters += " BETA=" + number(getNativeQBeta());
+        if (getNativeQLambda() != 1.8)
+            parameters += " LAMBDA=" + number(getNativeQLambda());
+        parameters += " REF=" + number(getNativeQReference());
+    }
+    else if (type == Custom)
+        parameters += " FUNC=" + getCustomSwitchingFunction();
+    // In SWITCH={...} no D_MAX means no cutoff: an automatic cutoff (Rational's, Cosinus' d0 + r0) is
+    // written out.
     if (std::isfinite(getEffectiveDMax()))
-        line += " D_MAX=" + number(getEffectiveDMax());
+        parameters += " D_MAX=" + number(getEffectiveDMax());
     if (!getStretch())
-        line += " NOSTRETCH";
-    return line + "}";
+        parameters += " NOSTRETCH";
+    if (parameters.front() == ' ')
+        parameters.erase(0, 1);
+    return line + " SWITCH={" + SwitchNames[type] + " " + parameters + "}";
 }

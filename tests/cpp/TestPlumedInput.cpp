@@ -72,7 +72,13 @@ TEST(PlumedInput, BadInputNamesWhatToFix) {
     const std::vector<std::pair<std::string, std::string>> bad = {
         {"c: DISTANCE ATOMS=1,2", "not a COORDINATION action"},
         {"c: COORDINATION GROUPA=1 R_0=1 FOO=3", "FOO is not a keyword"},
-        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={EXP R_0=1}", "SWITCH type EXP is not supported yet"},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={FOO R_0=1}", "SWITCH type FOO is not one of PLUMED's"},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={SMAP R_0=1 A=2}", "needs A and B"},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUBIC D_0=0.1}", "needs D_MAX"},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUBIC R_0=1 D_MAX=1}", "R_0 is not a keyword"},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={Q R_0=1 BETA=3}", "needs REF"},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUSTOM R_0=1}", "needs FUNC"},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={EXP R_0=1 NN=6}", "NN is not a keyword"},
         {"c: COORDINATION GROUPA=@water R_0=1", "MOLINFO"},
         {"c: COORDINATION GROUPA=5-3 R_0=1", "ends before it starts"},
         {"c: COORDINATION GROUPA=1 SWITCH={RATIONAL R_0=1", "without its '}'"},
@@ -87,4 +93,49 @@ TEST(PlumedInput, BadInputNamesWhatToFix) {
             EXPECT_NE(std::string(error.what()).find(entry.second), std::string::npos) << error.what();
         }
     }
+}
+
+TEST(PlumedInput, EverySwitchTypeReadsAndWritesBack) {
+    // PLUMED's SWITCH={...} for every type: the settings it gives, and toPlumed()'s exact line back.
+    struct Case {
+        std::string line;
+        CoordinationForce::SwitchingFunction type;
+        std::string written;
+    };
+    const std::vector<Case> cases = {
+        {"SWITCH={EXP R_0=0.2 D_0=0.1}", CoordinationForce::Exponential, "SWITCH={EXP R_0=0.2 D_0=0.1}"},
+        {"SWITCH={GAUSSIAN R_0=1 D_MAX=2.5 NOSTRETCH}", CoordinationForce::Gaussian, "SWITCH={GAUSSIAN R_0=1 D_MAX=2.5 NOSTRETCH}"},
+        {"SWITCH={SMAP R_0=0.3 A=6 B=2 D_MAX=1 STRETCH}", CoordinationForce::Smap, "SWITCH={SMAP R_0=0.3 A=6 B=2 D_MAX=1}"},
+        {"SWITCH={CUBIC D_0=0.1 D_MAX=0.6}", CoordinationForce::Cubic, "SWITCH={CUBIC D_0=0.1 D_MAX=0.6}"},
+        {"SWITCH={TANH R_0=0.25}", CoordinationForce::Tanh, "SWITCH={TANH R_0=0.25}"},
+        {"SWITCH={COSINUS R_0=0.5 D_0=0.1}", CoordinationForce::Cosinus, "SWITCH={COSINUS R_0=0.5 D_0=0.1}"},
+        {"SWITCH={Q R_0=0.01 BETA=40 REF=0.3}", CoordinationForce::NativeQ, "SWITCH={Q R_0=0.01 BETA=40 REF=0.3}"},
+        {"SWITCH={CUSTOM FUNC=1/(1+x2^3) R_0=1}", CoordinationForce::Custom, "SWITCH={CUSTOM R_0=1 FUNC=1/(1+x2^3)}"},
+        {"SWITCH={MATHEVAL FUNC=exp(-x) R_0=1 D_0=0.1}", CoordinationForce::Custom, "SWITCH={CUSTOM R_0=1 D_0=0.1 FUNC=exp(-x)}"},
+    };
+    for (const Case& entry : cases) {
+        SCOPED_TRACE(entry.line);
+        std::unique_ptr<CoordinationForce> force = parse("c: COORDINATION GROUPA=1-3 " + entry.line);
+        EXPECT_EQ(force->getSwitchingFunction(), entry.type);
+        EXPECT_EQ(force->toPlumed(), "c: COORDINATION GROUPA=1-3 " + entry.written);
+        expectSameCoordinationSettings(*parse(force->toPlumed()), *force);
+    }
+    std::unique_ptr<CoordinationForce> q = parse("c: COORDINATION GROUPA=1-3 SWITCH={Q R_0=1 REF=0.4 LAMBDA=1.5}");
+    EXPECT_EQ(q->getNativeQBeta(), 50.0);
+    EXPECT_EQ(q->getNativeQLambda(), 1.5);
+    EXPECT_EQ(q->getNativeQReference(), 0.4);
+    EXPECT_TRUE(std::isinf(q->getDMax()));
+    std::unique_ptr<CoordinationForce> smap = parse("c: COORDINATION GROUPA=1-3 SWITCH={SMAP R_0=0.3 A=6 B=2 D_MAX=1}");
+    EXPECT_EQ(smap->getSmapA(), 6);
+    EXPECT_EQ(smap->getSmapB(), 2);
+    EXPECT_EQ(smap->getDMax(), 1.0);
+    EXPECT_TRUE(smap->getStretch());
+    std::unique_ptr<CoordinationForce> custom = parse("c: COORDINATION GROUPA=1-3 SWITCH={CUSTOM FUNC=1/(1+x^6) R_0=1}");
+    EXPECT_EQ(custom->getCustomSwitchingFunction(), "1/(1+x^6)");
+    // An automatic cutoff is written as its value: Cosinus' d0 + r0.
+    CoordinationForce cosinus;
+    cosinus.setGroupA({0, 1});
+    cosinus.setSwitchingFunction(CoordinationForce::Cosinus);
+    cosinus.setR0(0.5);
+    EXPECT_EQ(cosinus.toPlumed(), "c: COORDINATION GROUPA=1-2 NOPBC SWITCH={COSINUS R_0=0.5 D_MAX=0.5}");
 }

@@ -14,11 +14,12 @@ from coordination_testing import INFINITY, PLUMED_DATA, coordination_force
 from openmmcoordination import CoordinationForce
 
 SETTINGS = ("getMode", "getGroupA", "getGroupB", "getR0", "getN", "getM", "getEffectiveM", "getD0", "getDMax",
-            "getEffectiveDMax", "getStretch", "usesPeriodicBoundaryConditions")
+            "getEffectiveDMax", "getStretch", "usesPeriodicBoundaryConditions", "getSwitchingFunction", "getSmapA",
+            "getSmapB", "getNativeQBeta", "getNativeQLambda", "getNativeQReference", "getCustomSwitchingFunction")
 
 
 def settings(force):
-    return {name: (list(value) if not isinstance(value, (int, float, bool)) else value)
+    return {name: (list(value) if not isinstance(value, (int, float, bool, str)) else value)
             for name in SETTINGS for value in [getattr(force, name)()]}
 
 
@@ -43,13 +44,7 @@ def test_the_regtests_have_coordination_lines():
 
 @pytest.mark.parametrize("folder,line", regtest_lines())
 def test_every_regtest_line_imports_or_names_what_is_missing(folder, line):
-    """RATIONAL and the keyword form import; the other switching types (CUSTOM, EXP: issue 5) are refused
-    with a message that names the type."""
-    switch = re.search(r"SWITCH=\{(\w+)", line)
-    if switch and switch.group(1) != "RATIONAL":
-        with pytest.raises(mm.OpenMMException, match=f"SWITCH type {switch.group(1)} is not supported yet"):
-            CoordinationForce.fromPlumed(line)
-        return
+    """Every line imports (the keyword form, RATIONAL, CUSTOM in the x and x2 forms, EXP) and round-trips."""
     force = CoordinationForce.fromPlumed(line)
     assert force.getName() == line.split(":")[0].strip()
     assert_same_settings(CoordinationForce.fromPlumed(force.toPlumed(force.getName())), force, "round trip")
@@ -67,9 +62,30 @@ def test_rt20_lines_give_the_forces_that_reproduce_plumed(folder, label):
 
 @pytest.mark.parametrize("label", ["c", "e"])
 def test_rt42_rational_lines_give_the_forces_that_reproduce_plumed(label):
-    line, _, values = regtests.RT42_TERMS[label]
-    expected = regtests.coordination_force(range(108), range(108), **values)
+    line, _ = regtests.RT42_TERMS[label]
+    expected = regtests.coordination_force(range(108), range(108), **RT42_RATIONAL[label])
     assert_same_settings(CoordinationForce.fromPlumed(line), expected, line)
+
+
+#: The rt42 lines of the rational keyword form, as test_plumed_regtests.py built them by hand before
+#: fromPlumed read the other types.
+RT42_RATIONAL = {"c": dict(r0=1.0), "e": dict(r0=1.0, n=7, d0=0.1)}
+
+
+@pytest.mark.parametrize("label,type_name,parameters", [
+    ("d", "Custom", dict(getCustomSwitchingFunction="1/(1+x^6)", getR0=1.0, getD0=0.0)),
+    ("dfast", "Custom", dict(getCustomSwitchingFunction="1/(1+x2^3)", getR0=1.0)),
+    ("f", "Custom", dict(getCustomSwitchingFunction="1/(1+x^7)", getR0=1.0, getD0=0.1)),
+    ("g", "Exponential", dict(getR0=1.0, getD0=0.0)),
+    ("h", "Custom", dict(getCustomSwitchingFunction="exp(-x)", getR0=1.0)),
+])
+def test_rt42_other_switch_lines_give_plumeds_settings(label, type_name, parameters):
+    force = CoordinationForce.fromPlumed(regtests.RT42_TERMS[label][0])
+    assert force.getSwitchingFunction() == getattr(CoordinationForce, type_name)
+    assert force.getDMax() == INFINITY and force.getStretch()  # SWITCH={...} without D_MAX: no cutoff
+    assert force.getMode() == CoordinationForce.Dual and list(force.getGroupA()) == list(range(108))
+    for getter, value in parameters.items():
+        assert getattr(force, getter)() == value, getter
 
 
 def test_rt42c_and_basic_lines_give_the_forces_that_reproduce_plumed():
@@ -137,7 +153,12 @@ BAD_LINES = {
     "c: COORDINATION GROUPA=1 GROUPB=2 R_0=1 SWITCH={RATIONAL R_0=1}": "given both outside and inside",
     "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={RATIONAL NN=6}": "needs R_0",
     "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={RATIONAL R_0=1": "without its '}'",
-    "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={GAUSSIAN R_0=1}": "SWITCH type GAUSSIAN is not supported yet",
+    "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={GAUS R_0=1}": "SWITCH type GAUS is not one of PLUMED's",
+    "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={SMAP R_0=1 B=2}": "needs A and B",
+    "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={Q R_0=1}": "needs REF",
+    "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUBIC D_0=0}": "needs D_MAX",
+    "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUSTOM R_0=1}": "needs FUNC",
+    "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={TANH R_0=1 A=3}": "A is not a keyword CoordinationForce understands inside SWITCH={TANH",
     "c: COORDINATION GROUPA=@water R_0=1": "MOLINFO",
     "c: COORDINATION GROUPA=g1 R_0=1": "group labels are not supported",
     "c: COORDINATION GROUPA=0 R_0=1": "below 1",

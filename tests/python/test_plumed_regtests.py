@@ -217,27 +217,37 @@ def test_rt20_box_derivatives_match_deriv(case, folder, label):
 # ---------------------------------------------------------------------------------------------------
 
 RT42_ATOMS = atom_range("1-108")
-#: The terms of ff.reference's bias: RESTRAINT SLOPE=1 on c+d, plus RESTRAINT SLOPE=0.001 on
-#: all = c - 0.5 d - 0.5 dfast + e - f + g - h. dfast (1/(1+x2^3)) equals d (1/(1+x^6)); g (EXP) and h
-#: (CUSTOM exp(-x)) cancel. So bias = 1.001 c + 0.999 d + 0.001 e - 0.001 f, each term one force group.
+#: The terms of ff.reference's bias: RESTRAINT SLOPE=1 on s = c + d, plus RESTRAINT SLOPE=0.001 on
+#: all = c - 0.5 d - 0.5 dfast + e - f + g - h. Each term is its own force, built from its PLUMED line by
+#: CoordinationForce.fromPlumed (CUSTOM in the x and x2 forms, EXP and the keyword form), with the
+#: energy coefficient * s, in its own force group.
 RT42_TERMS = {
-    # label: (PLUMED definition, coefficient in the bias, CoordinationForce settings)
-    "c": ("c: COORDINATION GROUPA=1-108 GROUPB=1-108 R_0=1", "1.001*s", dict(r0=1.0)),
-    "d": ("d: COORDINATION GROUPA=1-108 GROUPB=1-108 SWITCH={CUSTOM FUNC=1/(1+x^6) R_0=1}", "0.999*s",
-          dict(r0=1.0, n=6, m=12, dmax=INFINITY)),
-    "e": ("e: COORDINATION GROUPA=1-108 GROUPB=1-108 R_0=1 NN=7 D_0=0.1", "0.001*s", dict(r0=1.0, n=7, d0=0.1)),
-    "f": ("f: COORDINATION GROUPA=1-108 GROUPB=1-108 SWITCH={CUSTOM FUNC=1/(1+x^7) R_0=1 D_0=0.1}", "-0.001*s",
-          dict(r0=1.0, n=7, m=14, d0=0.1, dmax=INFINITY)),
+    # label: (PLUMED definition, coefficient of the term in the bias)
+    "c": ("c: COORDINATION GROUPA=1-108 GROUPB=1-108 R_0=1", 1.0 + 0.001),
+    "d": ("d: COORDINATION GROUPA=1-108 GROUPB=1-108 SWITCH={CUSTOM FUNC=1/(1+x^6) R_0=1}", 1.0 - 0.0005),
+    "dfast": ("dfast: COORDINATION GROUPA=1-108 GROUPB=1-108 SWITCH={CUSTOM FUNC=1/(1+x2^3) R_0=1}", -0.0005),
+    "e": ("e: COORDINATION GROUPA=1-108 GROUPB=1-108 R_0=1 NN=7 D_0=0.1", 0.001),
+    "f": ("f: COORDINATION GROUPA=1-108 GROUPB=1-108 SWITCH={CUSTOM FUNC=1/(1+x^7) R_0=1 D_0=0.1}", -0.001),
+    "g": ("g: COORDINATION GROUPA=1-108 GROUPB=1-108 SWITCH={EXP R_0=1}", 0.001),
+    "h": ("h: COORDINATION GROUPA=1-108 GROUPB=1-108 SWITCH={CUSTOM FUNC=exp(-x) R_0=1}", -0.001),
 }
 
 
 def test_rt42_terms_are_those_of_plumed_input():
     lines = plumed_input("rt42")
-    for definition, _, _ in RT42_TERMS.values():
+    for definition, _ in RT42_TERMS.values():
         assert definition in lines
     assert "RESTRAINT ARG=s KAPPA=0 SLOPE=1 AT=0" in lines and "s: COMBINE ARG=c,d PERIODIC=NO" in lines
     assert "all: COMBINE ARG=c,d,dfast,e,f,g,h COEFFICIENTS=1,-0.5,-0.5,1,-1,1,-1 PERIODIC=NO" in lines
     assert "RESTRAINT ARG=all KAPPA=0 SLOPE=0.001 AT=0" in lines
+
+
+def rt42_force(label, group):
+    definition, coefficient = RT42_TERMS[label]
+    force = CoordinationForce.fromPlumed(definition)
+    force.setEnergyFunction(f"{coefficient!r}*s")
+    force.setForceGroup(group)
+    return force
 
 
 def triclinic_default_box(folder):
@@ -271,8 +281,7 @@ def frame_positions(positions, box_vectors, case):
 def rt42_run(case):
     """Per frame: s of every term, forces of the bias and, for frames on the cubic lattice, the virial
     (double-precision cases only)."""
-    forces = {label: coordination_force(RT42_ATOMS, RT42_ATOMS, energy=energy, force_group=group, **settings)
-              for group, (label, (_, energy, settings)) in enumerate(RT42_TERMS.items())}
+    forces = {label: rt42_force(label, group) for group, label in enumerate(RT42_TERMS)}
     context = make_context(make_system(len(RT42_ATOMS), forces.values(), triclinic_default_box("rt42")), case)
     values = {label: [] for label in forces}
     bias_forces, virials = [], []
@@ -296,6 +305,32 @@ def test_rt42_dual_values_match_check_files(case, label):
     values, _, _ = rt42_run(case)
     reference, decimals = read_colvar(PLUMED_DATA / "rt42" / f"check_{label}.reference")[label]
     compare(case, "rt42", f"{label} values", values[label], reference, plumed_tolerance(decimals, reference, case))
+
+
+#: Pairs of rt42 terms that are the same function written two ways in PLUMED's input (the CUSTOM x and
+#: x2 forms of 1/(1+x^6); EXP and CUSTOM exp(-x)), and each CUSTOM term with the built-in function equal
+#: to it (no cutoff: SWITCH={...} without D_MAX).
+RT42_SAME_FUNCTION = [("d", "dfast"), ("g", "h")]
+RT42_CLOSED_FORMS = {
+    "d": dict(r0=1.0, n=6, m=12, dmax=INFINITY),
+    "f": dict(r0=1.0, n=7, m=14, d0=0.1, dmax=INFINITY),
+}
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_rt42_custom_terms_equal_the_same_function_written_otherwise(case):
+    values, _, _ = rt42_run(case)
+    tolerance = (1e-10 if case.double else 2e-5) * np.abs(values["d"]).max()
+    for first, second in RT42_SAME_FUNCTION:
+        assert np.abs(values[first] - values[second]).max() <= tolerance, (first, second)
+    forces = {label: coordination_force(RT42_ATOMS, RT42_ATOMS, force_group=group, **settings)
+              for group, (label, settings) in enumerate(RT42_CLOSED_FORMS.items())}
+    context = make_context(make_system(len(RT42_ATOMS), forces.values(), triclinic_default_box("rt42")), case)
+    for index, frame in enumerate(read_xyz(PLUMED_DATA / "rt42" / "trajectory.xyz")):
+        reduced, rotation = reduce_box(frame.box_vectors)
+        set_frame(context, frame_positions(frame.positions @ rotation.T, reduced, case), reduced)
+        for label, force in forces.items():
+            assert abs(force.getCoordination(context) - values[label][index]) <= tolerance, (label, index)
 
 
 def rt42_lattice_frames():
