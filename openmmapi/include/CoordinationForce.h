@@ -219,7 +219,8 @@ public:
     /**
      * Use a Custom switching function: a Lepton expression of x = (r - d0) / r0 (sigma = 1 for r <= d0),
      * or of x2 = r^2 / r0^2 (PLUMED's fast form: d0 is ignored and sigma = f(x2) down to r = 0), but not
-     * both, and of no other variable (PLUMED's SWITCH={CUSTOM FUNC=...}). Sets the type to Custom.
+     * both, and of no other variable (PLUMED's SWITCH={CUSTOM FUNC=...}); PLUMED's named constants (pi,
+     * pi_2, pi_4, e, ln2, ln10, log2e, log10e, sqrt2, sqrt1_2) may be used. Sets the type to Custom.
      */
     void setCustomSwitchingFunction(const std::string& expression);
     /**

@@ -22,6 +22,15 @@ void collectVariables(const Lepton::ExpressionTreeNode& node, std::set<string>& 
 
 const double Pi = 3.14159265358979323846;
 
+/** The named constants PLUMED's Lepton knows in expressions (its lepton::Constants()). */
+const std::map<string, double>& plumedConstants() {
+    static const std::map<string, double> constants = {
+        {"e", std::exp(1.0)}, {"log2e", 1.0 / std::log(2.0)}, {"log10e", 1.0 / std::log(10.0)},
+        {"ln2", std::log(2.0)}, {"ln10", std::log(10.0)}, {"pi", Pi}, {"pi_2", 0.5 * Pi}, {"pi_4", 0.25 * Pi},
+        {"sqrt2", std::sqrt(2.0)}, {"sqrt1_2", std::sqrt(0.5)}};
+    return constants;
+}
+
 } // namespace
 
 SwitchingFunctionEvaluator::CustomExpression SwitchingFunctionEvaluator::parseCustom(const string& expression) {
@@ -33,7 +42,7 @@ SwitchingFunctionEvaluator::CustomExpression SwitchingFunctionEvaluator::parseCu
                                       "set it with setCustomSwitchingFunction(), e.g. \"1/(1+x^6)\"");
     CustomExpression custom;
     try {
-        custom.value = Lepton::Parser::parse(expression);
+        custom.value = Lepton::Parser::parse(expression).optimize(plumedConstants());
     } catch (const std::exception& error) {
         fail(string("cannot be parsed: ") + error.what());
     }

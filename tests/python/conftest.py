@@ -26,5 +26,5 @@ def pytest_terminal_summary(terminalreporter):
                                                 f"{quantity:34s} max |deviation| {deviation:.2e} (tolerance "
                                                 f"{tolerance:.2e})")
         terminalreporter.write_line(f"{case_id}: folders with every compared quantity within tolerance: {reproduced} "
-                                    f"of {len(folders)} compared (7 in the suite); largest deviation/tolerance "
+                                    f"of {len(folders)} compared; largest deviation/tolerance "
                                     f"{worst[0]:.2f} ({worst[1]})")

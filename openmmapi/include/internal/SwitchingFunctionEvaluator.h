@@ -28,8 +28,9 @@ public:
         std::string variable;
     };
     /**
-     * Parse a Custom switching function; throws an OpenMMException that says what is wrong (a parse
-     * error, a variable other than x or x2, or both).
+     * Parse a Custom switching function, with PLUMED's named constants (pi, e, ln2, sqrt2, ...) replaced
+     * by their values; throws an OpenMMException that says what is wrong (a parse error, a variable
+     * other than x or x2, or both).
      */
     static CustomExpression parseCustom(const std::string& expression);
     /**
