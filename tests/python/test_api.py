@@ -145,6 +145,33 @@ def test_pair_sum_rule_matches_numpy(case, rule, periodic):
 # ---------------------------------------------------------------------------------------------------
 
 
+def test_switching_function_enum_values():
+    names = ["Rational", "Exponential", "Gaussian", "Smap", "Cubic", "Tanh", "Cosinus", "NativeQ", "Custom"]
+    assert [getattr(CoordinationForce, name) for name in names] == list(range(9))
+    force = CoordinationForce()
+    assert force.getSwitchingFunction() == CoordinationForce.Rational
+    assert (force.getSmapA(), force.getSmapB()) == (0, 0)
+    assert (force.getNativeQBeta(), force.getNativeQLambda(), force.getNativeQReference()) == (50.0, 1.8, 0.0)
+    force.setCustomSwitchingFunction("1/(1+x^6)")
+    assert force.getSwitchingFunction() == CoordinationForce.Custom
+    assert force.getCustomSwitchingFunction() == "1/(1+x^6)"
+    with pytest.raises(mm.OpenMMException, match="unknown switching function"):
+        force.setSwitchingFunction(12)
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_energy_parameter_derivatives_reach_the_state(case):
+    """dE/dk and dE/ds0 of 0.5*k*(s-s0)^2, as OpenMM's custom forces report them."""
+    force = quick_start_force()
+    force.addEnergyParameterDerivative("k")
+    force.addEnergyParameterDerivative("s0")
+    context, force = quick_start_context(case, force)
+    k, s0, s = context.getParameter("k"), context.getParameter("s0"), force.getCoordination(context)
+    derivatives = context.getState(getEnergy=True, getParameterDerivatives=True).getEnergyParameterDerivatives()
+    assert_close(derivatives["k"], 0.5 * (s - s0) ** 2, case, what="dE/dk")
+    assert_close(derivatives["s0"], -k * (s - s0), case, what="dE/ds0")
+
+
 def test_mode_enum_values():
     assert (CoordinationForce.Self, CoordinationForce.Dual, CoordinationForce.Pair) == (0, 1, 2)
 
@@ -316,7 +343,30 @@ def fully_configured_force(dmax):
     force.addGlobalParameter("offset", -3.25)
     force.setForceGroup(3)
     force.setName("coordination restraint")
+    force.addEnergyParameterDerivative("s0")
     return force
+
+
+#: Switching functions of the other types, each applied to the fully configured force for the XML tests.
+OTHER_SWITCHING_FUNCTIONS = {
+    "smap": lambda f: (f.setSwitchingFunction(CoordinationForce.Smap), f.setSmapExponents(6, 2)),
+    "native q": lambda f: (f.setSwitchingFunction(CoordinationForce.NativeQ), f.setNativeQParameters(40.0, 1.6, 0.3)),
+    "custom x2": lambda f: f.setCustomSwitchingFunction("exp(-0.5*x2)"),
+    "cosinus": lambda f: f.setSwitchingFunction(CoordinationForce.Cosinus),
+}
+
+
+@pytest.mark.parametrize("kind", OTHER_SWITCHING_FUNCTIONS)
+def test_xml_round_trip_keeps_the_other_switching_functions(kind):
+    system, positions, box = xml_system(1.5)
+    OTHER_SWITCHING_FUNCTIONS[kind](CoordinationForce.cast(system.getForce(1)))
+    copy = mm.XmlSerializer.deserialize(mm.XmlSerializer.serialize(system))
+    original, restored = (CoordinationForce.cast(s.getForce(1)) for s in (system, copy))
+    assert settings(restored) == settings(original)
+    contexts = [make_context(s) for s in (system, copy)]
+    for context in contexts:
+        context.setPositions(positions)
+    assert energy_only(contexts[0]) == energy_only(contexts[1])
 
 
 def settings(force):
@@ -327,7 +377,12 @@ def settings(force):
                 periodic=force.usesPeriodicBoundaryConditions(), forceGroup=force.getForceGroup(),
                 name=force.getName(),
                 parameters=[(force.getGlobalParameterName(i), force.getGlobalParameterDefaultValue(i))
-                            for i in range(force.getNumGlobalParameters())])
+                            for i in range(force.getNumGlobalParameters())],
+                switchingFunction=force.getSwitchingFunction(), smap=(force.getSmapA(), force.getSmapB()),
+                nativeQ=(force.getNativeQBeta(), force.getNativeQLambda(), force.getNativeQReference()),
+                custom=force.getCustomSwitchingFunction(),
+                derivatives=[force.getEnergyParameterDerivativeName(i)
+                             for i in range(force.getNumEnergyParameterDerivatives())])
 
 
 def xml_system(dmax=1.5):
@@ -459,6 +514,12 @@ BAD_INPUTS = {
     "unknown variable": (lambda f: f.setEnergyFunction("0.5*k*(s-s0)^2"), '"s0"'),
     "duplicate parameter name": (lambda f: f.addGlobalParameter("k", 2.0), '"k" is defined twice'),
     "parameter called s": (lambda f: f.addGlobalParameter("s", 2.0), 'may not be called "s"'),
+    "smap without exponents": (lambda f: f.setSwitchingFunction(CoordinationForce.Smap), "setSmapExponents"),
+    "native q without reference": (lambda f: f.setSwitchingFunction(CoordinationForce.NativeQ), "REF"),
+    "cubic without cutoff": (lambda f: f.setSwitchingFunction(CoordinationForce.Cubic), "needs a finite cutoff"),
+    "custom of r": (lambda f: f.setCustomSwitchingFunction("exp(-r)"), 'uses "r"'),
+    "custom of x and x2": (lambda f: f.setCustomSwitchingFunction("x*x2"), "both x and x2"),
+    "derivative of an unknown parameter": (lambda f: f.addEnergyParameterDerivative("q"), '"q", which is not a global'),
 }
 
 
@@ -501,6 +562,8 @@ UPDATES = {
     "cutoff and stretch": lambda f: (f.setDMax(0.9), f.setStretch(False)),
     "no cutoff": lambda f: f.setDMax(INFINITY),
     "periodic flag": lambda f: f.setUsesPeriodicBoundaryConditions(False),
+    "switching function type": lambda f: (f.setSwitchingFunction(CoordinationForce.Tanh), f.setR0(0.25)),
+    "custom switching function": lambda f: f.setCustomSwitchingFunction("1/(1+x2^3)"),
 }
 
 
