@@ -8,6 +8,7 @@
 #   3. the C++ suite and the Python suite on CUDA at single, mixed and double precision;
 #   4. a short NVE run per precision; 5. host transfers per step; 6. a first timing (10k atoms, Self);
 #   7. the benchmark suite (benchmarks/benchmark_suite.py; BENCH_ARGS adds options, e.g. "--cases S1,S2");
+#      7b. every switching type (benchmarks/switching_types.py); 7c. the CPU platform (benchmarks/benchmark_cpu.py);
 #   8. Nsight Compute profiles of the tile kernel (S1 all pairs, N = 131072; S2 dmax = 1 nm, N = 100000);
 # then a summary table. Logs go to $OUT (default /tmp/device-check). DEVICE_CHECK_LARGE=0 leaves out the
 # Python suite's 5e9-pair case (its Reference value takes minutes); DEVICE_CHECK_CASES and
@@ -21,8 +22,8 @@ export PYTHONUNBUFFERED=1
 # The driver takes PTX of CUDA 13.0: use the toolkit's own NVRTC, not a newer one.
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 site=/tmp/site
-# DEVICE_CHECK_STEPS picks steps (default all): "cpp python nve transfers timing bench profile".
-steps="${DEVICE_CHECK_STEPS:-cpp python nve transfers timing bench profile}"
+# DEVICE_CHECK_STEPS picks steps (default all): "cpp python nve transfers timing bench types cpubench profile".
+steps="${DEVICE_CHECK_STEPS:-cpp python nve transfers timing bench types cpubench profile}"
 want() { [[ " $steps " == *" $1 "* ]]; }
 summary=()
 record() { summary+=("| $1 | $2 |"); }
@@ -100,6 +101,23 @@ python3 benchmarks/benchmark_suite.py --platform CUDA --out "$OUT/benchmarks" ${
 echo "exit status $?" >> "$OUT/benchmark-suite.log"
 cat "$OUT/benchmark-suite.log"
 record "benchmark suite" "$(tail -1 "$OUT/benchmark-suite.log")"
+fi
+
+if want types; then
+echo "== 7b. every switching type: time per evaluation (16,384 atoms, no cutoff and dmax = 1 nm)"
+for precision in single mixed; do
+    python3 benchmarks/switching_types.py --platform CUDA --precision "$precision" --atoms 16384 \
+        --out "$OUT/switching-types-$precision" > "$OUT/switching-types-$precision.log" 2>&1
+    echo "exit status $?" >> "$OUT/switching-types-$precision.log"
+    cat "$OUT/switching-types-$precision.log"
+done
+fi
+
+if want cpubench; then
+echo "== 7c. the CPU platform's kernel against the Reference kernel, every core of this machine"
+python3 benchmarks/benchmark_cpu.py --out "$OUT/cpu" > "$OUT/benchmark-cpu.log" 2>&1
+echo "exit status $?" >> "$OUT/benchmark-cpu.log"
+cat "$OUT/benchmark-cpu.log"
 fi
 
 if want profile; then
