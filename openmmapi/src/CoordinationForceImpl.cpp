@@ -167,7 +167,8 @@ Lepton::ParsedExpression CoordinationForceImpl::parseEnergy(const CoordinationFo
 }
 
 void CoordinationForceImpl::checkEnergyUnchanged(const CoordinationForce& force, const string& energy,
-                                                 const vector<string>& globalParameterNames) {
+                                                 const vector<string>& globalParameterNames,
+                                                 const vector<string>& energyParameterDerivativeNames) {
     if (force.getEnergyFunction() != energy)
         fail("updateParametersInContext() cannot change the energy expression (from \"" + energy + "\" to \"" +
              force.getEnergyFunction() + "\"); call Context.reinitialize() or create a new Context");
@@ -176,6 +177,12 @@ void CoordinationForceImpl::checkEnergyUnchanged(const CoordinationForce& force,
         sameParameters = (force.getGlobalParameterName(i) == globalParameterNames[i]);
     if (!sameParameters)
         fail("updateParametersInContext() cannot add, remove or rename global parameters; call "
+             "Context.reinitialize() or create a new Context");
+    bool sameDerivatives = (force.getNumEnergyParameterDerivatives() == (int) energyParameterDerivativeNames.size());
+    for (int i = 0; sameDerivatives && i < force.getNumEnergyParameterDerivatives(); i++)
+        sameDerivatives = (force.getEnergyParameterDerivativeName(i) == energyParameterDerivativeNames[i]);
+    if (!sameDerivatives)
+        fail("updateParametersInContext() cannot change which energy parameter derivatives are computed; call "
              "Context.reinitialize() or create a new Context");
 }
 

@@ -41,11 +41,12 @@ public:
      */
     static Lepton::ParsedExpression parseEnergy(const CoordinationForce& force, Lepton::ParsedExpression& derivative);
     /**
-     * Throw if the force's energy expression or global parameter names differ from those a kernel was
-     * built with (updateParametersInContext() cannot change them).
+     * Throw if the force's energy expression, global parameter names or requested energy-parameter
+     * derivatives differ from those a kernel was built with (updateParametersInContext() cannot change them).
      */
     static void checkEnergyUnchanged(const CoordinationForce& force, const std::string& energy,
-                                     const std::vector<std::string>& globalParameterNames);
+                                     const std::vector<std::string>& globalParameterNames,
+                                     const std::vector<std::string>& energyParameterDerivativeNames);
     /** The switching function of a validated force, with every constant resolved. */
     static SwitchingFunctionEvaluator createSwitchingFunction(const CoordinationForce& force);
     /**

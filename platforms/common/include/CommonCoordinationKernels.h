@@ -42,6 +42,10 @@ private:
     /** Everything that depends on the force's settings; rebuilt by copyParametersToContext. */
     struct DeviceData;
     void build(const CoordinationForce& force);
+    /** The switching function's device code for a type other than Rational (sets value and *dValue from v). */
+    std::string switchingFunctionSource(const CoordinationForce& force);
+    /** Point the finish at OpenMM's energy-parameter-derivative buffer (once, at the first evaluation). */
+    void connectParameterDerivatives();
     void launch(bool computeGradient, bool addEnergy);
     void updateGlobalParameters(OpenMM::ContextImpl& context);
     void updateCellOffsets();
@@ -57,6 +61,7 @@ private:
     std::unique_ptr<DeviceData> data;
     std::string energyText;
     std::vector<std::string> globalParameterNames;
+    std::vector<std::string> energyParameterDerivativeNames;
     std::vector<double> globalParameterValues;
     bool hasInitialized = false;
 };

@@ -148,6 +148,11 @@ struct CommonCalcCoordinationForceKernel::DeviceData {
     ComputeArray chunkRows, chunkSlots; // capacity chunks: row tile; 32 column slots each (-1: none)
     ComputeArray partialFixed;         // the tile kernel's fixed-point partial sums of s (hi, lo per block)
     ComputeKernel buildKernel;
+    // Energy-parameter derivatives: where they go in OpenMM's buffer (set at the first evaluation: the
+    // buffer exists only once the context is initialized) and the kernel arguments that receive it.
+    ComputeArray parameterDerivativeIndices, parameterDerivativePlaceholder;
+    bool parameterDerivativeArgsSet = false;
+    int finishDerivativeArg = -1, fusedDerivativeArg = -1;
     int listCapacity = 0, listParity = 0, listBlockSize = 0, numRowTiles = 0;
     bool forceListRebuild = true;      // the next evaluation must rebuild (first use, list left unused)
     bool checkListSize = false;        // download the list's size at the next evaluation
@@ -181,6 +186,10 @@ void CommonCalcCoordinationForceKernel::initialize(const System& system, const C
     energyText = force.getEnergyFunction();
     for (int i = 0; i < force.getNumGlobalParameters(); i++)
         globalParameterNames.push_back(force.getGlobalParameterName(i));
+    for (int i = 0; i < force.getNumEnergyParameterDerivatives(); i++) {
+        energyParameterDerivativeNames.push_back(force.getEnergyParameterDerivativeName(i));
+        cc.addEnergyParameterDerivative(energyParameterDerivativeNames.back());
+    }
     build(force);
     cc.addReorderListener(new ReorderListener(*this));
 }
@@ -379,8 +388,25 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     if (!cc.getUseDoublePrecision() && 1.0 / force.getR0() > 1e30)
         throw OpenMMException("CoordinationForce: r0 = " + cc.doubleToString(force.getR0()) +
                               " nm is too small for single or mixed precision; use Precision=double");
-    defines["INV_R0"] = cc.doubleToString(1.0 / force.getR0());
     defines["D0"] = cc.doubleToString(force.getD0());
+    defines["STRETCH_FACTOR"] = cc.doubleToString(sigma.getStretchFactor());
+    defines["SHIFT"] = cc.doubleToString(sigma.getShift());
+    std::map<string, string> replacements;
+    if (force.getSwitchingFunction() != CoordinationForce::Rational) {
+        // The other types: sigma of its variable, generated here (switchOfVariable in the kernel).
+        const CoordinationForce::SwitchingFunction type = force.getSwitchingFunction();
+        const double length = (type == CoordinationForce::Cubic ? cutoff - force.getD0() : force.getR0());
+        defines["INV_R0"] = cc.doubleToString(1.0 / length);
+        defines["INV_R0_SQUARED"] = cc.doubleToString(1.0 / (length * length));
+        if (type == CoordinationForce::NativeQ)
+            defines["SWITCH_OF_R"] = "1";
+        if (type == CoordinationForce::Custom && sigma.getCustomVariable() == "x2")
+            defines["SWITCH_OF_X2"] = "1";
+        replacements["SWITCH_VALUE_AND_DERIVATIVE"] = switchingFunctionSource(force);
+    }
+    else {
+    defines["SWITCH_RATIONAL"] = "1";
+    defines["INV_R0"] = cc.doubleToString(1.0 / force.getR0());
     defines["N_EXP"] = cc.intToString(n);
     defines["M_EXP"] = cc.intToString(m);
     defines["M_IS_2N"] = (m == 2 * n ? "1" : "0");
@@ -399,8 +425,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
         defines["R2_BAND"] = cc.doubleToString(cc.getUseDoublePrecision() ? 3e-5 : 0.57);
         defines["Y_MAX"] = cc.doubleToString(std::pow(10.0, 60.0 / n));
     }
-    defines["STRETCH_FACTOR"] = cc.doubleToString(sigma.getStretchFactor());
-    defines["SHIFT"] = cc.doubleToString(sigma.getShift());
+    }
 
     // E(s) and dE/ds, generated from the expression; global parameters are read from device memory.
     Lepton::ParsedExpression derivative;
@@ -408,14 +433,30 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     std::map<string, Lepton::ParsedExpression> expressions;
     expressions["energy = "] = energy;
     expressions["dEdS = "] = derivative;
+    // dE/dlambda of each requested global parameter (at fixed s), added to OpenMM's buffer with the energy.
+    const vector<Lepton::ParsedExpression> parameterDerivatives = CoordinationForceImpl::parseEnergyParameterDerivatives(force);
+    string declarations, addDerivatives;
+    for (int i = 0; i < (int) parameterDerivatives.size(); i++) {
+        const string name = "parameterDerivative" + cc.intToString(i);
+        expressions[name + " = "] = parameterDerivatives[i];
+        declarations += "mixed " + name + " = 0;\n";
+        addDerivatives += "energyParamDerivs[parameterDerivativeIndices[" + cc.intToString(i) + "]] += " + name + ";\n";
+    }
+    if (!parameterDerivatives.empty())
+        defines["HAS_PARAMETER_DERIVATIVES"] = "1";
     std::map<string, string> variables;
     variables["s"] = "s";
     for (int i = 0; i < (int) globalParameterNames.size(); i++)
         variables[globalParameterNames[i]] = "globals[" + cc.intToString(i) + "]";
-    std::map<string, string> replacements;
-    replacements["COMPUTE_ENERGY"] = cc.getExpressionUtilities().createExpressions(
+    replacements["COMPUTE_ENERGY"] = declarations + cc.getExpressionUtilities().createExpressions(
         expressions, variables, vector<const TabulatedFunction*>(), vector<std::pair<string, string>>(), "energyTemp",
         "mixed");
+    replacements["ADD_PARAMETER_DERIVATIVES"] = addDerivatives;
+    if (!parameterDerivatives.empty()) {
+        const int mixedBytes = (mixedIsDouble() ? sizeof(double) : sizeof(float));
+        d.parameterDerivativeIndices.initialize<int>(cc, parameterDerivatives.size(), "coordinationParameterDerivativeIndices");
+        d.parameterDerivativePlaceholder.initialize(cc, parameterDerivatives.size(), mixedBytes, "coordinationParameterDerivatives");
+    }
     ComputeProgram program = cc.compileProgram(cc.replaceStrings(CoordinationKernelSources::coordination, replacements), defines);
 
     const bool pairMode = (d.mode == CoordinationForce::Pair);
@@ -511,6 +552,11 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
         d.pairKernel->addArg(d.uniqueAtoms);
         d.pairKernel->addArg(cc.getLongForceBuffer());
         d.pairKernel->addArg(d.blocksDone);
+        if (!parameterDerivatives.empty()) {
+            d.fusedDerivativeArg = d.fusedAddEnergyArg + 4;
+            d.pairKernel->addArg(d.parameterDerivativePlaceholder); // OpenMM's buffer, set at the first evaluation
+            d.pairKernel->addArg(d.parameterDerivativeIndices);
+        }
     }
 
     d.finishKernel = program->createKernel("finishCoordination");
@@ -525,6 +571,11 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     d.finishKernel->addArg(cc.getLongForceBuffer());
     d.finishKernel->addArg(1); // computeGradient
     d.finishKernel->addArg(d.partialFixed);
+    if (!parameterDerivatives.empty()) {
+        d.finishDerivativeArg = 11;
+        d.finishKernel->addArg(d.parameterDerivativePlaceholder); // OpenMM's buffer, set at the first evaluation
+        d.finishKernel->addArg(d.parameterDerivativeIndices);
+    }
 
     d.invertKernel = program->createKernel("invertAtomOrder");
     d.invertKernel->addArg(cc.getAtomIndexArray());
@@ -542,6 +593,59 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     data = std::move(next);
     followAtomOrder();
     globalParameterValues.clear(); // upload on the next evaluation
+}
+
+string CommonCalcCoordinationForceKernel::switchingFunctionSource(const CoordinationForce& force) {
+    // PLUMED's definitions, as SwitchingFunctionEvaluator::evaluateOfX has them; v is x = (r - d0)/r0 > 0
+    // (r for NativeQ, x2 = r^2/r0^2 for a Custom function of x2).
+    const string pi = cc.doubleToString(3.14159265358979323846);
+    switch (force.getSwitchingFunction()) {
+    case CoordinationForce::Exponential:
+        return "value = EXP(-v);\n*dValue = -value;\n";
+    case CoordinationForce::Gaussian:
+        return "value = EXP((real) -0.5 * v * v);\n*dValue = -v * value;\n";
+    case CoordinationForce::Smap: {
+        const double a = force.getSmapA(), b = force.getSmapB();
+        // An overflowing x^a (astronomically far) is sigma's limit, 0, not inf/inf.
+        return "const real sx = (real) " + cc.doubleToString(std::pow(2.0, a / b) - 1.0) + " * integerPower(v, " +
+               cc.intToString(force.getSmapA()) + ");\n"
+               "if (isinf(sx)) {\n    value = 0;\n    *dValue = 0;\n}\nelse {\n"
+               "    value = POW(1 + sx, (real) " + cc.doubleToString(-b / a) + ");\n"
+               "    *dValue = (real) " + cc.doubleToString(-b) + " * sx / v * value / (1 + sx);\n}\n";
+    }
+    case CoordinationForce::Cubic:
+        return "const real xMinus1 = v - 1, onePlus2X = 1 + 2 * v;\n"
+               "value = xMinus1 * xMinus1 * onePlus2X;\n*dValue = 2 * xMinus1 * onePlus2X + 2 * xMinus1 * xMinus1;\n";
+    case CoordinationForce::Tanh:
+        return "const real t = tanh(v);\nvalue = 1 - t;\n*dValue = t * t - 1;\n";
+    case CoordinationForce::Cosinus:
+        return "if (v > 1) {\n    value = 0;\n    *dValue = 0;\n}\nelse {\n"
+               "    value = (real) 0.5 * (COS(v * (real) " + pi + ") + 1);\n"
+               "    *dValue = (real) " + cc.doubleToString(-0.5 * 3.14159265358979323846) + " * SIN(v * (real) " + pi + ");\n}\n";
+    case CoordinationForce::NativeQ: {
+        // exp overflowing (far out) gives value 0 and derivative 0; underflowing, 1 and 0: never NaN.
+        const string beta = cc.doubleToString(force.getNativeQBeta());
+        return "const real e = EXP((real) " + beta + " * (v - (real) " +
+               cc.doubleToString(force.getNativeQLambda() * force.getNativeQReference()) + "));\n"
+               "value = RECIP(1 + e);\n*dValue = (real) -" + beta + " / (e + 2 + RECIP(e));\n";
+    }
+    case CoordinationForce::Custom: {
+        SwitchingFunctionEvaluator::CustomExpression custom =
+            SwitchingFunctionEvaluator::parseCustom(force.getCustomSwitchingFunction());
+        std::map<string, Lepton::ParsedExpression> expressions;
+        expressions["value = "] = custom.value;
+        expressions["customDerivative = "] = custom.derivative;
+        std::map<string, string> variables;
+        variables[custom.variable] = "v";
+        return "real customDerivative = 0;\n" +
+               cc.getExpressionUtilities().createExpressions(expressions, variables, vector<const TabulatedFunction*>(),
+                                                             vector<std::pair<string, string>>(), "switchTemp", "real") +
+               "*dValue = customDerivative;\n";
+    }
+    default:
+        throw OpenMMException("CoordinationForce: internal error: no GPU code for switching function " +
+                              cc.intToString((int) force.getSwitchingFunction()));
+    }
 }
 
 void CommonCalcCoordinationForceKernel::followAtomOrder() {
@@ -717,9 +821,28 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
         d.finishKernel->execute(FinishBlockSize, FinishBlockSize);
 }
 
+void CommonCalcCoordinationForceKernel::connectParameterDerivatives() {
+    // OpenMM's buffer of energy-parameter derivatives exists once the context is initialized; each of
+    // ours goes to its name's entry of the first row (like the energy, which goes to energyBuffer[0]).
+    DeviceData& d = *data;
+    if (d.parameterDerivativeArgsSet || energyParameterDerivativeNames.empty())
+        return;
+    const vector<string>& allNames = cc.getEnergyParamDerivNames();
+    vector<int> indices;
+    for (const string& name : energyParameterDerivativeNames)
+        indices.push_back((int) (std::find(allNames.begin(), allNames.end(), name) - allNames.begin()));
+    d.parameterDerivativeIndices.upload(indices);
+    if (d.finishDerivativeArg >= 0)
+        d.finishKernel->setArg(d.finishDerivativeArg, cc.getEnergyParamDerivBuffer());
+    if (d.fusedDerivativeArg >= 0)
+        d.pairKernel->setArg(d.fusedDerivativeArg, cc.getEnergyParamDerivBuffer());
+    d.parameterDerivativeArgsSet = true;
+}
+
 double CommonCalcCoordinationForceKernel::execute(ContextImpl& context, bool includeForces, bool includeEnergy) {
     ContextSelector selector(cc);
     updateGlobalParameters(context);
+    connectParameterDerivatives();
     launch(includeForces, true);
     return 0.0; // the energy was added to the context's energy buffer on the device
 }
@@ -740,6 +863,6 @@ double CommonCalcCoordinationForceKernel::getCoordination(ContextImpl& context) 
 
 void CommonCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context, const CoordinationForce& force) {
     ContextSelector selector(cc);
-    CoordinationForceImpl::checkEnergyUnchanged(force, energyText, globalParameterNames);
+    CoordinationForceImpl::checkEnergyUnchanged(force, energyText, globalParameterNames, energyParameterDerivativeNames);
     build(force);
 }

@@ -81,7 +81,7 @@ void ReferenceCalcCoordinationForceKernel::setPairParameters(const CoordinationF
 
 void ReferenceCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context,
                                                                    const CoordinationForce& force) {
-    CoordinationForceImpl::checkEnergyUnchanged(force, energyText, globalParameterNames);
+    CoordinationForceImpl::checkEnergyUnchanged(force, energyText, globalParameterNames, energyParameterDerivativeNames);
     setPairParameters(force);
 }
 

@@ -18,8 +18,9 @@
  *
  * Host defines: TILE_SIZE (32), WARPS_PER_BLOCK, NUM_A, NUM_B, NUM_UNIQUE, MODE_SELF/MODE_DUAL/MODE_PAIR,
  * NUM_TILES_A, NUM_TILES_B, NUM_TILES, USE_PERIODIC, USE_CUTOFF, CUTOFF_SQUARED, USE_CULLING, CULL_CHUNK,
- * PADDED_CUTOFF_SQUARED, INV_SORT_CELL, CHECK_SAME_ATOM, the switching constants (INV_R0, D0, N_EXP,
- * M_EXP, M_IS_2N, STRETCH_FACTOR, SHIFT, TAYLOR_*, NEAR_ONE_BAND; R2_PATH, INV_R0_SQUARED, R2_BAND, Y_MAX),
+ * PADDED_CUTOFF_SQUARED, INV_SORT_CELL, CHECK_SAME_ATOM, the switching constants (INV_R0, D0, STRETCH_FACTOR,
+ * SHIFT; SWITCH_RATIONAL: N_EXP, M_EXP, M_IS_2N, TAYLOR_*, NEAR_ONE_BAND; R2_PATH, INV_R0_SQUARED, R2_BAND,
+ * Y_MAX; the other types: SWITCH_OF_R or SWITCH_OF_X2 and the generated SWITCH_VALUE_AND_DERIVATIVE),
  * PADDED_NUM_ATOMS, FINISH_BLOCK_SIZE, NUM_GLOBALS; with the list USE_NEIGHBOR_LIST,
  * PADDED_LIST_CUTOFF_SQUARED, HALF_SKIN_SQUARED, LIST_WARPS_PER_BLOCK and LIST_STATE_* (indices into the
  * list's state: rebuild flags for even/odd evaluations, chunks of the build under way, chunks of the list).
@@ -37,6 +38,15 @@
                    real4 periodicBoxVecZ, int triclinic, real halfWidth2
 #define BOX_ARGS periodicBoxSize, invPeriodicBoxSize, periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ, triclinic, halfWidth2
 
+/** OpenMM's energy-parameter-derivative buffer and where each requested derivative goes in it. */
+#ifdef HAS_PARAMETER_DERIVATIVES
+#define DERIVATIVE_PARAMS , GLOBAL mixed* RESTRICT energyParamDerivs, GLOBAL const int* RESTRICT parameterDerivativeIndices
+#define DERIVATIVE_ARGS , energyParamDerivs, parameterDerivativeIndices
+#else
+#define DERIVATIVE_PARAMS
+#define DERIVATIVE_ARGS
+#endif
+
 /**
  * x^k for a compile-time k >= 0.
  */
@@ -51,6 +61,7 @@ DEVICE real integerPower(real x, int k) {
     return result;
 }
 
+#ifdef SWITCH_RATIONAL
 /**
  * PLUMED's rational switching function of r (r <= dmax), stretched; *dSigmaDr receives its derivative.
  * Mirrors RationalSwitchingFunction::evaluate() in openmmapi/include/internal/RationalSwitchingFunction.h,
@@ -114,6 +125,8 @@ DEVICE real switchingFunction(real r, real* dSigmaDr) {
     *dSigmaDr = dSigmaDx * (real) INV_R0 * (real) STRETCH_FACTOR;
     return value * (real) STRETCH_FACTOR + (real) SHIFT;
 }
+
+#endif
 
 /**
  * The minimum-image displacement. Wrapping along c, b, a gives the minimum image whenever it is shorter
@@ -238,6 +251,7 @@ DEVICE void addGradient(GLOBAL mm_long* RESTRICT gradientBuffer, int unique, rea
     ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[unique + 2 * NUM_UNIQUE], (mm_ulong) realToFixedPoint(gradient.z));
 }
 
+#ifdef SWITCH_RATIONAL
 /**
  * sigma(r) (stretched) of a pair at squared distance r2; *scale receives dsigma/dr / r, so the gradient
  * with respect to the second atom is delta * scale.
@@ -286,6 +300,51 @@ DEVICE real pairSwitch(real r2, real* scale) {
     return value;
 #endif
 }
+#else
+/**
+ * The other switching functions (CoordinationForce::SwitchingFunction other than Rational): sigma as a
+ * function of its variable v (x = (r - d0)/r0 > 0; r for NativeQ; x2 = r^2/r0^2 for a Custom function of
+ * x2), generated on the host per type (SWITCH_VALUE_AND_DERIVATIVE sets value and dValue = dsigma/dv).
+ * Mirrors SwitchingFunctionEvaluator (openmmapi/src/SwitchingFunctionEvaluator.cpp).
+ */
+DEVICE real switchOfVariable(real v, real* dValue) {
+    real value;
+    SWITCH_VALUE_AND_DERIVATIVE
+    return value;
+}
+
+/**
+ * sigma(r) (stretched) of a pair at squared distance r2; *scale receives dsigma/dr / r. PLUMED's rules:
+ * sigma = 1 for r <= d0 (not for x2), stretched sigma' = sigma * STRETCH_FACTOR + SHIFT.
+ */
+DEVICE real pairSwitch(real r2, real* scale) {
+#ifdef SWITCH_OF_X2
+    real dValue;
+    const real value = switchOfVariable(r2 * (real) INV_R0_SQUARED, &dValue);
+    *scale = (real) (2 * INV_R0_SQUARED * STRETCH_FACTOR) * dValue;
+    return value * (real) STRETCH_FACTOR + (real) SHIFT;
+#else
+    const real r = SQRT(r2);
+    real value, dSigmaDr = 0;
+#ifdef SWITCH_OF_R
+    if (r <= (real) D0)
+        value = 1;
+    else
+        value = switchOfVariable(r, &dSigmaDr);
+#else
+    const real x = (r - (real) D0) * (real) INV_R0;
+    if (x <= 0)
+        value = 1;
+    else {
+        value = switchOfVariable(x, &dSigmaDr);
+        dSigmaDr *= (real) INV_R0;
+    }
+#endif
+    *scale = (r > 0 ? dSigmaDr * (real) STRETCH_FACTOR / r : (real) 0);
+    return value * (real) STRETCH_FACTOR + (real) SHIFT;
+#endif
+}
+#endif
 
 /**
  * The contribution of one pair: sigma(r) and its gradient with respect to the second atom's position.
@@ -465,7 +524,7 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed,
         int first, int stride, bool writeResults, LOCAL_ARG volatile mixed* reduceTemp,
-        LOCAL_ARG volatile mm_long* longTemp, LOCAL_ARG mixed* derivative) {
+        LOCAL_ARG volatile mm_long* longTemp, LOCAL_ARG mixed* derivative DERIVATIVE_PARAMS) {
     mixed sum = 0, compensation = 0;
     for (int i = LOCAL_ID; i < numPartials; i += LOCAL_SIZE)
         compensatedAdd(&sum, &compensation, ((GLOBAL volatile const mixed*) partialSums)[i]);
@@ -489,8 +548,10 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
             results[0] = s;
             results[1] = dEdS;
             results[2] = energy;
-            if (addEnergy)
+            if (addEnergy) {
                 energyBuffer[0] += energy;
+                ADD_PARAMETER_DERIVATIVES
+            }
         }
     }
     SYNC_THREADS;
@@ -515,13 +576,14 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
 KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int numPartials,
         GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer,
         int addEnergy, GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
-        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed) {
+        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed
+        DERIVATIVE_PARAMS) {
     LOCAL volatile mixed reduceTemp[FINISH_BLOCK_SIZE];
     LOCAL volatile mm_long longTemp[FINISH_BLOCK_SIZE];
     LOCAL mixed derivative[1];
     finishBlock(partialSums, numPartials, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms,
                 forceBuffers, computeGradient, partialFixed, GLOBAL_ID, GLOBAL_SIZE, GROUP_ID == 0, reduceTemp,
-                longTemp, derivative);
+                longTemp, derivative DERIVATIVE_ARGS);
 }
 
 #ifdef FUSED_FINISH
@@ -535,7 +597,7 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
         GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL unsigned int* RESTRICT blocksDone,
-        LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG mixed* derivative, LOCAL_ARG int* isLast) {
+        LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG mixed* derivative, LOCAL_ARG int* isLast DERIVATIVE_PARAMS) {
     __threadfence();
     SYNC_THREADS;
     if (LOCAL_ID == 0)
@@ -546,19 +608,19 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
     __threadfence();
     // (Never with the neighbour list: no fixed-point partials.)
     finishBlock(partialSums, NUM_GROUPS, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms,
-                forceBuffers, computeGradient, 0, LOCAL_ID, LOCAL_SIZE, true, reduceTemp, 0, derivative);
+                forceBuffers, computeGradient, 0, LOCAL_ID, LOCAL_SIZE, true, reduceTemp, 0, derivative DERIVATIVE_ARGS);
     if (LOCAL_ID == 0)
         *blocksDone = 0;
 }
 
 #define FUSED_FINISH_PARAMS , GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, \
         GLOBAL mixed* RESTRICT energyBuffer, int addEnergy, GLOBAL const int* RESTRICT uniqueAtoms, \
-        GLOBAL mm_ulong* RESTRICT forceBuffers, GLOBAL unsigned int* RESTRICT blocksDone
+        GLOBAL mm_ulong* RESTRICT forceBuffers, GLOBAL unsigned int* RESTRICT blocksDone DERIVATIVE_PARAMS
 #define FUSED_FINISH_TAIL \
     LOCAL mixed derivative[1]; \
     LOCAL int isLast[1]; \
     finishInLastBlock(partialSums, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms, forceBuffers, \
-                      computeGradient, blocksDone, reduceTemp, derivative, isLast);
+                      computeGradient, blocksDone, reduceTemp, derivative, isLast DERIVATIVE_ARGS);
 #else
 #define FUSED_FINISH_PARAMS
 #define FUSED_FINISH_TAIL
