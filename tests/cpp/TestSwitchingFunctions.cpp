@@ -34,7 +34,9 @@ SwitchingSettings smap(int a, int b, double r0, double d0 = 0.0) {
 }
 
 SwitchingSettings nativeQ(double beta, double lambda, double reference, double d0 = 0.0) {
-    SwitchingSettings settings = typed(CoordinationForce::NativeQ, 0.3, d0);
+    // r0 is not used by NativeQ; at d0 + r0 = its midpoint the matrix places two pairs where it is steepest.
+    const double midpoint = lambda * reference;
+    SwitchingSettings settings = typed(CoordinationForce::NativeQ, midpoint > d0 ? midpoint - d0 : 0.3, d0);
     settings.qBeta = beta;
     settings.qLambda = lambda;
     settings.qReference = reference;
@@ -62,8 +64,8 @@ std::vector<SwitchingSettings> typedFunctions() {
             typed(CoordinationForce::Cubic, 0.3, 0.1),
             typed(CoordinationForce::Tanh, 0.25),
             typed(CoordinationForce::Tanh, 0.2, 0.1),
-            typed(CoordinationForce::Cosinus, 0.6),
-            typed(CoordinationForce::Cosinus, 0.5, 0.1),
+            typed(CoordinationForce::Cosinus, 1.2),
+            typed(CoordinationForce::Cosinus, 1.0, 0.1),
             nativeQ(50.0, 1.8, 0.25),
             nativeQ(10.0, 1.5, 0.4, 0.1),
             custom("1/(1+x^6)", 0.25),
@@ -95,6 +97,28 @@ std::vector<SwitchingSettings> typedMatrix() {
 }
 
 class TypedMatrix : public ::testing::TestWithParam<std::tuple<CoordinationForce::Mode, std::string>> {};
+
+/**
+ * Positions and box vectors rounded to float, so that single and mixed precision contexts (which store
+ * positions as float) and the brute force see the same input: steep functions (NativeQ with beta = 50/nm)
+ * would otherwise turn the 1e-7 nm rounding of a coordinate into a 1e-5 change of a force.
+ */
+Vec3 roundedToFloat(const Vec3& v) {
+    return Vec3((float) v[0], (float) v[1], (float) v[2]);
+}
+
+std::vector<Vec3> roundedToFloat(std::vector<Vec3> positions) {
+    for (Vec3& position : positions)
+        position = roundedToFloat(position);
+    return positions;
+}
+
+Box roundedToFloat(Box box) {
+    box.cell.a = roundedToFloat(box.cell.a);
+    box.cell.b = roundedToFloat(box.cell.b);
+    box.cell.c = roundedToFloat(box.cell.c);
+    return box;
+}
 
 class TypedDerivatives : public ::testing::TestWithParam<SwitchingSettings> {};
 
@@ -177,18 +201,20 @@ TEST(SwitchingFunctionDefinitions, FollowPlumedsSpecialRules) {
 
 TEST_P(TypedMatrix, CoordinationEnergyAndForcesMatchTheIndependentSum) {
     const CoordinationForce::Mode mode = std::get<0>(GetParam());
-    const Box box = boxNamed(std::get<1>(GetParam()));
+    const Box box = roundedToFloat(boxNamed(std::get<1>(GetParam())));
     std::vector<int> groupA, groupB;
     groupsFor(mode, groupA, groupB);
     unsigned seed = 2000 * (int) mode + box.name.size();
     for (const SwitchingSettings& settings : typedMatrix()) {
         SCOPED_TRACE(modeName(mode) + " " + box.name + " " + settings.describe());
-        std::vector<Vec3> positions = positionsFor(settings, box, seed++);
+        std::vector<Vec3> positions = roundedToFloat(positionsFor(settings, box, seed++));
         CoordinationForce force = makeForce(settings, mode, groupA, groupB, "2*s", box.periodic());
         CoordinationContext system(force, positions, box);
         Evaluation result = system.evaluate();
         BruteForce::Coordination expected = bruteForceOf(force, positions, box);
+        // Enough pairs within range that the comparison means something, forces included.
         ASSERT_GT(expected.s, 0.5);
+        ASSERT_GT(rootMeanSquare(expected.gradient), 0.05);
         expectRelativelyNear(result.s, expected.s, Tolerance::Coordination, "getCoordination()");
         expectRelativelyNear(result.energy, 2 * expected.s, Tolerance::Coordination, "energy of \"2*s\"");
         expectForcesNear(result.forces, scaled(expected.gradient, -2.0), Tolerance::ForceRelativeToRms,
