@@ -3,7 +3,7 @@
 
 #include "CoordinationKernels.h"
 #include "internal/SwitchingFunctionEvaluator.h"
-#include "lepton/ExpressionProgram.h"
+#include "internal/CoordinationEnergyFunction.h"
 #include "openmm/Vec3.h"
 #include <map>
 #include <memory>
@@ -29,18 +29,12 @@ private:
     void setPairParameters(const CoordinationForce& force);
     /** s at the positions; if gradient is not null, ds/dx of every particle is added to it. */
     double computeCoordination(OpenMM::ContextImpl& context, std::vector<OpenMM::Vec3>* gradient) const;
-    /** The values of s and of the global parameters, as the energy expressions read them. */
-    std::map<std::string, double> expressionVariables(OpenMM::ContextImpl& context, double s) const;
 
     CoordinationForce::Mode mode;
     std::vector<int> groupA, groupB;
     bool periodic;
     std::unique_ptr<SwitchingFunctionEvaluator> switchingFunction;
-    std::string energyText;
-    std::vector<std::string> globalParameterNames;
-    Lepton::ExpressionProgram energyExpression, energyDerivative;
-    std::vector<std::string> energyParameterDerivativeNames;
-    std::vector<Lepton::ExpressionProgram> energyParameterDerivatives;
+    CoordinationEnergyFunction energyFunction;
     std::vector<OpenMM::Vec3> gradient;
 };
 
