@@ -13,6 +13,9 @@
 #include <string>
 
 extern "C" void registerCoordinationReferenceKernelFactories();
+#ifdef COORDINATION_HAVE_CPU
+extern "C" void registerCoordinationCpuKernelFactories();
+#endif
 #ifdef COORDINATION_HAVE_OPENCL
 extern "C" void registerCoordinationOpenCLKernelFactories();
 #endif
@@ -32,6 +35,9 @@ std::string setUpPlatforms() {
     std::string directory = (fromEnvironment != nullptr ? fromEnvironment : COORDINATION_OPENMM_PLUGIN_DIR);
     OpenMM::Platform::loadPluginsFromDirectory(directory);
     registerCoordinationReferenceKernelFactories();
+#ifdef COORDINATION_HAVE_CPU
+    registerCoordinationCpuKernelFactories();
+#endif
 #ifdef COORDINATION_HAVE_OPENCL
     registerCoordinationOpenCLKernelFactories();
 #endif

@@ -11,7 +11,12 @@ namespace {
 void registerFactories() {
     for (int i = 0; i < Platform::getNumPlatforms(); i++) {
         Platform& platform = Platform::getPlatform(i);
-        if (platform.getName() == "Reference" || platform.getName() == "CPU")
+#ifdef COORDINATION_REFERENCE_SERVES_CPU
+        const bool serves = (platform.getName() == "Reference" || platform.getName() == "CPU");
+#else
+        const bool serves = (platform.getName() == "Reference"); // the CPU plugin has its own kernel
+#endif
+        if (serves)
             platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new ReferenceCoordinationKernelFactory());
     }
 }

@@ -1,0 +1,38 @@
+#include "CpuCoordinationKernelFactory.h"
+#include "CpuCalcCoordinationForceKernel.h"
+#include "openmm/OpenMMException.h"
+#include "openmm/internal/windowsExport.h"
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+
+namespace {
+
+void registerFactories() {
+    for (int i = 0; i < Platform::getNumPlatforms(); i++) {
+        Platform& platform = Platform::getPlatform(i);
+        if (platform.getName() == "CPU")
+            platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new CpuCoordinationKernelFactory());
+    }
+}
+
+} // namespace
+
+extern "C" OPENMM_EXPORT void registerPlatforms() {}
+
+// Called by Platform::loadPluginsFromDirectory().
+extern "C" OPENMM_EXPORT void registerKernelFactories() {
+    registerFactories();
+}
+
+// For programs (the tests) that link the plugin directly: a name no other plugin uses.
+extern "C" OPENMM_EXPORT void registerCoordinationCpuKernelFactories() {
+    registerFactories();
+}
+
+KernelImpl* CpuCoordinationKernelFactory::createKernelImpl(std::string name, const Platform& platform,
+                                                           ContextImpl& context) const {
+    if (name == CalcCoordinationForceKernel::Name())
+        return new CpuCalcCoordinationForceKernel(name, platform);
+    throw OpenMMException("CpuCoordinationKernelFactory: no kernel named '" + name + "'");
+}
