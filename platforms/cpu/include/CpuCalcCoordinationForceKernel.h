@@ -29,7 +29,7 @@ namespace CoordinationPlugin {
  * Cell list: a periodic rectangular box with at least 3 cells of width >= dmax along each axis, or no
  * PBC (cells over the atoms' bounding box), and at least 64 cells. Otherwise (triclinic boxes, cutoffs
  * longer than a third of the box, positions that are not finite) every pair is tested, with the exact
- * minimum image of the Reference kernel (in a rectangular box through positions wrapped into it). The
+ * minimum image of the Reference kernel (in a rectangular box by one conditional shift per axis). The
  * default rational function (m = 2n, n even, d0 = 0) is evaluated from r^2, without a square root.
  */
 class CpuCalcCoordinationForceKernel : public CalcCoordinationForceKernel {

@@ -182,49 +182,43 @@ private:
 };
 
 /**
- * The displacement between two atoms: the minimum image in a rectangular box through positions wrapped
- * into the box (one conditional shift per axis), the exact search in a triclinic one, or none.
+ * The displacement between two atoms: the minimum image in a rectangular box by one conditional shift
+ * per axis (ties at half a box resolved as the Reference kernel's floor(d/L + 0.5) does; displacements
+ * longer than 1.5 boxes go through it), the exact search in a triclinic one, or none.
  */
 class Displacement {
 public:
-    Displacement(const vector<Vec3>& positions, const vector<int>& atoms, const MinimumImage& minimumImage,
-                 const Vec3* box, bool periodic)
+    Displacement(const vector<Vec3>& positions, const MinimumImage& minimumImage, const Vec3* box, bool periodic)
         : positions(positions), minimumImage(minimumImage), periodic(periodic),
           rectangular(periodic && !minimumImage.isTriclinic()) {
-        if (!rectangular)
-            return;
         for (int axis = 0; axis < 3; axis++) {
             length[axis] = box[axis][axis];
             half[axis] = 0.5 * length[axis];
+            far[axis] = 1.5 * length[axis];
         }
-        wrapped.resize(positions.size());
-        for (int atom : atoms)
-            for (int axis = 0; axis < 3; axis++) {
-                const double x = positions[atom][axis];
-                wrapped[atom][axis] = x - length[axis] * std::floor(x / length[axis]);
-            }
     }
     inline Vec3 operator()(int first, int second) const {
-        if (rectangular) {
-            Vec3 delta = wrapped[second] - wrapped[first];
-            for (int axis = 0; axis < 3; axis++) {
-                if (delta[axis] > half[axis])
-                    delta[axis] -= length[axis];
-                else if (delta[axis] < -half[axis])
-                    delta[axis] += length[axis];
-            }
+        Vec3 delta = positions[second] - positions[first];
+        if (!periodic)
             return delta;
+        if (!rectangular)
+            return minimumImage(delta);
+        for (int axis = 0; axis < 3; axis++) {
+            if (delta[axis] >= half[axis] && delta[axis] < far[axis])
+                delta[axis] -= length[axis];
+            else if (delta[axis] < -half[axis] && delta[axis] > -far[axis])
+                delta[axis] += length[axis];
+            else if (!(std::fabs(delta[axis]) < far[axis]))
+                delta[axis] -= length[axis] * std::floor(delta[axis] / length[axis] + 0.5);
         }
-        const Vec3 delta = positions[second] - positions[first];
-        return periodic ? minimumImage(delta) : delta;
+        return delta;
     }
 
 private:
     const vector<Vec3>& positions;
     const MinimumImage& minimumImage;
     const bool periodic, rectangular;
-    double length[3], half[3];
-    vector<Vec3> wrapped;
+    double length[3], half[3], far[3];
 };
 
 /** The pairs' terms for a switching function Sigma of r^2 (inline for the Rational type). */
@@ -344,7 +338,7 @@ double CpuCalcCoordinationForceKernel::computeCoordination(ContextImpl& context,
             gradient.assign(uniqueAtoms.size(), Vec3());
     }
 
-    const Displacement displacement(positions, uniqueAtoms, minimumImage, data.periodicBoxVectors, periodic);
+    const Displacement displacement(positions, minimumImage, data.periodicBoxVectors, periodic);
     auto run = [&](const auto& sigma) {
         PairSum<std::decay_t<decltype(sigma)>> pairs(sigma, cutoff, displacement);
         threads.execute([&](ThreadPool& pool, int thread) {
