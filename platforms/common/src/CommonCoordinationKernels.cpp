@@ -606,12 +606,15 @@ string CommonCalcCoordinationForceKernel::switchingFunctionSource(const Coordina
         return "value = EXP((real) -0.5 * v * v);\n*dValue = -v * value;\n";
     case CoordinationForce::Smap: {
         const double a = force.getSmapA(), b = force.getSmapB();
-        // An overflowing x^a (astronomically far) is sigma's limit, 0, not inf/inf.
+        // An overflowing x^a (astronomically far) is sigma's limit, 0, not inf/inf. The derivative
+        // -b sx/x value/(1 + sx) is grouped as -b (sx/(1 + sx)) value/x: b sx alone can overflow in float
+        // while sx is finite (then inf * a value flushed to 0 was NaN).
         return "const real sx = (real) " + cc.doubleToString(std::pow(2.0, a / b) - 1.0) + " * integerPower(v, " +
                cc.intToString(force.getSmapA()) + ");\n"
                "if (isinf(sx)) {\n    value = 0;\n    *dValue = 0;\n}\nelse {\n"
-               "    value = POW(1 + sx, (real) " + cc.doubleToString(-b / a) + ");\n"
-               "    *dValue = (real) " + cc.doubleToString(-b) + " * sx / v * value / (1 + sx);\n}\n";
+               "    const real onePlusSx = 1 + sx;\n"
+               "    value = POW(onePlusSx, (real) " + cc.doubleToString(-b / a) + ");\n"
+               "    *dValue = (real) " + cc.doubleToString(-b) + " * (sx / onePlusSx) * value / v;\n}\n";
     }
     case CoordinationForce::Cubic:
         return "const real xMinus1 = v - 1, onePlus2X = 1 + 2 * v;\n"
