@@ -56,9 +56,9 @@ SwitchingSettings custom(const std::string& expression, double r0, double d0, do
  * Every type other than Rational (which TestBruteForceMatrix covers) with: no cutoff (Infinity), the
  * automatic dmax (0: none, Cosinus d0 + r0), a finite cutoff stretched and not, d0 = 0 and > 0 (not for
  * Custom in x2, which ignores d0). NativeQ with beta = 50 /nm (PLUMED's default): in a 2.5 nm cube
- * beta (r - lambda ref) reaches ~190 with lambda ref = 0.45 nm (float's exp overflows beyond 88.7) and,
- * with lambda ref = 1.95 nm, -95 at the pair 0.05 nm apart (1/exp overflows). (A steeper beta would
- * turn float's rounding of coordinates, ~1e-7 nm, into force differences beyond the tolerance.)
+ * beta (r - lambda ref) reaches ~190 (float's exp overflows beyond 88.7); GpuFarAtoms has the other side
+ * (1/exp overflowing). (A steeper beta would turn float's rounding of coordinates, ~1e-7 nm, into force
+ * differences beyond the tolerance.)
  */
 std::vector<SwitchingSettings> switchingCases() {
     const CoordinationForce::SwitchingFunction Exp = CoordinationForce::Exponential, Gauss = CoordinationForce::Gaussian,
@@ -85,8 +85,8 @@ std::vector<SwitchingSettings> switchingCases() {
             typed(Cos, 1.2, 0.0, 0.9, true),
             nativeQ(50.0, 1.8, 0.25, 0.0, Infinity, true),
             nativeQ(50.0, 1.8, 0.25, 0.1, 1.0, true),
-            nativeQ(50.0, 1.5, 1.3, 0.0, Infinity, true),
-            nativeQ(50.0, 1.5, 1.3, 0.2, 1.2, false),
+            nativeQ(50.0, 1.5, 0.6, 0.0, Infinity, true),
+            nativeQ(50.0, 1.5, 0.6, 0.2, 1.2, false),
             custom("1/(1+x^6)", 0.25, 0.0, Infinity, true),
             custom("1/(1+x^6)", 0.25, 0.1, 1.0, true),
             custom("(1+x)*exp(-2*x)", 0.2, 0.1, 1.0, false),
@@ -203,6 +203,7 @@ TEST(GpuFarAtoms, GiveFiniteResultsThatMatchTheReferencePlatform) {
         typed(CoordinationForce::Tanh, 0.25, 0.0, Infinity, true),
         typed(CoordinationForce::Cosinus, 0.6, 0.0, Infinity, true),
         nativeQ(50.0, 1.8, 0.25, 0.0, Infinity, true),
+        nativeQ(60.0, 1.5, 1.3, 0.0, Infinity, true), // 60 (0.22 - 1.95) = -104: 1/exp overflows in float
         custom("exp(-0.5*x2)", 0.3, 0.0, Infinity, true),
         custom("exp(-x)", 0.3, 0.0, Infinity, true),
         custom("1/(1+x^6)", 0.3, 0.0, Infinity, true)};
@@ -216,28 +217,40 @@ namespace {
 
 /**
  * A system large enough that the GPU kernel culls tiles with a cutoff and uses its neighbour list:
- * more 32 x 32 tiles than one pass of the device's warps (numThreadBlocks x 8; PoCL on 2 cores: ~100-200,
- * this has 741 for Self and 456 for Dual; an H100's 132 x 8 x ... is beyond it, so there the test checks
- * the all-pairs path). 12 atoms/nm^3.
+ * more 32 x 32 tiles than one pass of the device's warps (numThreadBlocks x 8: 96 for PoCL on 2 cores;
+ * this has 741 tiles for Self and 360 for Dual). On a large GPU (thousands of warps) the same system runs
+ * the all-pairs path instead; tests/python/test_gpu_platforms.py sizes its culling tests per platform.
+ * 12 atoms/nm^3.
  */
 const int LargeAtoms = 1200;
 
 /**
- * Inside the periodic box (spread 1) so that OpenMM need not wrap them (in float, wrapping rounds a
- * coordinate by ~5e-7 nm, which the steep NativeQ would turn into force differences beyond the tolerance),
- * or spread beyond it (for forces without PBC, which undo OpenMM's wrapping).
+ * Random positions inside the periodic box (spread 1; OpenMM need not wrap them: in float, wrapping rounds a
+ * coordinate by ~5e-7 nm) or spread beyond it (for forces without PBC, which undo OpenMM's wrapping).
  */
-Vec3 wrappedInto(Vec3 position, double edge) {
-    for (int axis = 0; axis < 3; axis++)
-        position[axis] -= std::floor(position[axis] / edge) * edge;
-    return position;
-}
-
 std::vector<Vec3> largePositions(double edge, unsigned seed, double spread = 1.0) {
+    // No two atoms closer than 0.12 nm (as in matter): the direction of a shorter distance vector has a
+    // relative error of ~1e-7 nm / r from float coordinates of a few nm, which functions with a slope at
+    // r -> 0 (Exponential) would turn into force differences beyond the single-precision tolerance.
     UniformRandom random(seed);
     std::vector<Vec3> positions;
-    for (int i = 0; i < LargeAtoms; i++)
-        positions.push_back(Vec3(random(), random(), random()) * (edge * spread));
+    const double length = edge * spread, minimum2 = 0.12 * 0.12;
+    while ((int) positions.size() < LargeAtoms) {
+        Vec3 candidate = Vec3(random(), random(), random()) * length;
+        bool tooClose = false;
+        for (const Vec3& other : positions) {
+            Vec3 delta = candidate - other;
+            if (spread == 1.0)
+                for (int axis = 0; axis < 3; axis++)
+                    delta[axis] -= std::round(delta[axis] / length) * length;
+            if (delta.dot(delta) < minimum2) {
+                tooClose = true;
+                break;
+            }
+        }
+        if (!tooClose)
+            positions.push_back(candidate);
+    }
     return floatRounded(positions);
 }
 
@@ -281,14 +294,9 @@ TEST(GpuCulledSystem, EveryTypeWithACutoffMatchesTheReferencePlatform) {
         Evaluation expected = reference.evaluate();
         ASSERT_GT(expected.s, 50.0) << "pairs within the cutoff";
         expectSameAsReference(tested.evaluate(), expected);
-        // Far moves (the spatial order is stale, the list must be rebuilt), then more evaluations than
-        // the re-sort interval (100).
-        std::vector<Vec3> moved = start;
-        UniformRandom random(7 + index);
-        for (Vec3& position : moved) {
-            position += Vec3(random() - 0.5, random() - 0.5, random() - 0.5) * 1.2;
-            position = floatRounded(self ? wrappedInto(position, box.cell.a[0]) : position);
-        }
+        // Far moves (every atom elsewhere: the spatial order is stale, the list must be rebuilt), then more
+        // evaluations than the re-sort interval (100).
+        const std::vector<Vec3> moved = largePositions(box.cell.a[0], 1040 + index, self ? 1.0 : 1.3);
         tested.getContext().setPositions(moved);
         reference.getContext().setPositions(moved);
         expected = reference.evaluate();
