@@ -49,10 +49,11 @@ grep -E "plugin:" "$OUT/cmake.log"
 cmake --build build/cpp --parallel 16 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 [ "${DEVICE_CHECK_PIP:-1}" = 1 ] && python3 -c "import openmmcoordination as c; print('plugins loaded:', c.pluginLoadedLibNames)"
 record "build (pip install + C++ tests)" "$((SECONDS - start)) s"
+echo "build: $((SECONDS - start)) s"
 
 want cpp && echo "== 3a. C++ suite on CUDA"
 # DEVICE_CHECK_PRECISIONS picks precisions (default "single mixed double"), DEVICE_CHECK_GTEST_FILTER narrows
-# the suite; the precisions run at the same time (the suite is bound by kernel compilation on the host).
+# the suite.
 cpp_precision() {
     local precision=$1
     # The setting matrices as in CI's OpenCL runs (covering subset); DEVICE_CHECK_FULL=1 runs all 48 settings.
@@ -60,10 +61,11 @@ cpp_precision() {
         ./build/cpp/tests/cpp/TestCoordination --gtest_brief=1 --gtest_filter="${DEVICE_CHECK_GTEST_FILTER:-*}" \
         > "$OUT/cpp-$precision.log" 2>&1
     echo "exit status $?" >> "$OUT/cpp-$precision.log"
+    echo "CUDA $precision done at $SECONDS s"
 }
 if want cpp; then
-    for precision in ${DEVICE_CHECK_PRECISIONS:-single mixed double}; do cpp_precision "$precision" & done
-    wait
+    # One at a time: the GPU is in exclusive-process compute mode ("No compatible CUDA device" for a second process).
+    for precision in ${DEVICE_CHECK_PRECISIONS:-single mixed double}; do cpp_precision "$precision"; done
     for precision in ${DEVICE_CHECK_PRECISIONS:-single mixed double}; do
         line=$(grep -E "^\[  (PASSED|FAILED|SKIPPED)  \] [0-9]+ test|SKIPPED:|exit status" "$OUT/cpp-$precision.log" | tr '\n' ' ')
         echo "CUDA $precision (filter ${DEVICE_CHECK_GTEST_FILTER:-*}): $line"
@@ -73,19 +75,14 @@ if want cpp; then
 fi
 
 if want python; then
-echo "== 3b. Python suite on CUDA (single, mixed, double at the same time; large-N and multi-context cases on)"
+echo "== 3b. Python suite on CUDA (large-N and multi-context cases on)"
 # DEVICE_CHECK_PYTEST picks what pytest runs (default: the whole suite), e.g. "tests/python/test_gpu_platforms.py".
-IFS=, read -r -a cases <<< "${DEVICE_CHECK_CASES:-CUDA:single,CUDA:mixed,CUDA:double}"
-for case in "${cases[@]}"; do
-    # shellcheck disable=SC2086
-    COORDINATION_TEST_PLATFORMS="$case" COORDINATION_LARGE_TESTS="${DEVICE_CHECK_LARGE:-1}" COORDINATION_TEST_DEVICE_INDEX="0,0" \
-        python3 -m pytest ${DEVICE_CHECK_PYTEST:-tests/python} -q -rs -p no:cacheprovider > "$OUT/pytest-${case/:/-}.log" 2>&1 &
-done
-wait
-for case in "${cases[@]}"; do
-    tail -15 "$OUT/pytest-${case/:/-}.log"
-    record "Python suite, $case" "$(tail -1 "$OUT/pytest-${case/:/-}.log")"
-done
+# One case at a time (the GPU is in exclusive-process mode).
+COORDINATION_TEST_PLATFORMS="${DEVICE_CHECK_CASES:-CUDA:single,CUDA:mixed,CUDA:double}" \
+COORDINATION_LARGE_TESTS="${DEVICE_CHECK_LARGE:-1}" COORDINATION_TEST_DEVICE_INDEX="0,0" \
+    python3 -m pytest ${DEVICE_CHECK_PYTEST:-tests/python} -q -rs -p no:cacheprovider > "$OUT/pytest.log" 2>&1
+tail -40 "$OUT/pytest.log"
+record "Python suite, ${DEVICE_CHECK_CASES:-CUDA x3}" "$(tail -1 "$OUT/pytest.log")"
 fi
 
 want nve && echo "== 4. NVE energy conservation"
