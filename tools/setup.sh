@@ -11,7 +11,7 @@ what="${1:-test}"
 case "$what" in demo|test) ;; *) echo "usage: bash tools/setup.sh demo|test" >&2; exit 2 ;; esac
 
 packages=(build-essential cmake libgtest-dev python3 python3-venv python3-dev python3-pip
-          pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers)
+          pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers doxygen)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -32,12 +32,12 @@ fi
 venv_python="$PWD/.venv/bin/python"
 echo "== installing Python packages"
 "$venv_python" -m pip install -q --disable-pip-version-check --upgrade pip
-"$venv_python" -m pip install -q --disable-pip-version-check "openmm==8.6.*" numpy pytest "swig==4.5.0"
+"$venv_python" -m pip install -q --disable-pip-version-check "openmm==8.6.*" numpy pytest "swig==4.5.0" tqdm matplotlib
 echo "== building and installing openmm-coordination (pip install .)"
 "$venv_python" -m pip install -q --disable-pip-version-check .
 
 if [ "$what" = demo ]; then
-    exec "$venv_python" examples/demo.py
+    exec "$venv_python" examples/nacl_metadynamics.py --out examples/output
 fi
 
 echo "== building the C++ tests"

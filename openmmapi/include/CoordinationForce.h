@@ -120,8 +120,11 @@ public:
      * R_0 (not CUBIC), D_0, D_MAX and NOSTRETCH), with no cutoff without D_MAX, as in PLUMED. NLIST,
      * NL_CUTOFF, NL_STRIDE, SERIAL and NUMERICAL_DERIVATIVES are accepted and ignored (the neighbour list is
      * automatic, derivatives are analytic). The label ("c:" or LABEL=c) becomes the force's name; the
-     * energy is "s". Anything else (@mdatoms, group labels, UNITS, unknown keywords) throws an
-     * OpenMMException that names it. The caller owns the returned force.
+     * energy is "s". Anything else (\@mdatoms, group labels, UNITS, unknown keywords) throws an
+     * OpenMMException that names it.
+     *
+     * @param line   one line of PLUMED input holding a COORDINATION action (lengths in nm)
+     * @return a new CoordinationForce; the caller owns it (in Python, the returned object does)
      */
     static CoordinationForce* fromPlumed(const std::string& line);
     /**
@@ -130,107 +133,239 @@ public:
      * type other than Rational is written as its value, D_MAX=d0+r0 for Cosinus and none otherwise).
      *
      * @param label    the action's label (default "c")
+     * @return the line, e.g. "c: COORDINATION GROUPA=1-10 R_0=0.3 NN=6 MM=12"
      */
     std::string toPlumed(const std::string& label = "c") const;
-    /** Get the energy expression E(s). */
+    /**
+     * Get the energy expression E(s).
+     *
+     * @return a Lepton expression of "s" and of the global parameters (kJ/mol); default "s"
+     */
     const std::string& getEnergyFunction() const;
-    /** Set the energy expression E(s): a Lepton expression of "s" and of the global parameters (kJ/mol). */
+    /**
+     * Set the energy expression E(s). Checked when a Context is created (an unknown variable or a
+     * syntax error throws an OpenMMException there).
+     *
+     * @param energy   a Lepton expression of "s" and of the global parameters, in kJ/mol
+     */
     void setEnergyFunction(const std::string& energy);
-    /** Get the mode (Self, Dual or Pair). Default Self. */
+    /**
+     * Get the mode.
+     *
+     * @return Self, Dual or Pair; default Self
+     */
     Mode getMode() const;
-    /** Set the mode (Self, Dual or Pair). */
+    /**
+     * Set which pairs are summed.
+     *
+     * @param mode   Self (group A with itself), Dual (A x B) or Pair (A[k] with B[k])
+     */
     void setMode(Mode mode);
-    /** Get the indices of the atoms in group A. */
+    /**
+     * Get group A.
+     *
+     * @return the 0-based particle indices of group A, in the order given; default empty
+     */
     const std::vector<int>& getGroupA() const;
-    /** Set the indices (0-based particle indices) of the atoms in group A. */
+    /**
+     * Set group A (PLUMED's GROUPA). An index may appear more than once (it counts once per entry).
+     *
+     * @param atoms   0-based particle indices; must be non-empty and within the System when a Context is created
+     */
     void setGroupA(const std::vector<int>& atoms);
-    /** Get the indices of the atoms in group B. */
+    /**
+     * Get group B.
+     *
+     * @return the 0-based particle indices of group B, in the order given; default empty
+     */
     const std::vector<int>& getGroupB() const;
-    /** Set the indices (0-based particle indices) of the atoms in group B (Dual and Pair modes). */
+    /**
+     * Set group B (PLUMED's GROUPB): used by Dual and Pair modes, must be empty in Self mode.
+     *
+     * @param atoms   0-based particle indices (Pair mode: as many as group A)
+     */
     void setGroupB(const std::vector<int>& atoms);
-    /** Get r0, the switching function's length scale (nm). Default 0.3 nm. */
+    /**
+     * Get r0, the switching function's length scale.
+     *
+     * @return r0 in nm; default 0.3 nm
+     */
     double getR0() const;
-    /** Set r0, the switching function's length scale (nm); must be > 0. Default 0.3 nm. */
+    /**
+     * Set r0, the switching function's length scale (PLUMED's R_0). Unused by Cubic and NativeQ.
+     *
+     * @param r0   in nm; must be > 0
+     */
     void setR0(double r0);
-    /** Get the exponent n of the numerator (Rational). Default 6. */
+    /**
+     * Get the exponent n of the Rational function's numerator.
+     *
+     * @return n; default 6
+     */
     int getN() const;
-    /** Set the exponent n of the numerator; must be >= 1. */
+    /**
+     * Set the exponent n of the Rational function's numerator (PLUMED's NN).
+     *
+     * @param n   must be >= 1
+     */
     void setN(int n);
-    /** Get the exponent m of the denominator as set: 0 (the default) means 2n. */
+    /**
+     * Get the exponent m of the Rational function's denominator, as set.
+     *
+     * @return m; 0 (the default) means 2n
+     */
     int getM() const;
-    /** Set the exponent m of the denominator; 0 means 2n; must be >= 0 and (after 0 -> 2n) differ from n. */
+    /**
+     * Set the exponent m of the Rational function's denominator (PLUMED's MM).
+     *
+     * @param m   >= 0; 0 means 2n; after that substitution it must differ from n
+     */
     void setM(int m);
-    /** Get the exponent m actually used: 2n if getM() is 0, else getM(). */
+    /**
+     * Get the exponent m actually used.
+     *
+     * @return 2n if getM() is 0, else getM()
+     */
     int getEffectiveM() const;
-    /** Get d0 (nm): sigma = 1 for r <= d0. Default 0. */
+    /**
+     * Get d0: sigma = 1 for r <= d0.
+     *
+     * @return d0 in nm; default 0
+     */
     double getD0() const;
-    /** Set d0 (nm); must be >= 0. */
+    /**
+     * Set d0 (PLUMED's D_0): x = (r - d0) / r0, and sigma = 1 for r <= d0.
+     *
+     * @param d0   in nm; must be >= 0 (and < dmax if dmax is finite)
+     */
     void setD0(double d0);
     /**
-     * Get dmax (nm) as set: 0 (the default) means automatic, infinity means no cutoff, a positive value
-     * is the cutoff.
+     * Get dmax as set.
+     *
+     * @return dmax in nm: 0 (the default) means automatic, infinity means no cutoff, a positive value is the cutoff
      */
     double getDMax() const;
     /**
-     * Set the cutoff dmax (nm). 0 (the default): automatic, dmax = d0 + r0 * (1e-5)^(1/(n - m)) for
-     * Rational, as PLUMED's keyword form (Cosinus: d0 + r0; other types: no cutoff). A positive finite value: that cutoff (must be > d0). Infinity
-     * (std::numeric_limits<double>::infinity(), Python float('inf')): no cutoff, no stretching.
+     * Set the cutoff dmax (PLUMED's D_MAX). 0 (the default): automatic, dmax = d0 + r0 * (1e-5)^(1/(n - m))
+     * for Rational, as PLUMED's keyword form (Cosinus: d0 + r0; other types: no cutoff). A positive finite
+     * value: that cutoff (must be > d0). Infinity (std::numeric_limits<double>::infinity(), Python
+     * float('inf')): no cutoff, no stretching.
+     *
+     * @param dmax   in nm: 0, a value > d0, or infinity
      */
     void setDMax(double dmax);
     /**
-     * Get the cutoff actually used (nm): the automatic value of the type if getDMax() is 0, infinity if
-     * there is no cutoff.
+     * Get the cutoff actually used.
+     *
+     * @return in nm: the type's automatic value if getDMax() is 0, infinity if there is no cutoff
      */
     double getEffectiveDMax() const;
-    /** Get whether the switching function is stretched to reach 0 at a finite dmax. Default true. */
+    /**
+     * Get whether the switching function is stretched to reach 0 at a finite dmax.
+     *
+     * @return default true (PLUMED's default)
+     */
     bool getStretch() const;
     /**
-     * Set whether the switching function is stretched to reach 0 at a finite dmax (PLUMED's default;
-     * false is PLUMED's NOSTRETCH). Has no effect without a cutoff.
+     * Set whether the switching function is stretched to reach 0 at a finite dmax. Has no effect without
+     * a cutoff.
+     *
+     * @param stretch   true: PLUMED's default; false: PLUMED's NOSTRETCH
      */
     void setStretch(bool stretch);
-    /** Get the type of switching function. Default Rational. */
+    /**
+     * Get the type of switching function.
+     *
+     * @return default Rational
+     */
     SwitchingFunction getSwitchingFunction() const;
     /**
      * Set the type of switching function. Its own parameters are set with setN/setM (Rational),
      * setSmapExponents (Smap), setNativeQParameters (NativeQ) or setCustomSwitchingFunction (Custom);
      * r0, d0, dmax and stretch are shared by all types.
+     *
+     * @param type   one of the SwitchingFunction values (PLUMED's SWITCH types)
      */
     void setSwitchingFunction(SwitchingFunction type);
-    /** Get the exponent a of the Smap function (PLUMED's A). Default 0 (unset). */
+    /**
+     * Get the exponent a of the Smap function.
+     *
+     * @return PLUMED's A; default 0 (unset: a Smap force needs setSmapExponents)
+     */
     int getSmapA() const;
-    /** Get the exponent b of the Smap function (PLUMED's B). Default 0 (unset). */
+    /**
+     * Get the exponent b of the Smap function.
+     *
+     * @return PLUMED's B; default 0 (unset)
+     */
     int getSmapB() const;
-    /** Set the exponents a and b of the Smap function (PLUMED's A and B; both required, both >= 1). */
+    /**
+     * Set the exponents of the Smap function sigma = (1 + (2^(a/b) - 1) x^a)^(-b/a).
+     *
+     * @param a   PLUMED's A, >= 1
+     * @param b   PLUMED's B, >= 1
+     */
     void setSmapExponents(int a, int b);
-    /** Get beta (1/nm) of the NativeQ function. Default 50 /nm (PLUMED's). */
+    /**
+     * Get beta of the NativeQ function.
+     *
+     * @return in 1/nm; default 50 /nm (PLUMED's)
+     */
     double getNativeQBeta() const;
-    /** Get lambda (unitless) of the NativeQ function. Default 1.8 (PLUMED's). */
+    /**
+     * Get lambda of the NativeQ function.
+     *
+     * @return unitless; default 1.8 (PLUMED's)
+     */
     double getNativeQLambda() const;
-    /** Get the reference distance (nm) of the NativeQ function. Default 0 (unset). */
+    /**
+     * Get the reference distance of the NativeQ function.
+     *
+     * @return in nm; default 0 (unset: a NativeQ force needs setNativeQParameters)
+     */
     double getNativeQReference() const;
     /**
-     * Set the parameters of the NativeQ function sigma(r) = 1 / (1 + exp(beta (r - lambda * reference))):
-     * beta (1/nm, PLUMED's BETA, > 0), lambda (PLUMED's LAMBDA, > 0) and reference (nm, PLUMED's REF, > 0).
+     * Set the parameters of the NativeQ function sigma(r) = 1 / (1 + exp(beta (r - lambda * reference))).
+     *
+     * @param beta        PLUMED's BETA, in 1/nm, > 0 (PLUMED's default 50)
+     * @param lambda      PLUMED's LAMBDA, unitless, > 0 (PLUMED's default 1.8)
+     * @param reference   PLUMED's REF, in nm, > 0
      */
     void setNativeQParameters(double beta, double lambda, double reference);
-    /** Get the expression of the Custom switching function ("" if none was set). */
+    /**
+     * Get the expression of the Custom switching function.
+     *
+     * @return the expression; "" if none was set
+     */
     const std::string& getCustomSwitchingFunction() const;
     /**
-     * Use a Custom switching function: a Lepton expression of x = (r - d0) / r0 (sigma = 1 for r <= d0),
-     * or of x2 = r^2 / r0^2 (PLUMED's fast form: d0 is ignored and sigma = f(x2) down to r = 0), but not
-     * both, and of no other variable (PLUMED's SWITCH={CUSTOM FUNC=...}); PLUMED's named constants (pi,
-     * pi_2, pi_4, e, ln2, ln10, log2e, log10e, sqrt2, sqrt1_2) may be used. Sets the type to Custom.
+     * Use a Custom switching function (PLUMED's SWITCH={CUSTOM FUNC=...}) and set the type to Custom.
+     * The expression is a Lepton expression of x = (r - d0) / r0 (sigma = 1 for r <= d0), or of
+     * x2 = r^2 / r0^2 (PLUMED's fast form: d0 is ignored and sigma = f(x2) down to r = 0), but not both,
+     * and of no other variable; PLUMED's named constants (pi, pi_2, pi_4, e, ln2, ln10, log2e, log10e,
+     * sqrt2, sqrt1_2) may be used. Checked when a Context is created.
+     *
+     * @param expression   sigma as a function of x or of x2 (unitless)
      */
     void setCustomSwitchingFunction(const std::string& expression);
     /**
      * Set whether distances use the minimum image convention with the context's periodic box
-     * (rectangular or triclinic). Default false (PLUMED's NOPBC).
+     * (rectangular or triclinic).
+     *
+     * @param periodic   default false (PLUMED's NOPBC); fromPlumed() sets true unless NOPBC is given
      */
     void setUsesPeriodicBoundaryConditions(bool periodic);
-    /** Get whether distances use periodic boundary conditions. */
+    /**
+     * Get whether distances use periodic boundary conditions.
+     *
+     * @return default false
+     */
     bool usesPeriodicBoundaryConditions() const override;
-    /** Get the number of global parameters the energy expression may use. */
+    /**
+     * Get the number of global parameters the energy expression may use.
+     *
+     * @return default 0
+     */
     int getNumGlobalParameters() const;
     /**
      * Add a global parameter the energy expression may use. Its value in a Context is changed with
@@ -241,27 +376,61 @@ public:
      * @return the index of the parameter
      */
     int addGlobalParameter(const std::string& name, double defaultValue);
-    /** Get the name of global parameter index. */
+    /**
+     * Get the name of a global parameter.
+     *
+     * @param index   0 .. getNumGlobalParameters() - 1
+     * @return its name
+     */
     const std::string& getGlobalParameterName(int index) const;
-    /** Set the name of global parameter index. */
+    /**
+     * Rename a global parameter (before a Context is created).
+     *
+     * @param index   0 .. getNumGlobalParameters() - 1
+     * @param name    the new name (not "s", unique)
+     */
     void setGlobalParameterName(int index, const std::string& name);
-    /** Get the default value of global parameter index. */
+    /**
+     * Get the default value of a global parameter.
+     *
+     * @param index   0 .. getNumGlobalParameters() - 1
+     * @return its value in a new Context
+     */
     double getGlobalParameterDefaultValue(int index) const;
-    /** Set the default value of global parameter index. */
+    /**
+     * Set the default value of a global parameter (its value in Contexts created afterwards).
+     *
+     * @param index          0 .. getNumGlobalParameters() - 1
+     * @param defaultValue   the value
+     */
     void setGlobalParameterDefaultValue(int index, double defaultValue);
     /**
      * Request the derivative of the energy with respect to a global parameter: it is reported by
      * State::getEnergyParameterDerivatives() when a State is created with getEnergy = true (as with
-     * OpenMM's custom forces). The parameter must be one of this force's global parameters.
+     * OpenMM's custom forces), in kJ/mol per unit of the parameter. Fixed when a Context is created.
+     *
+     * @param name   one of this force's global parameters, requested at most once
      */
     void addEnergyParameterDerivative(const std::string& name);
-    /** Get the number of global parameters whose energy derivative is requested. */
+    /**
+     * Get the number of global parameters whose energy derivative is requested.
+     *
+     * @return default 0
+     */
     int getNumEnergyParameterDerivatives() const;
-    /** Get the name of the global parameter of energy derivative index. */
+    /**
+     * Get the name of a requested energy parameter derivative.
+     *
+     * @param index   0 .. getNumEnergyParameterDerivatives() - 1
+     * @return the global parameter's name
+     */
     const std::string& getEnergyParameterDerivativeName(int index) const;
     /**
      * Get the coordination number s at the context's current positions, computed by the context's
-     * platform.
+     * platform (on a GPU, one number is downloaded).
+     *
+     * @param context   a Context whose System contains this force
+     * @return s (unitless)
      */
     double getCoordination(OpenMM::Context& context) const;
     /**
@@ -269,10 +438,17 @@ public:
      * an existing Context, as if it had been created anew. The energy expression and the global
      * parameters (names and number) cannot be changed this way: create a new Context for that (an
      * OpenMMException says so if they differ). Parameter values are changed with Context::setParameter().
+     *
+     * @param context   a Context whose System contains this force
      */
     void updateParametersInContext(OpenMM::Context& context);
 
 protected:
+    /**
+     * Create the ForceImpl (called by OpenMM when a Context is created).
+     *
+     * @return a new CoordinationForceImpl
+     */
     OpenMM::ForceImpl* createImpl() const override;
 
 private:
@@ -296,9 +472,18 @@ private:
  */
 class CoordinationForce::GlobalParameterInfo {
 public:
+    /** The parameter's name. */
     std::string name;
+    /** Its value in a new Context. */
     double defaultValue;
+    /** An unnamed parameter with default value 0. */
     GlobalParameterInfo() : defaultValue(0.0) {}
+    /**
+     * A parameter.
+     *
+     * @param name           its name
+     * @param defaultValue   its value in a new Context
+     */
     GlobalParameterInfo(const std::string& name, double defaultValue) : name(name), defaultValue(defaultValue) {}
 };
 
