@@ -185,7 +185,9 @@ def main():
     integrator = mm.LangevinMiddleIntegrator(TEMPERATURE * unit.kelvin, 1.0 / unit.picosecond,
                                              TIMESTEP * unit.picoseconds)
     integrator.setRandomNumberSeed(args.seed)
-    simulation = app.Simulation(modeller.topology, system, integrator, platform)
+    # Mixed precision on a GPU (single-precision forces, double-precision integration), as is usual for MD.
+    properties = {"Precision": "mixed"} if platform.getName() in ("CUDA", "OpenCL") else {}
+    simulation = app.Simulation(modeller.topology, system, integrator, platform, properties)
     simulation.context.setPositions(modeller.positions)
     simulation.minimizeEnergy(maxIterations=500)
     simulation.context.setVelocitiesToTemperature(TEMPERATURE * unit.kelvin, args.seed)

@@ -9,6 +9,7 @@
 #   4. a short NVE run per precision; 5. host transfers per step; 6. a first timing (10k atoms, Self);
 #   7. the benchmark suite (benchmarks/benchmark_suite.py; BENCH_ARGS adds options, e.g. "--cases S1,S2");
 #      7b. every switching type (benchmarks/switching_types.py); 7c. the CPU platform (benchmarks/benchmark_cpu.py);
+#      7d. (only if asked) the NaCl metadynamics showcase's long run (examples/nacl_metadynamics.py --long);
 #   8. Nsight Compute profiles of the tile kernel (S1 all pairs, N = 131072; S2 dmax = 1 nm, N = 100000);
 # then a summary table. Logs go to $OUT (default /tmp/device-check). DEVICE_CHECK_LARGE=0 leaves out the
 # Python suite's 5e9-pair case (its Reference value takes minutes); DEVICE_CHECK_CASES and
@@ -22,7 +23,8 @@ export PYTHONUNBUFFERED=1
 # The driver takes PTX of CUDA 13.0: use the toolkit's own NVRTC, not a newer one.
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 site=/tmp/site
-# DEVICE_CHECK_STEPS picks steps (default all): "cpp python nve transfers timing bench types cpubench profile".
+# DEVICE_CHECK_STEPS picks steps (default all but showcase): "cpp python nve transfers timing bench types cpubench
+# showcase profile".
 steps="${DEVICE_CHECK_STEPS:-cpp python nve transfers timing bench types cpubench profile}"
 want() { [[ " $steps " == *" $1 "* ]]; }
 summary=()
@@ -133,6 +135,14 @@ echo "== 7c. the CPU platform's kernel against the Reference kernel, every core 
 python3 benchmarks/benchmark_cpu.py --out "$OUT/cpu" > "$OUT/benchmark-cpu.log" 2>&1
 echo "exit status $?" >> "$OUT/benchmark-cpu.log"
 cat "$OUT/benchmark-cpu.log"
+fi
+
+if want showcase; then
+echo "== 7d. the NaCl metadynamics showcase, long run on CUDA (SHOWCASE_MINUTES of wall time)"
+python3 examples/nacl_metadynamics.py --long --platform CUDA --max-minutes "${SHOWCASE_MINUTES:-8}" \
+    --out "$OUT/showcase" > "$OUT/showcase.log" 2>&1
+echo "exit status $?" >> "$OUT/showcase.log"
+tr '\r' '\n' < "$OUT/showcase.log" | grep -v "it/s\|step/s" | tail -8
 fi
 
 if want profile; then
