@@ -17,20 +17,55 @@ class ThreadPool;
 namespace CoordinationPlugin {
 
 /**
+ * The group entries in the order the pair loops visit them (by cell, or in group order), as structure
+ * of arrays so that the loops over a range of entries vectorize. Positions are the user's, not wrapped:
+ * displacements are differences of these, as in the Reference kernel.
+ */
+struct CpuCoordinationEntries {
+    std::vector<double> x, y, z;
+    std::vector<double> particle; // particle index, as a double for the vectorized same-atom mask
+    std::vector<double> slot;     // index in the group, as a double: which atom of a Self pair comes first
+    std::vector<int> unique;      // index into the kernel's uniqueAtoms
+    void resize(int size);
+    int size() const { return x.size(); }
+    void set(int entry, const OpenMM::Vec3& position, int particleIndex, int slotIndex, int uniqueIndex);
+};
+
+/**
+ * A grid of cells a fraction of the cutoff wide, over a periodic rectangular box or the entries'
+ * bounding box, with each group's entries sorted by cell (buildCellGrid says how it is sized).
+ */
+struct CpuCoordinationCellGrid {
+    int size[3];
+    double width[3];
+    int radius[3];       // cells farther apart than this along an axis hold no pair within the cutoff ...
+    bool wholeAxis[3];   // ... or every cell of the axis is a neighbour (each counted once)
+    bool periodic;
+    std::vector<int> cellStartA, cellStartB; // entries of cell c: [cellStart[c], cellStart[c + 1])
+    int numCells() const { return size[0] * size[1] * size[2]; }
+};
+
+/**
  * The CPU platform's CoordinationForce kernel: double precision, on OpenMM's thread pool (the
- * platform's Threads property), with a cell list for a finite cutoff.
+ * platform's Threads property).
  *
- * The pairs are cut into fixed chunks (rows of group A, or cells of the cell list) that do not depend
- * on the number of threads; s is summed per chunk and the chunks' sums are added in chunk order, so s is
- * the same for any number of threads. Thread t takes chunks t, t + T, t + 2T, ... (static: run to run
- * the same thread adds the same pairs), and adds ds/dx into its own buffer over the force's atoms; the
- * buffers are summed in thread order. Results are bitwise reproducible for a given thread count.
+ * Work items: cells of a cell grid (Self and Dual with a finite cutoff, rectangular or no PBC, enough
+ * entries), ranges of rows of about the same number of pairs (all pairs: no cutoff, triclinic boxes,
+ * non-finite positions), or ranges of pairs (Pair mode). They depend on the positions and the groups,
+ * never on the number of threads; s is summed per item and the items' sums added in item order, so s is
+ * the same for any number of threads. Thread t takes items t, t + T, t + 2T, ... and adds ds/dx into its
+ * own buffer over the entries; the buffers are summed in thread order, then the entries into their
+ * atoms in entry order: forces are bitwise reproducible for a given thread count.
  *
- * Cell list: a periodic rectangular box with at least 3 cells of width >= dmax along each axis, or no
- * PBC (cells over the atoms' bounding box), and at least 64 cells. Otherwise (triclinic boxes, cutoffs
- * longer than a third of the box, positions that are not finite) every pair is tested, with the exact
- * minimum image of the Reference kernel (in a rectangular box by one conditional shift per axis). The
- * default rational function (m = 2n, n even, d0 = 0) is evaluated from r^2, without a square root.
+ * Cells are about cutoff/4 wide and each home cell visits only the cells that can hold a point within
+ * the cutoff (a spherical stencil; Self visits each pair of cells once). Pair loops run over contiguous
+ * ranges of entries; for the default rational function (m = 2n, n even, d0 = 0: sigma of r^2, no square
+ * root) and displacements the comparisons below can wrap, they are vectorized (omp simd, masked).
+ *
+ * Minimum image in a rectangular box: d >= L/2 -> d - L, d < -L/2 -> d + L, exactly the Reference
+ * kernel's half-box ties (PLUMED's rt42 lattice has atoms exactly half a box apart), with Self pairs
+ * oriented as the Reference kernel orients them (the lower slot first). Displacements that may exceed
+ * 1.5 boxes and triclinic boxes go through the exact scalar minimum image.
  */
 class CpuCalcCoordinationForceKernel : public CalcCoordinationForceKernel {
 public:
@@ -42,10 +77,23 @@ public:
     double getCoordination(OpenMM::ContextImpl& context) override;
     void copyParametersToContext(OpenMM::ContextImpl& context, const CoordinationForce& force) override;
 
+    /** A work item: a range of rows (all pairs), of pairs (Pair mode) or one home cell [begin, begin + 1). */
+    struct WorkItem {
+        int begin, end;
+    };
+
 private:
     void setPairParameters(const CoordinationForce& force);
-    /** s at the positions; with computeGradient, ds/dx of the force's atoms in the threads' buffers. */
+    /** s at the positions; with computeGradient, ds/dx of uniqueAtoms in atomGradient. */
     double computeCoordination(OpenMM::ContextImpl& context, bool computeGradient);
+    /** Sorts the entries into a cell grid (one work item per cell); false where a grid does not apply. */
+    bool buildCellGrid(const std::vector<OpenMM::Vec3>& positions, const OpenMM::Vec3* box);
+    /** Runs the work items on the thread pool; returns s. */
+    template <class Sigma, class Image>
+    double runItems(OpenMM::ThreadPool& threads, const Sigma& sigma, const Image& image, bool computeGradient);
+    template <bool WithGradient, bool Oriented, class Sigma, class Image>
+    double processItem(int item, const Sigma& sigma, const Image& image, double* gradient,
+                       std::vector<std::pair<int, int>>& ranges) const;
 
     CoordinationForce::Mode mode;
     std::vector<int> groupA, groupB;
@@ -59,8 +107,16 @@ private:
     double r0;
     int n;
     CoordinationEnergyFunction energyFunction;
-    std::vector<std::vector<OpenMM::Vec3>> threadGradients; // per thread, over uniqueAtoms
-    std::vector<double> chunkSums;
+    std::vector<WorkItem> allPairItems;    // all pairs or Pair mode: depend on the group sizes only
+
+    // Per evaluation.
+    bool useCells;
+    CpuCoordinationEntries entriesA, entriesB; // by cell, or in group order
+    CpuCoordinationCellGrid grid;
+    std::vector<WorkItem> items;
+    std::vector<double> itemSums;
+    std::vector<std::vector<double>> threadGradients; // per thread: x, y, z over the entries (A's, then B's)
+    std::vector<OpenMM::Vec3> atomGradient;             // over uniqueAtoms
 };
 
 } // namespace CoordinationPlugin

@@ -7,9 +7,9 @@
 #include "openmm/reference/ReferencePlatform.h"
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
-#include <type_traits>
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
@@ -17,159 +17,81 @@ using std::vector;
 
 namespace {
 
-/** Rows of group A per chunk when every pair is visited, and pairs per chunk in Pair mode. */
-const int RowsPerChunk = 16;
-const int PairsPerChunk = 512;
+/** Pairs per work item when all pairs are visited, and in Pair mode. */
+const long long PairsPerAllPairsItem = 1 << 15;
+const int PairsPerPairItem = 4096;
+/** Self and Dual with fewer entries than this visit all pairs (a grid would not pay). */
+const int MinEntriesForGrid = 256;
+/** Cells are about cutoff / this wide ... */
+const double CellsPerCutoff = 4.0;
+/** ... but the grid has at most (entries / this) cells (atoms far apart: coarser cells). */
+const int MinEntriesPerCell = 2;
+/**
+ * The vectorized loops need every displacement component and its square finite (a masked-out term is
+ * still computed, and inf * 0 would be NaN): coordinates of an axis must span less than this.
+ */
+const double MaxVectorizedSpan = 1e150;
+
+const double Infinity = std::numeric_limits<double>::infinity();
 
 ReferencePlatform::PlatformData& referenceData(ContextImpl& context) {
     return *static_cast<ReferencePlatform::PlatformData*>(context.getPlatformData());
 }
 
-/**
- * A grid of cells at least dmax wide: periodic over a rectangular box (at least 3 cells per axis), or
- * over a bounding box of the atoms. Atoms within dmax of each other are in the same or adjacent cells.
+/*
+ * Switching functions as the pair loops call them, of r^2: value(r2) = sigma and scale(r2) = (dsigma/dr)/r,
+ * so that dsigma/d(x_second - x_first) = delta * scale. Simd says whether value() and scale() are plain
+ * arithmetic that `omp simd` can evaluate for every candidate of a range, masked; operator() is the
+ * scalar form.
  */
-class CellGrid {
-public:
-    /** A grid for the periodic rectangular box; false if the box is too small for 3 cells per axis. */
-    bool setPeriodic(const Vec3* box, double cutoff) {
-        periodic = true;
-        for (int axis = 0; axis < 3; axis++) {
-            length[axis] = box[axis][axis];
-            dims[axis] = (int) std::floor(length[axis] / cutoff);
-            if (dims[axis] < 3)
-                return false;
-            dims[axis] = std::min(dims[axis], 1024);
-            inverseWidth[axis] = dims[axis] / length[axis];
-        }
-        return true;
-    }
-    /** A grid over the bounding box of the given atoms (at most about maxCells cells); false if a position is not finite. */
-    bool setBounded(const vector<Vec3>& positions, const vector<int>& atoms, double cutoff, long long maxCells) {
-        periodic = false;
-        Vec3 low(INFINITY, INFINITY, INFINITY), high(-INFINITY, -INFINITY, -INFINITY);
-        for (int atom : atoms)
-            for (int axis = 0; axis < 3; axis++) {
-                const double x = positions[atom][axis];
-                if (!std::isfinite(x))
-                    return false;
-                low[axis] = std::min(low[axis], x);
-                high[axis] = std::max(high[axis], x);
-            }
-        long long total = 1;
-        for (int axis = 0; axis < 3; axis++) {
-            origin[axis] = low[axis];
-            dims[axis] = (int) std::max(1.0, std::min(1024.0, std::floor((high[axis] - low[axis]) / cutoff)));
-            total *= dims[axis];
-        }
-        while (total > maxCells) {
-            // Too sparse for this many cells (atoms far apart): coarser along the longest axis.
-            int axis = (int) (std::max_element(dims, dims + 3) - dims);
-            total = total / dims[axis] * ((dims[axis] + 1) / 2);
-            dims[axis] = (dims[axis] + 1) / 2;
-        }
-        for (int axis = 0; axis < 3; axis++)
-            inverseWidth[axis] = 1.0 / std::max((high[axis] - low[axis]) / dims[axis], cutoff);
-        return true;
-    }
-    int numCells() const { return dims[0] * dims[1] * dims[2]; }
-    /** The cell coordinates of a position. */
-    void coordinates(const Vec3& position, int cell[3]) const {
-        for (int axis = 0; axis < 3; axis++) {
-            double scaled;
-            if (periodic) {
-                const double fraction = position[axis] / length[axis];
-                scaled = (fraction - std::floor(fraction)) * dims[axis];
-            }
-            else
-                scaled = (position[axis] - origin[axis]) * inverseWidth[axis];
-            cell[axis] = std::min(std::max((int) scaled, 0), dims[axis] - 1);
-        }
-    }
-    int index(const int cell[3]) const { return (cell[2] * dims[1] + cell[1]) * dims[0] + cell[0]; }
-    /** The distinct cells adjacent to (and including) a cell. */
-    int neighbors(const int cell[3], int* result) const {
-        int count = 0;
-        int range[3][3], rangeSize[3];
-        for (int axis = 0; axis < 3; axis++) {
-            rangeSize[axis] = 0;
-            for (int offset = -1; offset <= 1; offset++) {
-                int c = cell[axis] + offset;
-                if (periodic)
-                    c = (c + dims[axis]) % dims[axis];
-                else if (c < 0 || c >= dims[axis])
-                    continue;
-                range[axis][rangeSize[axis]++] = c;
-            }
-        }
-        for (int i = 0; i < rangeSize[0]; i++)
-            for (int j = 0; j < rangeSize[1]; j++)
-                for (int k = 0; k < rangeSize[2]; k++) {
-                    const int c[3] = {range[0][i], range[1][j], range[2][k]};
-                    result[count++] = index(c);
-                }
-        return count;
-    }
-    /** Sort slots into cells (counting sort: stable, so slots stay in increasing order within a cell). */
-    void bin(const vector<Vec3>& positions, const vector<int>& atoms, vector<int>& cellStart, vector<int>& slots) const {
-        vector<int> cellOfSlot(atoms.size());
-        cellStart.assign(numCells() + 1, 0);
-        for (int slot = 0; slot < (int) atoms.size(); slot++) {
-            int cell[3];
-            coordinates(positions[atoms[slot]], cell);
-            cellOfSlot[slot] = index(cell);
-            cellStart[cellOfSlot[slot] + 1]++;
-        }
-        for (int c = 0; c < numCells(); c++)
-            cellStart[c + 1] += cellStart[c];
-        slots.resize(atoms.size());
-        vector<int> next(cellStart.begin(), cellStart.end() - 1);
-        for (int slot = 0; slot < (int) atoms.size(); slot++)
-            slots[next[cellOfSlot[slot]]++] = slot;
-    }
-
-private:
-    bool periodic = false;
-    int dims[3] = {1, 1, 1};
-    double origin[3] = {0, 0, 0}, length[3] = {0, 0, 0}, inverseWidth[3] = {1, 1, 1};
-};
 
 /**
- * PLUMED's rational function with m = 2n, n even and d0 = 0 (the default, 6/12) as a function of
- * y = r^2/r0^2: sigma = 1/(1 + y^(n/2)), no square root. Same value and derivative as
- * RationalSwitchingFunction, to rounding.
+ * PLUMED's rational function with m = 2n, n = 2 HalfN and d0 = 0 (the default, 6/12) as a function of
+ * y = r^2/r0^2: sigma = 1/(1 + y^HalfN), no square root. Where y^HalfN is not finite (r^2 overflowing
+ * it, or NaN) sigma is its limit 0, stretched, and the scale 0, by selects rather than branches.
  */
+template <int HalfN>
 class EvenRationalOfSquare {
 public:
-    EvenRationalOfSquare(double r0, int n, double stretchFactor, double shift)
-        : inverseR0Squared(1.0 / (r0 * r0)), halfN(n / 2), stretchFactor(stretchFactor), shift(shift),
-          slopeFactor(-n * stretchFactor / (r0 * r0)) {}
-    /** sigma (stretched) at squared distance r2; scale receives dsigma/dr / r. */
-    inline double evaluateSquared(double r2, double& scale) const {
-        const double y = r2 * inverseR0Squared;
-        const double yHalfNMinus1 = RationalSwitchingFunction::integerPower(y, halfN - 1);
-        const double yHalfN = yHalfNMinus1 * y;
-        if (!std::isfinite(yHalfN)) {
-            scale = 0.0;
-            return shift; // far beyond any cutoff: the limit 0, stretched
-        }
+    static constexpr bool Simd = true;
+    EvenRationalOfSquare(double r0, double stretchFactor, double shift)
+        : inverseR0Squared(1.0 / (r0 * r0)), stretchFactor(stretchFactor), shift(shift),
+          slopeFactor(-2.0 * HalfN * stretchFactor / (r0 * r0)) {}
+    // value() and scale() are plain functions of r2 (no address taken, which is what omp simd
+    // vectorizes); inlined side by side, the compiler shares their common work.
+    inline double value(double r2) const {
+        const double yHalfN = power(r2 * inverseR0Squared) * (r2 * inverseR0Squared);
+        return (yHalfN < Infinity ? stretchFactor / (1.0 + yHalfN) + shift : shift);
+    }
+    /** dsigma/dr / r = -n y^(HalfN - 1) sigma^2 / r0^2 */
+    inline double scale(double r2) const {
+        const double y = r2 * inverseR0Squared, yPower = power(y), yHalfN = yPower * y;
         const double inverse = 1.0 / (1.0 + yHalfN);
-        scale = slopeFactor * yHalfNMinus1 * inverse * inverse;
-        return inverse * stretchFactor + shift;
+        return (yHalfN < Infinity ? slopeFactor * yPower * inverse * inverse : 0.0);
+    }
+    inline double operator()(double r2, double& dSigmaDrOverR) const {
+        dSigmaDrOverR = scale(r2);
+        return value(r2);
     }
 
 private:
-    double inverseR0Squared;
-    int halfN;
-    double stretchFactor, shift, slopeFactor;
+    /** y^(HalfN - 1) */
+    static inline double power(double y) {
+        double result = 1.0;
+        for (int k = 1; k < HalfN; k++)
+            result *= y;
+        return result;
+    }
+    double inverseR0Squared, stretchFactor, shift, slopeFactor;
 };
 
-/** sigma(r) of a switching function with an evaluate(r, dSigmaDr) method, as a function of r^2. */
+/** sigma(r) of a switching function with an evaluate(r, dSigmaDr) method, as a function of r^2 (scalar). */
 template <class Sigma>
 class OfDistance {
 public:
+    static constexpr bool Simd = false;
     explicit OfDistance(const Sigma& sigma) : sigma(sigma) {}
-    inline double evaluateSquared(double r2, double& scale) const {
+    inline double operator()(double r2, double& scale) const {
         const double r = std::sqrt(r2);
         double dSigmaDr;
         const double value = sigma.evaluate(r, dSigmaDr);
@@ -181,24 +103,62 @@ private:
     const Sigma& sigma;
 };
 
-/**
- * The displacement between two atoms: the minimum image in a rectangular box by one conditional shift
- * per axis (ties at half a box resolved as the Reference kernel's floor(d/L + 0.5) does; displacements
- * longer than 1.5 boxes go through it), the exact search in a triclinic one, or none.
+/*
+ * Minimum images of a displacement (second - first) along each axis. Simd images apply wrap(d, axis)
+ * per component; the others operator()(delta) on the whole vector.
  */
-class Displacement {
+
+/** No periodicity. */
+struct NoImage {
+    static constexpr bool Simd = true;
+    inline double wrap(double d, int axis) const { return d; }
+    inline Vec3 operator()(const Vec3& delta) const { return delta; }
+};
+
+/**
+ * A rectangular box where every displacement component is shorter than 1.5 boxes (checked per
+ * evaluation): one shift by comparisons, d >= L/2 -> d - L and d < -L/2 -> d + L, the same arithmetic
+ * as the Reference kernel's d - L floor(d/L + 0.5) at half-box ties, without a floor call.
+ */
+class RectangularImage {
 public:
-    Displacement(const vector<Vec3>& positions, const MinimumImage& minimumImage, const Vec3* box, bool periodic)
-        : positions(positions), minimumImage(minimumImage), periodic(periodic),
-          rectangular(periodic && !minimumImage.isTriclinic()) {
+    static constexpr bool Simd = true;
+    explicit RectangularImage(const Vec3* box) {
+        for (int axis = 0; axis < 3; axis++) {
+            length[axis] = box[axis][axis];
+            half[axis] = 0.5 * length[axis];
+        }
+    }
+    inline double wrap(double d, int axis) const {
+        return d - (d >= half[axis] ? length[axis] : 0.0) + (d < -half[axis] ? length[axis] : 0.0);
+    }
+    inline Vec3 operator()(Vec3 delta) const {
+        for (int axis = 0; axis < 3; axis++)
+            delta[axis] = wrap(delta[axis], axis);
+        return delta;
+    }
+
+private:
+    double length[3], half[3];
+};
+
+/**
+ * Any box, any displacement, scalar: in a rectangular box one conditional shift per axis (ties as
+ * above) and the floor formula beyond 1.5 boxes; in a triclinic box the exact search of MinimumImage;
+ * without PBC the displacement as it is.
+ */
+class ExactImage {
+public:
+    static constexpr bool Simd = false;
+    ExactImage(const MinimumImage& minimumImage, const Vec3* box, bool periodic)
+        : minimumImage(minimumImage), periodic(periodic), rectangular(!minimumImage.isTriclinic()) {
         for (int axis = 0; axis < 3; axis++) {
             length[axis] = box[axis][axis];
             half[axis] = 0.5 * length[axis];
             far[axis] = 1.5 * length[axis];
         }
     }
-    inline Vec3 operator()(int first, int second) const {
-        Vec3 delta = positions[second] - positions[first];
+    inline Vec3 operator()(Vec3 delta) const {
         if (!periodic)
             return delta;
         if (!rectangular)
@@ -215,42 +175,148 @@ public:
     }
 
 private:
-    const vector<Vec3>& positions;
     const MinimumImage& minimumImage;
     const bool periodic, rectangular;
     double length[3], half[3], far[3];
 };
 
-/** The pairs' terms for a switching function Sigma of r^2 (inline for the Rational type). */
-template <class Sigma>
-class PairSum {
-public:
-    PairSum(const Sigma& sigma, double cutoff, const Displacement& displacement)
-        : sigma(sigma), cutoff2(cutoff * cutoff), displacement(displacement) {}
-    /** One term: first and second are particle indices (the same atom counts 0), u* their gradient rows. */
-    inline void add(int first, int second, int uniqueFirst, int uniqueSecond, double& sum, Vec3* gradient) const {
-        if (first == second)
-            return;
-        const Vec3 delta = displacement(first, second);
-        const double r2 = delta.dot(delta);
-        if (r2 > cutoff2)
-            return;
-        double scale;
-        sum += sigma.evaluateSquared(r2, scale);
-        if (gradient != nullptr && scale != 0.0) {
-            const Vec3 dSigmaDSecond = delta * scale;
-            gradient[uniqueSecond] += dSigmaDSecond;
-            gradient[uniqueFirst] -= dSigmaDSecond;
-        }
-    }
-
-private:
-    const Sigma& sigma;
-    const double cutoff2;
-    const Displacement& displacement;
+/** A thread's gradient over the entries: x, y and z arrays. */
+struct GradientView {
+    double *x, *y, *z;
 };
 
+/**
+ * The terms of row entry (xi, yi, zi) with the column entries [begin, end): returns their sum of sigma;
+ * with a gradient, adds ds/dx to the columns' gradient and to (gx, gy, gz) for the row. Terms beyond
+ * the cutoff and of the same atom are 0. Oriented (Self in a periodic box): each pair's displacement is
+ * taken from its lower slot to its higher one, as the Reference kernel does, because the minimum image
+ * of an exact half-box tie depends on the sign. Vectorized and branch-free where the switching function
+ * and the image allow it; otherwise the scalar loop, which (like the Reference kernel) evaluates sigma
+ * for anything not beyond the cutoff, NaN included.
+ */
+template <bool WithGradient, bool Oriented, class Sigma, class Image>
+inline double addRow(double xi, double yi, double zi, double particleI, double slotI, const CpuCoordinationEntries& columns,
+                     int begin, int end, const Sigma& sigma, const Image& image, double cutoff2,
+                     GradientView columnGradient, double& gx, double& gy, double& gz) {
+    const double* x = columns.x.data();
+    const double* y = columns.y.data();
+    const double* z = columns.z.data();
+    const double* particle = columns.particle.data();
+    const double* slot = columns.slot.data();
+    double sum = 0.0;
+    if constexpr (Sigma::Simd && Image::Simd) {
+        double* cx = columnGradient.x;
+        double* cy = columnGradient.y;
+        double* cz = columnGradient.z;
+        double sx = 0.0, sy = 0.0, sz = 0.0;
+#pragma omp simd reduction(+ : sum, sx, sy, sz)
+        for (int j = begin; j < end; j++) {
+            const double orientation = (Oriented ? (slot[j] > slotI ? 1.0 : -1.0) : 1.0);
+            const double dx = image.wrap(orientation * (x[j] - xi), 0);
+            const double dy = image.wrap(orientation * (y[j] - yi), 1);
+            const double dz = image.wrap(orientation * (z[j] - zi), 2);
+            const double r2 = dx * dx + dy * dy + dz * dz;
+            const bool keep = (r2 <= cutoff2) & (particle[j] != particleI);
+            sum += (keep ? sigma.value(r2) : 0.0);
+            if (WithGradient) {
+                // The column is the pair's second atom (orientation 1) or its first (-1).
+                const double scale = (keep ? orientation * sigma.scale(r2) : 0.0);
+                const double fx = dx * scale, fy = dy * scale, fz = dz * scale;
+                cx[j] += fx;
+                cy[j] += fy;
+                cz[j] += fz;
+                sx += fx;
+                sy += fy;
+                sz += fz;
+            }
+        }
+        gx -= sx;
+        gy -= sy;
+        gz -= sz;
+        return sum;
+    }
+    for (int j = begin; j < end; j++) {
+        if (particle[j] == particleI)
+            continue;
+        const double orientation = (Oriented && slot[j] < slotI ? -1.0 : 1.0);
+        const Vec3 delta = image(Vec3(x[j] - xi, y[j] - yi, z[j] - zi) * orientation);
+        const double r2 = delta.dot(delta);
+        if (r2 > cutoff2)
+            continue;
+        double scale;
+        sum += sigma(r2, scale);
+        if (WithGradient && scale != 0.0) {
+            const Vec3 force = delta * (scale * orientation);
+            columnGradient.x[j] += force[0];
+            columnGradient.y[j] += force[1];
+            columnGradient.z[j] += force[2];
+            gx -= force[0];
+            gy -= force[1];
+            gz -= force[2];
+        }
+    }
+    return sum;
+}
+
+/** The cells along one axis of the grid within radius of cell c: up to two intervals [first, second). */
+int axisIntervals(int c, int cells, int radius, bool wholeAxis, bool periodic, int intervals[2][2]) {
+    if (wholeAxis) {
+        intervals[0][0] = 0;
+        intervals[0][1] = cells;
+        return 1;
+    }
+    const int low = c - radius, high = c + radius + 1;
+    if (!periodic) {
+        intervals[0][0] = std::max(low, 0);
+        intervals[0][1] = std::min(high, cells);
+        return 1;
+    }
+    if (low < 0) {
+        intervals[0][0] = low + cells;
+        intervals[0][1] = cells;
+        intervals[1][0] = 0;
+        intervals[1][1] = high;
+        return 2;
+    }
+    if (high > cells) {
+        intervals[0][0] = low;
+        intervals[0][1] = cells;
+        intervals[1][0] = 0;
+        intervals[1][1] = high - cells;
+        return 2;
+    }
+    intervals[0][0] = low;
+    intervals[0][1] = high;
+    return 1;
+}
+
+/** A coordinate wrapped into [0, length) (for choosing its cell only). */
+inline double wrapIntoBox(double x, double length) {
+    double u = x - length * std::floor(x / length);
+    if (u >= length)
+        u -= length;
+    return (u < 0.0 ? 0.0 : u);
+}
+
 } // namespace
+
+void CpuCoordinationEntries::resize(int size) {
+    x.resize(size);
+    y.resize(size);
+    z.resize(size);
+    particle.resize(size);
+    slot.resize(size);
+    unique.resize(size);
+}
+
+void CpuCoordinationEntries::set(int entry, const Vec3& position, int particleIndex, int slotIndex, int uniqueIndex) {
+    x[entry] = position[0];
+    y[entry] = position[1];
+    z[entry] = position[2];
+    particle[entry] = particleIndex;
+    slot[entry] = slotIndex;
+    unique[entry] = uniqueIndex;
+}
 
 CpuCalcCoordinationForceKernel::~CpuCalcCoordinationForceKernel() {}
 
@@ -263,6 +329,8 @@ void CpuCalcCoordinationForceKernel::setPairParameters(const CoordinationForce& 
     mode = force.getMode();
     groupA = force.getGroupA();
     groupB = force.getGroupB();
+    if (mode == CoordinationForce::Self)
+        groupB.clear();
     periodic = force.usesPeriodicBoundaryConditions();
     std::set<int> unique(groupA.begin(), groupA.end());
     unique.insert(groupB.begin(), groupB.end());
@@ -284,7 +352,27 @@ void CpuCalcCoordinationForceKernel::setPairParameters(const CoordinationForce& 
                                                      cutoff, force.getStretch()));
     r0 = force.getR0();
     n = force.getN();
-    evenRational = (rational && force.getEffectiveM() == 2 * n && n % 2 == 0 && force.getD0() == 0.0);
+    evenRational = (rational && force.getEffectiveM() == 2 * n && n % 2 == 0 && n <= 12 && force.getD0() == 0.0);
+
+    // Work items of all pairs (or of Pair mode's pairs): about the same number of pairs each.
+    allPairItems.clear();
+    const int sizeA = groupA.size(), sizeB = groupB.size();
+    if (mode == CoordinationForce::Pair) {
+        for (int begin = 0; begin < sizeA; begin += PairsPerPairItem)
+            allPairItems.push_back({begin, std::min(begin + PairsPerPairItem, sizeA)});
+    }
+    else {
+        long long pairs = 0;
+        int begin = 0;
+        for (int row = 0; row < sizeA; row++) {
+            pairs += (mode == CoordinationForce::Self ? sizeA - 1 - row : sizeB);
+            if (pairs >= PairsPerAllPairsItem || row == sizeA - 1) {
+                allPairItems.push_back({begin, row + 1});
+                begin = row + 1;
+                pairs = 0;
+            }
+        }
+    }
 }
 
 void CpuCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context, const CoordinationForce& force) {
@@ -292,114 +380,313 @@ void CpuCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& contex
     setPairParameters(force);
 }
 
-double CpuCalcCoordinationForceKernel::computeCoordination(ContextImpl& context, bool computeGradient) {
-    ReferencePlatform::PlatformData& data = referenceData(context);
-    const vector<Vec3>& positions = *data.positions;
-    const MinimumImage minimumImage(data.periodicBoxVectors);
-    ThreadPool& threads = CpuPlatform::getPlatformData(context).threads;
-    const int numThreads = threads.getNumThreads();
-    const int numA = groupA.size(), numB = groupB.size();
-
-    // The cell list, where it applies.
-    CellGrid grid;
-    bool useCells = std::isfinite(cutoff) && mode != CoordinationForce::Pair;
-    if (useCells) {
+bool CpuCalcCoordinationForceKernel::buildCellGrid(const vector<Vec3>& positions, const Vec3* box) {
+    const int sizeA = groupA.size(), sizeB = groupB.size();
+    const int numEntries = sizeA + sizeB;
+    if (!std::isfinite(cutoff) || mode == CoordinationForce::Pair || numEntries < MinEntriesForGrid)
+        return false;
+    if (periodic && MinimumImage(box).isTriclinic())
+        return false;
+    // The region the grid covers: the box, or the entries' bounding box.
+    double low[3] = {0.0, 0.0, 0.0}, extent[3];
+    for (int axis = 0; axis < 3; axis++) {
         if (periodic)
-            useCells = !minimumImage.isTriclinic() && grid.setPeriodic(data.periodicBoxVectors, cutoff);
-        else
-            useCells = grid.setBounded(positions, uniqueAtoms, cutoff, 2LL * (long long) uniqueAtoms.size() + 64);
+            extent[axis] = box[axis][axis];
+        else {
+            double lowest = Infinity, highest = -Infinity;
+            for (const vector<int>* group : {&groupA, &groupB})
+                for (int particle : *group) {
+                    lowest = std::min(lowest, positions[particle][axis]);
+                    highest = std::max(highest, positions[particle][axis]);
+                }
+            low[axis] = lowest;
+            extent[axis] = highest - lowest;
+        }
+        if (!std::isfinite(extent[axis]))
+            return false; // positions not finite, or too far apart for a grid
     }
-    vector<int> cellStartA, slotsA, cellStartB, slotsB;
-    if (useCells) {
-        grid.bin(positions, groupA, cellStartA, slotsA);
-        if (mode == CoordinationForce::Dual)
-            grid.bin(positions, groupB, cellStartB, slotsB);
+    if (periodic)
+        for (const vector<int>* group : {&groupA, &groupB})
+            for (int particle : *group)
+                if (!(std::isfinite(positions[particle][0]) && std::isfinite(positions[particle][1]) &&
+                      std::isfinite(positions[particle][2])))
+                    return false;
+    // Cells of a fraction of the cutoff, and not many more cells than entries.
+    const double maxCells = std::max(1.0, numEntries / (double) MinEntriesPerCell);
+    double width = cutoff / CellsPerCutoff;
+    while (true) {
+        double cells = 1.0;
+        for (int axis = 0; axis < 3; axis++)
+            cells *= std::max(1.0, std::floor(extent[axis] / width));
+        if (cells <= maxCells)
+            break;
+        width *= 1.25;
     }
+    grid.periodic = periodic;
+    for (int axis = 0; axis < 3; axis++) {
+        grid.size[axis] = (int) std::max(1.0, std::floor(extent[axis] / width));
+        grid.width[axis] = (grid.size[axis] > 1 ? extent[axis] / grid.size[axis] : std::max(extent[axis], 1.0));
+        // Points of cells d apart are at least (d - 1) widths apart: beyond the cutoff for d > radius (with a margin).
+        const double radius = std::floor(cutoff / grid.width[axis] * (1.0 + 1e-10)) + 1.0;
+        grid.wholeAxis[axis] = (grid.size[axis] == 1 || (periodic && 2.0 * radius + 1.0 >= grid.size[axis]));
+        grid.radius[axis] = (int) std::min(radius, (double) grid.size[axis]);
+    }
+    const int numCells = grid.numCells();
 
-    // Chunks: blocks of rows of A (with cells: of the rows in one cell, in cell order), or blocks of pairs.
-    int numChunks;
-    vector<int> chunkCell, chunkFirstRow; // cell list: each chunk's cell and first entry of slotsA
-    if (mode == CoordinationForce::Pair)
-        numChunks = (numA + PairsPerChunk - 1) / PairsPerChunk;
-    else if (useCells) {
-        for (int cell = 0; cell < grid.numCells(); cell++)
-            for (int row = cellStartA[cell]; row < cellStartA[cell + 1]; row += RowsPerChunk) {
-                chunkCell.push_back(cell);
-                chunkFirstRow.push_back(row);
+    // Counting sort of each group's entries by cell (stable: group order within a cell).
+    auto sortGroup = [&](const vector<int>& group, const vector<int>& uniqueOf, CpuCoordinationEntries& entries,
+                         vector<int>& cellStart) {
+        const int size = group.size();
+        vector<int> cellOf(size);
+        cellStart.assign(numCells + 1, 0);
+        for (int i = 0; i < size; i++) {
+            const Vec3& position = positions[group[i]];
+            int cell[3];
+            for (int axis = 0; axis < 3; axis++) {
+                const double u = (periodic ? wrapIntoBox(position[axis], extent[axis]) : position[axis] - low[axis]);
+                cell[axis] = std::min(std::max((int) (u / grid.width[axis]), 0), grid.size[axis] - 1);
             }
-        numChunks = chunkCell.size();
-    }
-    else
-        numChunks = (numA + RowsPerChunk - 1) / RowsPerChunk;
-    chunkSums.assign(numChunks, 0.0);
-    if (computeGradient) {
-        threadGradients.resize(numThreads);
-        for (vector<Vec3>& gradient : threadGradients)
-            gradient.assign(uniqueAtoms.size(), Vec3());
-    }
+            cellOf[i] = cell[0] + grid.size[0] * (cell[1] + grid.size[1] * cell[2]);
+            cellStart[cellOf[i] + 1]++;
+        }
+        for (int c = 0; c < numCells; c++)
+            cellStart[c + 1] += cellStart[c];
+        vector<int> next(cellStart.begin(), cellStart.end() - 1);
+        entries.resize(size);
+        for (int i = 0; i < size; i++)
+            entries.set(next[cellOf[i]]++, positions[group[i]], group[i], i, uniqueOf[i]);
+    };
+    sortGroup(groupA, uniqueA, entriesA, grid.cellStartA);
+    if (mode == CoordinationForce::Dual)
+        sortGroup(groupB, uniqueB, entriesB, grid.cellStartB);
+    // One item per cell with rows.
+    items.clear();
+    for (int c = 0; c < numCells; c++)
+        if (grid.cellStartA[c + 1] > grid.cellStartA[c])
+            items.push_back({c, c + 1});
+    return true;
+}
 
-    const Displacement displacement(positions, minimumImage, data.periodicBoxVectors, periodic);
-    auto run = [&](const auto& sigma) {
-        PairSum<std::decay_t<decltype(sigma)>> pairs(sigma, cutoff, displacement);
+template <bool WithGradient, bool Oriented, class Sigma, class Image>
+double CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma, const Image& image, double* gradient,
+                                                   vector<std::pair<int, int>>& ranges) const {
+    const WorkItem work = items[item];
+    const bool self = (mode == CoordinationForce::Self);
+    const CpuCoordinationEntries& columns = (self ? entriesA : entriesB);
+    const double cutoff2 = cutoff * cutoff;
+    // The thread's gradient: x, y, z arrays over the entries (A's, then B's unless Self).
+    const long long numEntries = entriesA.size() + (self ? 0 : entriesB.size());
+    const GradientView rows = {gradient, gradient + numEntries, gradient + 2 * numEntries};
+    const int columnOffset = (self ? 0 : entriesA.size());
+    const GradientView columnGradient = {rows.x + columnOffset, rows.y + columnOffset, rows.z + columnOffset};
+    auto addRowRange = [&](int i, int begin, int end, double& gx, double& gy, double& gz) {
+        return addRow<WithGradient, Oriented>(entriesA.x[i], entriesA.y[i], entriesA.z[i], entriesA.particle[i],
+                                              entriesA.slot[i], columns, begin, end, sigma, image, cutoff2,
+                                              columnGradient, gx, gy, gz);
+    };
+    auto addToRow = [&](int i, double gx, double gy, double gz) {
+        if (WithGradient) {
+            rows.x[i] += gx;
+            rows.y[i] += gy;
+            rows.z[i] += gz;
+        }
+    };
+    double sum = 0.0;
+    if (!useCells) {
+        // Pair mode: pair k is row k with column k; all pairs: each row with every column (Self: later ones).
+        for (int i = work.begin; i < work.end; i++) {
+            double gx = 0.0, gy = 0.0, gz = 0.0;
+            if (mode == CoordinationForce::Pair)
+                sum += addRowRange(i, i, i + 1, gx, gy, gz);
+            else
+                sum += addRowRange(i, (self ? i + 1 : 0), columns.size(), gx, gy, gz);
+            addToRow(i, gx, gy, gz);
+        }
+        return sum;
+    }
+    // A home cell's rows against the columns of the cells that can hold a point within the cutoff (Self:
+    // the cells after the home cell, and the later entries of the home cell itself: each pair of entries once).
+    const int cell = work.begin;
+    const int nx = grid.size[0], ny = grid.size[1], nz = grid.size[2];
+    const int cx = cell % nx, cy = (cell / nx) % ny, cz = cell / (nx * ny);
+    const int homeBegin = grid.cellStartA[cell], homeEnd = grid.cellStartA[cell + 1];
+    const vector<int>& columnStart = (self ? grid.cellStartA : grid.cellStartB);
+    int yIntervals[2][2], zIntervals[2][2];
+    const int numY = axisIntervals(cy, ny, grid.radius[1], grid.wholeAxis[1], grid.periodic, yIntervals);
+    const int numZ = axisIntervals(cz, nz, grid.radius[2], grid.wholeAxis[2], grid.periodic, zIntervals);
+    const int homeRow = cy + ny * cz;
+    // The least distance along an axis between points of cells d apart (the shorter way round if periodic).
+    auto separation = [&](int axis, int from, int to) {
+        int d = std::abs(to - from);
+        if (grid.periodic)
+            d = std::min(d, grid.size[axis] - d);
+        return std::max(d - 1, 0) * grid.width[axis];
+    };
+    ranges.clear();
+    for (int iz = 0; iz < numZ; iz++)
+        for (int z = zIntervals[iz][0]; z < zIntervals[iz][1]; z++) {
+            const double zSeparation = separation(2, cz, z);
+            for (int iy = 0; iy < numY; iy++)
+                for (int y = yIntervals[iy][0]; y < yIntervals[iy][1]; y++) {
+                    const int row = y + ny * z;
+                    if (self && row < homeRow)
+                        continue;
+                    // Only the cells of this row that can hold a point within the cutoff (a spherical stencil).
+                    const double ySeparation = separation(1, cy, y);
+                    const double residual2 = cutoff * cutoff - ySeparation * ySeparation - zSeparation * zSeparation;
+                    if (residual2 < -1e-10 * cutoff * cutoff)
+                        continue;
+                    const double radius =
+                        std::floor(std::sqrt(std::max(residual2, 0.0)) / grid.width[0] * (1.0 + 1e-10) + 1e-10) + 1.0;
+                    const bool wholeRow = grid.wholeAxis[0] || (grid.periodic && 2.0 * radius + 1.0 >= nx);
+                    int rowIntervals[2][2];
+                    const int numX = axisIntervals(cx, nx, (int) std::min(radius, (double) nx), wholeRow, grid.periodic,
+                                                   rowIntervals);
+                    for (int ix = 0; ix < numX; ix++) {
+                        int first = rowIntervals[ix][0];
+                        const int last = rowIntervals[ix][1];
+                        if (self && row == homeRow)
+                            first = std::max(first, cx + 1);
+                        if (first >= last)
+                            continue;
+                        const int begin = columnStart[row * nx + first], end = columnStart[row * nx + last];
+                        if (begin < end)
+                            ranges.push_back({begin, end});
+                    }
+                }
+        }
+    for (int i = homeBegin; i < homeEnd; i++) {
+        double gx = 0.0, gy = 0.0, gz = 0.0;
+        if (self)
+            sum += addRowRange(i, i + 1, homeEnd, gx, gy, gz);
+        for (const std::pair<int, int>& range : ranges)
+            sum += addRowRange(i, range.first, range.second, gx, gy, gz);
+        addToRow(i, gx, gy, gz);
+    }
+    return sum;
+}
+
+template <class Sigma, class Image>
+double CpuCalcCoordinationForceKernel::runItems(ThreadPool& threads, const Sigma& sigma, const Image& image,
+                                               bool computeGradient) {
+    const int numItems = items.size();
+    const int numThreads = threads.getNumThreads();
+    const bool self = (mode == CoordinationForce::Self);
+    const long long numEntries = entriesA.size() + (self ? 0 : entriesB.size());
+    const long long length = 3 * numEntries;
+    itemSums.assign(numItems, 0.0);
+    if (computeGradient)
+        threadGradients.resize(numThreads);
+    // Oriented pairs matter where the minimum image can meet a half-box tie: Self in a periodic box.
+    const bool oriented = (self && periodic);
+    threads.execute([&](ThreadPool& pool, int thread) {
+        vector<std::pair<int, int>> ranges;
+        double* gradient = nullptr;
+        if (computeGradient) {
+            threadGradients[thread].assign(length, 0.0);
+            gradient = threadGradients[thread].data();
+        }
+        for (int item = thread; item < numItems; item += numThreads) {
+            if (computeGradient)
+                itemSums[item] = (oriented ? processItem<true, true>(item, sigma, image, gradient, ranges)
+                                           : processItem<true, false>(item, sigma, image, gradient, ranges));
+            else
+                itemSums[item] = (oriented ? processItem<false, true>(item, sigma, image, gradient, ranges)
+                                           : processItem<false, false>(item, sigma, image, gradient, ranges));
+        }
+    });
+    threads.waitForThreads();
+    double s = 0.0;
+    for (int item = 0; item < numItems; item++)
+        s += itemSums[item];
+    if (computeGradient) {
+        // Thread 0's buffer += the others', in thread order (each thread a fixed range of the buffer) ...
         threads.execute([&](ThreadPool& pool, int thread) {
-            Vec3* gradient = (computeGradient ? threadGradients[thread].data() : nullptr);
-            int neighborCells[27];
-            for (int chunk = thread; chunk < numChunks; chunk += numThreads) {
-                double sum = 0.0;
-                if (mode == CoordinationForce::Pair) {
-                    const int end = std::min(numA, (chunk + 1) * PairsPerChunk);
-                    for (int k = chunk * PairsPerChunk; k < end; k++)
-                        pairs.add(groupA[k], groupB[k], uniqueA[k], uniqueB[k], sum, gradient);
-                }
-                else if (useCells) {
-                    int cell[3];
-                    const int firstRow = chunkFirstRow[chunk];
-                    const int endRow = std::min(firstRow + RowsPerChunk, cellStartA[chunkCell[chunk] + 1]);
-                    grid.coordinates(positions[groupA[slotsA[firstRow]]], cell);
-                    const int numNeighbors = grid.neighbors(cell, neighborCells);
-                    const vector<int>& cellStart = (mode == CoordinationForce::Self ? cellStartA : cellStartB);
-                    const vector<int>& slots = (mode == CoordinationForce::Self ? slotsA : slotsB);
-                    const vector<int>& other = (mode == CoordinationForce::Self ? groupA : groupB);
-                    const vector<int>& otherUnique = (mode == CoordinationForce::Self ? uniqueA : uniqueB);
-                    for (int a = firstRow; a < endRow; a++) {
-                        const int i = slotsA[a];
-                        for (int n = 0; n < numNeighbors; n++)
-                            for (int b = cellStart[neighborCells[n]]; b < cellStart[neighborCells[n] + 1]; b++) {
-                                const int j = slots[b];
-                                if (mode == CoordinationForce::Self && j <= i)
-                                    continue; // each pair of slots once
-                                pairs.add(groupA[i], other[j], uniqueA[i], otherUnique[j], sum, gradient);
-                            }
-                    }
-                }
-                else {
-                    const int end = std::min(numA, (chunk + 1) * RowsPerChunk);
-                    for (int i = chunk * RowsPerChunk; i < end; i++) {
-                        if (mode == CoordinationForce::Self) {
-                            for (int j = i + 1; j < numA; j++)
-                                pairs.add(groupA[i], groupA[j], uniqueA[i], uniqueA[j], sum, gradient);
-                        }
-                        else {
-                            for (int j = 0; j < numB; j++)
-                                pairs.add(groupA[i], groupB[j], uniqueA[i], uniqueB[j], sum, gradient);
-                        }
-                    }
-                }
-                chunkSums[chunk] = sum;
+            const long long begin = length * thread / numThreads, end = length * (thread + 1) / numThreads;
+            double* total = threadGradients[0].data();
+            for (int other = 1; other < numThreads; other++) {
+                const double* add = threadGradients[other].data();
+                for (long long i = begin; i < end; i++)
+                    total[i] += add[i];
             }
         });
         threads.waitForThreads();
-    };
-    if (evenRational)
-        run(EvenRationalOfSquare(r0, n, switchingFunction->getStretchFactor(), switchingFunction->getShift()));
-    else if (rational)
-        run(OfDistance<RationalSwitchingFunction>(*rational));
-    else
-        run(OfDistance<SwitchingFunctionEvaluator>(*switchingFunction));
-    double s = 0.0;
-    for (double sum : chunkSums)
-        s += sum;
+        // ... then the entries into their atoms, in entry order.
+        const double* total = threadGradients[0].data();
+        atomGradient.assign(uniqueAtoms.size(), Vec3());
+        for (int group = 0; group < (self ? 1 : 2); group++) {
+            const CpuCoordinationEntries& entries = (group == 0 ? entriesA : entriesB);
+            const long long offset = (group == 0 ? 0 : entriesA.size());
+            for (int e = 0; e < entries.size(); e++)
+                atomGradient[entries.unique[e]] +=
+                    Vec3(total[offset + e], total[numEntries + offset + e], total[2 * numEntries + offset + e]);
+        }
+    }
     return s;
+}
+
+double CpuCalcCoordinationForceKernel::computeCoordination(ContextImpl& context, bool computeGradient) {
+    ReferencePlatform::PlatformData& data = referenceData(context);
+    const vector<Vec3>& positions = *data.positions;
+    const Vec3* box = data.periodicBoxVectors;
+    const MinimumImage minimumImage(box);
+    useCells = buildCellGrid(positions, box);
+    if (!useCells) {
+        // Entries in group order.
+        auto fill = [&](const vector<int>& group, const vector<int>& uniqueOf, CpuCoordinationEntries& entries) {
+            entries.resize(group.size());
+            for (int i = 0; i < (int) group.size(); i++)
+                entries.set(i, positions[group[i]], group[i], i, uniqueOf[i]);
+        };
+        fill(groupA, uniqueA, entriesA);
+        fill(groupB, uniqueB, entriesB);
+        items = allPairItems;
+    }
+
+    // The vectorized loops need finite displacements (and, in a rectangular box, shorter than 1.5 boxes).
+    bool vectorizable = true;
+    for (int axis = 0; axis < 3; axis++) {
+        double lowest = Infinity, highest = -Infinity;
+        for (const CpuCoordinationEntries* entries : {&entriesA, &entriesB}) {
+            const vector<double>& coordinate = (axis == 0 ? entries->x : axis == 1 ? entries->y : entries->z);
+            for (double value : coordinate) {
+                lowest = std::min(lowest, value);
+                highest = std::max(highest, value);
+            }
+        }
+        const double span = highest - lowest; // NaN coordinates: min/max skip them, so test them below
+        if (!(span < MaxVectorizedSpan) || (periodic && !(span < 1.5 * box[axis][axis])))
+            vectorizable = false;
+    }
+    if (vectorizable)
+        for (const CpuCoordinationEntries* entries : {&entriesA, &entriesB})
+            for (int e = 0; e < entries->size() && vectorizable; e++)
+                vectorizable = std::isfinite(entries->x[e]) && std::isfinite(entries->y[e]) && std::isfinite(entries->z[e]);
+    if (minimumImage.isTriclinic() && periodic)
+        vectorizable = false;
+
+    ThreadPool& threads = CpuPlatform::getPlatformData(context).threads;
+    auto run = [&](const auto& sigma) {
+        if (!vectorizable)
+            return runItems(threads, sigma, ExactImage(minimumImage, box, periodic), computeGradient);
+        if (periodic)
+            return runItems(threads, sigma, RectangularImage(box), computeGradient);
+        return runItems(threads, sigma, NoImage(), computeGradient);
+    };
+    if (evenRational) {
+        const double stretchFactor = switchingFunction->getStretchFactor(), shift = switchingFunction->getShift();
+        switch (n / 2) {
+        case 1: return run(EvenRationalOfSquare<1>(r0, stretchFactor, shift));
+        case 2: return run(EvenRationalOfSquare<2>(r0, stretchFactor, shift));
+        case 3: return run(EvenRationalOfSquare<3>(r0, stretchFactor, shift));
+        case 4: return run(EvenRationalOfSquare<4>(r0, stretchFactor, shift));
+        case 5: return run(EvenRationalOfSquare<5>(r0, stretchFactor, shift));
+        default: return run(EvenRationalOfSquare<6>(r0, stretchFactor, shift));
+        }
+    }
+    if (rational)
+        return run(OfDistance<RationalSwitchingFunction>(*rational));
+    return run(OfDistance<SwitchingFunctionEvaluator>(*switchingFunction));
 }
 
 double CpuCalcCoordinationForceKernel::execute(ContextImpl& context, bool includeForces, bool includeEnergy) {
@@ -407,20 +694,9 @@ double CpuCalcCoordinationForceKernel::execute(ContextImpl& context, bool includ
     double dEnergyDs;
     const double energy = energyFunction.evaluate(context, s, dEnergyDs, referenceData(context).energyParameterDerivatives);
     if (includeForces && dEnergyDs != 0.0) {
-        // The threads' gradients, summed in thread order (each thread a fixed range of atoms).
         vector<Vec3>& forces = *referenceData(context).forces;
-        ThreadPool& threads = CpuPlatform::getPlatformData(context).threads;
-        const int numThreads = threads.getNumThreads(), numUnique = uniqueAtoms.size();
-        threads.execute([&](ThreadPool& pool, int thread) {
-            const int end = (int) ((long long) numUnique * (thread + 1) / numThreads);
-            for (int u = (int) ((long long) numUnique * thread / numThreads); u < end; u++) {
-                Vec3 gradient;
-                for (const vector<Vec3>& threadGradient : threadGradients)
-                    gradient += threadGradient[u];
-                forces[uniqueAtoms[u]] -= gradient * dEnergyDs;
-            }
-        });
-        threads.waitForThreads();
+        for (int u = 0; u < (int) uniqueAtoms.size(); u++)
+            forces[uniqueAtoms[u]] -= atomGradient[u] * dEnergyDs;
     }
     return energy;
 }
