@@ -32,6 +32,23 @@ struct CpuCoordinationEntries {
 };
 
 /**
+ * A thread's scratch for one home cell: the column entries of the cells within the cutoff, gathered into
+ * contiguous arrays, so that each row of the home cell is one long vectorized loop rather than a short
+ * one per row of cells; the gradient of each gathered entry, and the entry it came from (for scattering
+ * the gradient back). Sized by the largest stencil met; reused from cell to cell and evaluation to evaluation.
+ */
+struct CpuCoordinationCandidates {
+    std::vector<double> x, y, z, particle, slot;
+    std::vector<double> gx, gy, gz;
+    std::vector<int> source;
+    std::vector<std::pair<int, int>> ranges; // the home cell's column ranges, before they are gathered
+    int count = 0;
+    void clear() { count = 0; }
+    /** Appends the entries [begin, end). */
+    void append(const CpuCoordinationEntries& entries, int begin, int end);
+};
+
+/**
  * A grid of cells a fraction of the cutoff wide, over a periodic rectangular box or the entries'
  * bounding box, with each group's entries sorted by cell (buildCellGrid says how it is sized).
  */
@@ -58,8 +75,9 @@ struct CpuCoordinationCellGrid {
  * atoms in entry order: forces are bitwise reproducible for a given thread count.
  *
  * Cells are about cutoff/4 wide and each home cell visits only the cells that can hold a point within
- * the cutoff (a spherical stencil; Self visits each pair of cells once). Pair loops run over contiguous
- * ranges of entries; for the default rational function (m = 2n, n even, d0 = 0: sigma of r^2, no square
+ * the cutoff (a spherical stencil; Self visits each pair of cells once). Those cells' entries are
+ * gathered into one contiguous thread-local array per home cell, and each row runs over all of them in
+ * one loop (the gradient scattered back after the home cell's rows); for the default rational function (m = 2n, n even, d0 = 0: sigma of r^2, no square
  * root) and displacements the comparisons below can wrap, they are vectorized (omp simd, masked).
  *
  * Minimum image in a rectangular box: d >= L/2 -> d - L, d < -L/2 -> d + L, exactly the Reference
@@ -93,7 +111,7 @@ private:
     double runItems(OpenMM::ThreadPool& threads, const Sigma& sigma, const Image& image, bool computeGradient);
     template <bool WithGradient, bool Oriented, class Sigma, class Image>
     double processItem(int item, const Sigma& sigma, const Image& image, double* gradient,
-                       std::vector<std::pair<int, int>>& ranges) const;
+                       CpuCoordinationCandidates& candidates) const;
 
     CoordinationForce::Mode mode;
     std::vector<int> groupA, groupB;
@@ -116,6 +134,7 @@ private:
     std::vector<WorkItem> items;
     std::vector<double> itemSums;
     std::vector<std::vector<double>> threadGradients; // per thread: x, y, z over the entries (A's, then B's)
+    std::vector<CpuCoordinationCandidates> threadCandidates; // per thread
     std::vector<OpenMM::Vec3> atomGradient;             // over uniqueAtoms
 };
 

@@ -58,16 +58,21 @@ public:
         : inverseR0Squared(1.0 / (r0 * r0)), stretchFactor(stretchFactor), shift(shift),
           slopeFactor(-2.0 * HalfN * stretchFactor / (r0 * r0)) {}
     // value() and scale() are plain functions of r2 (no address taken, which is what omp simd
-    // vectorizes); inlined side by side, the compiler shares their common work.
+    // vectorizes); inlined side by side, the compiler shares their common work. Every member is read
+    // unconditionally and only the results are selected: a member read in one arm of a select is a
+    // conditional load, which GCC will not if-convert, and the loop would stay scalar.
     inline double value(double r2) const {
         const double yHalfN = power(r2 * inverseR0Squared) * (r2 * inverseR0Squared);
-        return (yHalfN < Infinity ? stretchFactor / (1.0 + yHalfN) + shift : shift);
+        // stretchFactor * (1 / (1 + y^HalfN)): the same division as scale()'s, shared when both are inlined.
+        const double offset = shift, sigma = stretchFactor * (1.0 / (1.0 + yHalfN)) + offset;
+        return (yHalfN < Infinity ? sigma : offset);
     }
     /** dsigma/dr / r = -n y^(HalfN - 1) sigma^2 / r0^2 */
     inline double scale(double r2) const {
         const double y = r2 * inverseR0Squared, yPower = power(y), yHalfN = yPower * y;
         const double inverse = 1.0 / (1.0 + yHalfN);
-        return (yHalfN < Infinity ? slopeFactor * yPower * inverse * inverse : 0.0);
+        const double slope = slopeFactor * yPower * inverse * inverse;
+        return (yHalfN < Infinity ? slope : 0.0);
     }
     inline double operator()(double r2, double& dSigmaDrOverR) const {
         dSigmaDrOverR = scale(r2);
@@ -130,7 +135,9 @@ public:
         }
     }
     inline double wrap(double d, int axis) const {
-        return d - (d >= half[axis] ? length[axis] : 0.0) + (d < -half[axis] ? length[axis] : 0.0);
+        // Both members read unconditionally (see EvenRationalOfSquare: a conditional load stays scalar).
+        const double box = length[axis], halfBox = half[axis];
+        return d - (d >= halfBox ? box : 0.0) + (d < -halfBox ? box : 0.0);
     }
     inline Vec3 operator()(Vec3 delta) const {
         for (int axis = 0; axis < 3; axis++)
@@ -185,6 +192,20 @@ struct GradientView {
     double *x, *y, *z;
 };
 
+/** Column entries as the pair loop reads them: the group's sorted entries, or a home cell's gathered candidates. */
+struct ColumnView {
+    const double *x, *y, *z, *particle, *slot;
+};
+
+ColumnView viewOf(const CpuCoordinationEntries& entries) {
+    return {entries.x.data(), entries.y.data(), entries.z.data(), entries.particle.data(), entries.slot.data()};
+}
+
+ColumnView viewOf(const CpuCoordinationCandidates& candidates) {
+    return {candidates.x.data(), candidates.y.data(), candidates.z.data(), candidates.particle.data(),
+            candidates.slot.data()};
+}
+
 /**
  * The terms of row entry (xi, yi, zi) with the column entries [begin, end): returns their sum of sigma;
  * with a gradient, adds ds/dx to the columns' gradient and to (gx, gy, gz) for the row. Terms beyond
@@ -195,14 +216,14 @@ struct GradientView {
  * for anything not beyond the cutoff, NaN included.
  */
 template <bool WithGradient, bool Oriented, class Sigma, class Image>
-inline double addRow(double xi, double yi, double zi, double particleI, double slotI, const CpuCoordinationEntries& columns,
+inline double addRow(double xi, double yi, double zi, double particleI, double slotI, const ColumnView& columns,
                      int begin, int end, const Sigma& sigma, const Image& image, double cutoff2,
                      GradientView columnGradient, double& gx, double& gy, double& gz) {
-    const double* x = columns.x.data();
-    const double* y = columns.y.data();
-    const double* z = columns.z.data();
-    const double* particle = columns.particle.data();
-    const double* slot = columns.slot.data();
+    const double* x = columns.x;
+    const double* y = columns.y;
+    const double* z = columns.z;
+    const double* particle = columns.particle;
+    const double* slot = columns.slot;
     double sum = 0.0;
     if constexpr (Sigma::Simd && Image::Simd) {
         double* cx = columnGradient.x;
@@ -217,10 +238,14 @@ inline double addRow(double xi, double yi, double zi, double particleI, double s
             const double dz = image.wrap(orientation * (z[j] - zi), 2);
             const double r2 = dx * dx + dy * dy + dz * dz;
             const bool keep = (r2 <= cutoff2) & (particle[j] != particleI);
-            sum += (keep ? sigma.value(r2) : 0.0);
+            // sigma computed for every candidate and then selected (a call in one arm would be a
+            // conditional load of its members: not if-converted, the loop would not vectorize).
+            const double value = sigma.value(r2);
+            sum += (keep ? value : 0.0);
             if (WithGradient) {
                 // The column is the pair's second atom (orientation 1) or its first (-1).
-                const double scale = (keep ? orientation * sigma.scale(r2) : 0.0);
+                const double slope = orientation * sigma.scale(r2);
+                const double scale = (keep ? slope : 0.0);
                 const double fx = dx * scale, fy = dy * scale, fz = dz * scale;
                 cx[j] += fx;
                 cy[j] += fy;
@@ -307,6 +332,24 @@ void CpuCoordinationEntries::resize(int size) {
     particle.resize(size);
     slot.resize(size);
     unique.resize(size);
+}
+
+void CpuCoordinationCandidates::append(const CpuCoordinationEntries& entries, int begin, int end) {
+    const int needed = count + (end - begin);
+    if (needed > (int) x.size()) {
+        const int size = std::max(needed, 2 * (int) x.size());
+        for (vector<double>* array : {&x, &y, &z, &particle, &slot, &gx, &gy, &gz})
+            array->resize(size);
+        source.resize(size);
+    }
+    for (int e = begin; e < end; e++, count++) {
+        x[count] = entries.x[e];
+        y[count] = entries.y[e];
+        z[count] = entries.z[e];
+        particle[count] = entries.particle[e];
+        slot[count] = entries.slot[e];
+        source[count] = e;
+    }
 }
 
 void CpuCoordinationEntries::set(int entry, const Vec3& position, int particleIndex, int slotIndex, int uniqueIndex) {
@@ -469,7 +512,7 @@ bool CpuCalcCoordinationForceKernel::buildCellGrid(const vector<Vec3>& positions
 
 template <bool WithGradient, bool Oriented, class Sigma, class Image>
 double CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma, const Image& image, double* gradient,
-                                                   vector<std::pair<int, int>>& ranges) const {
+                                                   CpuCoordinationCandidates& candidates) const {
     const WorkItem work = items[item];
     const bool self = (mode == CoordinationForce::Self);
     const CpuCoordinationEntries& columns = (self ? entriesA : entriesB);
@@ -481,7 +524,7 @@ double CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma,
     const GradientView columnGradient = {rows.x + columnOffset, rows.y + columnOffset, rows.z + columnOffset};
     auto addRowRange = [&](int i, int begin, int end, double& gx, double& gy, double& gz) {
         return addRow<WithGradient, Oriented>(entriesA.x[i], entriesA.y[i], entriesA.z[i], entriesA.particle[i],
-                                              entriesA.slot[i], columns, begin, end, sigma, image, cutoff2,
+                                              entriesA.slot[i], viewOf(columns), begin, end, sigma, image, cutoff2,
                                               columnGradient, gx, gy, gz);
     };
     auto addToRow = [&](int i, double gx, double gy, double gz) {
@@ -522,6 +565,7 @@ double CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma,
             d = std::min(d, grid.size[axis] - d);
         return std::max(d - 1, 0) * grid.width[axis];
     };
+    vector<std::pair<int, int>>& ranges = candidates.ranges;
     ranges.clear();
     for (int iz = 0; iz < numZ; iz++)
         for (int z = zIntervals[iz][0]; z < zIntervals[iz][1]; z++) {
@@ -555,13 +599,33 @@ double CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma,
                     }
                 }
         }
+    // The candidates in one array (Self: the home cell's own entries first; row k of the home cell takes
+    // the candidates after it), each row one loop over them, then their gradient back to the entries.
+    candidates.clear();
+    if (self)
+        candidates.append(columns, homeBegin, homeEnd);
+    for (const std::pair<int, int>& range : ranges)
+        candidates.append(columns, range.first, range.second);
+    const int count = candidates.count;
+    const ColumnView gathered = viewOf(candidates);
+    const GradientView gatheredGradient = {candidates.gx.data(), candidates.gy.data(), candidates.gz.data()};
+    if (WithGradient)
+        for (double* array : {gatheredGradient.x, gatheredGradient.y, gatheredGradient.z})
+            std::fill(array, array + count, 0.0);
     for (int i = homeBegin; i < homeEnd; i++) {
         double gx = 0.0, gy = 0.0, gz = 0.0;
-        if (self)
-            sum += addRowRange(i, i + 1, homeEnd, gx, gy, gz);
-        for (const std::pair<int, int>& range : ranges)
-            sum += addRowRange(i, range.first, range.second, gx, gy, gz);
+        sum += addRow<WithGradient, Oriented>(entriesA.x[i], entriesA.y[i], entriesA.z[i], entriesA.particle[i],
+                                              entriesA.slot[i], gathered, (self ? i - homeBegin + 1 : 0), count,
+                                              sigma, image, cutoff2, gatheredGradient, gx, gy, gz);
         addToRow(i, gx, gy, gz);
+    }
+    if (WithGradient) {
+        const int* source = candidates.source.data();
+        for (int k = 0; k < count; k++) {
+            columnGradient.x[source[k]] += gatheredGradient.x[k];
+            columnGradient.y[source[k]] += gatheredGradient.y[k];
+            columnGradient.z[source[k]] += gatheredGradient.z[k];
+        }
     }
     return sum;
 }
@@ -579,8 +643,9 @@ double CpuCalcCoordinationForceKernel::runItems(ThreadPool& threads, const Sigma
         threadGradients.resize(numThreads);
     // Oriented pairs matter where the minimum image can meet a half-box tie: Self in a periodic box.
     const bool oriented = (self && periodic);
+    threadCandidates.resize(numThreads);
     threads.execute([&](ThreadPool& pool, int thread) {
-        vector<std::pair<int, int>> ranges;
+        CpuCoordinationCandidates& candidates = threadCandidates[thread];
         double* gradient = nullptr;
         if (computeGradient) {
             threadGradients[thread].assign(length, 0.0);
@@ -588,11 +653,11 @@ double CpuCalcCoordinationForceKernel::runItems(ThreadPool& threads, const Sigma
         }
         for (int item = thread; item < numItems; item += numThreads) {
             if (computeGradient)
-                itemSums[item] = (oriented ? processItem<true, true>(item, sigma, image, gradient, ranges)
-                                           : processItem<true, false>(item, sigma, image, gradient, ranges));
+                itemSums[item] = (oriented ? processItem<true, true>(item, sigma, image, gradient, candidates)
+                                           : processItem<true, false>(item, sigma, image, gradient, candidates));
             else
-                itemSums[item] = (oriented ? processItem<false, true>(item, sigma, image, gradient, ranges)
-                                           : processItem<false, false>(item, sigma, image, gradient, ranges));
+                itemSums[item] = (oriented ? processItem<false, true>(item, sigma, image, gradient, candidates)
+                                           : processItem<false, false>(item, sigma, image, gradient, candidates));
         }
     });
     threads.waitForThreads();
