@@ -114,9 +114,15 @@ TEST(Serialization, DeserializedSystemGivesTheSameEnergy) {
 }
 
 TEST(Serialization, TruncatedXmlIsRejected) {
+    // Cut at a tag boundary: OpenMM's XML reader (irrXML) reads past the end of a document that ends
+    // inside a tag, for any force (a crash or not depending on the memory after it), so only documents
+    // cut between tags have a defined answer. Each cut below loses content the proxy needs.
     const std::string xml = serialize(unusualForce(1.25));
-    for (size_t length : {xml.size() / 2, xml.size() / 4, (size_t)10, (size_t)0})
-        EXPECT_ANY_THROW(deserialize(xml.substr(0, length))) << "length " << length;
+    for (size_t length : {xml.size() / 2, xml.size() / 4, (size_t)10, (size_t)0}) {
+        const size_t lastTagEnd = (length == 0 ? std::string::npos : xml.rfind('>', length - 1));
+        const size_t cut = (lastTagEnd == std::string::npos ? 0 : lastTagEnd + 1);
+        EXPECT_ANY_THROW(deserialize(xml.substr(0, cut))) << "cut at " << cut;
+    }
 }
 
 TEST(Serialization, MissingRequiredAttributeIsRejected) {

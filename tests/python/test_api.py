@@ -428,14 +428,17 @@ def test_isinstance_and_cast_on_system_forces():
 
 
 def malformed_xml():
+    # Truncated only between tags: OpenMM's XML reader (irrXML) reads past the end of a document that
+    # ends inside a tag (for any force), so such a document has no defined answer to test.
     xml = mm.XmlSerializer.serialize(fully_configured_force(1.5))
     return {
-        "truncated": xml[:len(xml) // 2],
+        "truncated": xml[:xml.rindex(">", 0, len(xml) // 2) + 1],
         "truncated after the force's attributes": xml[:xml.index("<GroupA>")],
         "unknown mode": xml.replace('mode="2"', 'mode="7"'),
         "newer version": xml.replace('version="2"', 'version="99"'),
         "group A missing": xml.replace("GroupA", "GroupX"),
-        "not XML": "<Force this is not XML",
+        "not XML": "this is not XML",
+        "a tag with no force in it": "<Force this is not XML/>",
     }
 
 
