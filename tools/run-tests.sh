@@ -4,26 +4,33 @@
 # does both).
 #
 # Platforms: the C++ program runs once per case of COORDINATION_TEST_CASES (default: the Reference
-# platform and the CPU platform with the full setting matrices, then OpenCL at each precision with the covering subset; a
-# case whose platform is missing here is skipped with the reason printed). pytest chooses its cases
+# platform and the CPU platform with the full setting matrices, the CPU platform's baseline (SSE2) loops
+# with the covering subset (the CPU picks its AVX2 build where it can: `:baseline` sets
+# COORDINATION_CPU_NO_AVX2), then OpenCL at each precision with the covering subset; a case whose
+# platform is missing here is skipped with the reason printed, a run that crashes counts as a failure). pytest chooses its cases
 # from COORDINATION_TEST_PLATFORMS (see tests/python/coordination_testing.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 python="${1:-python3}"
 reports="build/test-reports"
 rm -rf "$reports" && mkdir -p "$reports"
-cases="${COORDINATION_TEST_CASES:-Reference CPU OpenCL:single:quick OpenCL:mixed:quick OpenCL:double:quick}"
+cases="${COORDINATION_TEST_CASES:-Reference CPU CPU:baseline:quick OpenCL:single:quick OpenCL:mixed:quick OpenCL:double:quick}"
 
 status=0
 for case in $cases; do
     platform="${case%:quick}"
     quick=0
     [ "$platform" != "$case" ] && quick=1
-    echo "== C++ tests on $platform$([ $quick = 1 ] && echo ' (covering subset of the setting matrices)')"
-    COORDINATION_TEST_PLATFORM="$platform" COORDINATION_TEST_QUICK="$quick" \
-        ./build/cpp/tests/cpp/TestCoordination --gtest_brief=1 --gtest_output="json:$reports/cpp-${platform//:/-}.json" \
+    baseline=""
+    [ "${platform%:baseline}" != "$platform" ] && baseline=1 && platform="${platform%:baseline}"
+    echo "== C++ tests on $platform$([ -n "$baseline" ] && echo ', baseline loops')$([ $quick = 1 ] && echo ' (covering subset of the setting matrices)')"
+    name="${case%:quick}"
+    COORDINATION_TEST_PLATFORM="$platform" COORDINATION_TEST_QUICK="$quick" env ${baseline:+COORDINATION_CPU_NO_AVX2=1} \
+        ./build/cpp/tests/cpp/TestCoordination --gtest_brief=1 --gtest_output="json:$reports/cpp-${name//:/-}.json" \
         2>&1 | grep -v "unsupported OpenCL implementation"
-    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    code="${PIPESTATUS[0]}"
+    echo "$code" > "$reports/cpp-${name//:/-}.exit"
+    [ "$code" -eq 0 ] || status=1
 done
 
 echo "== API reference (doxygen docs/api/Doxyfile: fails on an undocumented public member)"
@@ -47,11 +54,16 @@ import xml.etree.ElementTree as ElementTree
 reports = sys.argv[1]
 passed = failed = skipped = 0
 for case in sys.argv[2:]:
-    platform = case[:-len(":quick")] if case.endswith(":quick") else case
-    path = os.path.join(reports, "cpp-" + platform.replace(":", "-") + ".json")
+    name = case[:-len(":quick")] if case.endswith(":quick") else case
+    path = os.path.join(reports, "cpp-" + name.replace(":", "-") + ".json")
     if not os.path.exists(path):
-        # The program printed "SKIPPED: ..." (platform not available here); the Reference case must run.
-        if platform == "Reference":
+        # The program printed "SKIPPED: ..." (platform not available here) and exited 0, or it crashed;
+        # the Reference case must run.
+        try:
+            crashed = open(path[:-len(".json")] + ".exit").read().strip() != "0"
+        except OSError:
+            crashed = True
+        if name == "Reference" or crashed:
             failed += 1
         else:
             skipped += 1
