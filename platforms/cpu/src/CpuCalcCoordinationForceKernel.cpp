@@ -7,6 +7,7 @@
 #include "openmm/reference/ReferencePlatform.h"
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <set>
@@ -216,7 +217,7 @@ ColumnView viewOf(const CpuCoordinationCandidates& candidates) {
  * for anything not beyond the cutoff, NaN included.
  */
 template <bool WithGradient, bool Oriented, class Sigma, class Image>
-inline double addRow(double xi, double yi, double zi, double particleI, double slotI, const ColumnView& columns,
+__attribute__((always_inline)) inline double addRow(double xi, double yi, double zi, double particleI, double slotI, const ColumnView& columns,
                      int begin, int end, const Sigma& sigma, const Image& image, double cutoff2,
                      GradientView columnGradient, double& gx, double& gy, double& gz) {
     const double* x = columns.x;
@@ -364,6 +365,11 @@ void CpuCoordinationEntries::set(int entry, const Vec3& position, int particleIn
 CpuCalcCoordinationForceKernel::~CpuCalcCoordinationForceKernel() {}
 
 void CpuCalcCoordinationForceKernel::initialize(const System& system, const CoordinationForce& force) {
+#if COORDINATION_CPU_AVX2
+    __builtin_cpu_init();
+    useAvx2 = (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+               std::getenv("COORDINATION_CPU_NO_AVX2") == nullptr);
+#endif
     energyFunction = CoordinationEnergyFunction(force);
     setPairParameters(force);
 }
@@ -510,9 +516,11 @@ bool CpuCalcCoordinationForceKernel::buildCellGrid(const vector<Vec3>& positions
     return true;
 }
 
+// Inlined into both builds of processItems (the AVX2 one compiles it, and addRow's loop, for AVX2 + FMA).
 template <bool WithGradient, bool Oriented, class Sigma, class Image>
-double CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma, const Image& image, double* gradient,
-                                                   CpuCoordinationCandidates& candidates) const {
+__attribute__((always_inline)) inline double
+CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma, const Image& image, double* gradient,
+                                            CpuCoordinationCandidates& candidates) const {
     const WorkItem work = items[item];
     const bool self = (mode == CoordinationForce::Self);
     const CpuCoordinationEntries& columns = (self ? entriesA : entriesB);
@@ -522,12 +530,12 @@ double CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma,
     const GradientView rows = {gradient, gradient + numEntries, gradient + 2 * numEntries};
     const int columnOffset = (self ? 0 : entriesA.size());
     const GradientView columnGradient = {rows.x + columnOffset, rows.y + columnOffset, rows.z + columnOffset};
-    auto addRowRange = [&](int i, int begin, int end, double& gx, double& gy, double& gz) {
+    auto addRowRange = [&](int i, int begin, int end, double& gx, double& gy, double& gz) __attribute__((always_inline)) {
         return addRow<WithGradient, Oriented>(entriesA.x[i], entriesA.y[i], entriesA.z[i], entriesA.particle[i],
                                               entriesA.slot[i], viewOf(columns), begin, end, sigma, image, cutoff2,
                                               columnGradient, gx, gy, gz);
     };
-    auto addToRow = [&](int i, double gx, double gy, double gz) {
+    auto addToRow = [&](int i, double gx, double gy, double gz) __attribute__((always_inline)) {
         if (WithGradient) {
             rows.x[i] += gx;
             rows.y[i] += gy;
@@ -630,6 +638,30 @@ double CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma,
     return sum;
 }
 
+template <bool WithGradient, bool Oriented, class Sigma, class Image>
+void CpuCalcCoordinationForceKernel::processItems(int first, int stride, const Sigma& sigma, const Image& image,
+                                                  double* gradient, CpuCoordinationCandidates& candidates) {
+#if COORDINATION_CPU_AVX2
+    if constexpr (Sigma::Simd && Image::Simd)
+        if (useAvx2) {
+            processItemsAvx2<WithGradient, Oriented>(first, stride, sigma, image, gradient, candidates);
+            return;
+        }
+#endif
+    for (int item = first; item < (int) items.size(); item += stride)
+        itemSums[item] = processItem<WithGradient, Oriented>(item, sigma, image, gradient, candidates);
+}
+
+#if COORDINATION_CPU_AVX2
+template <bool WithGradient, bool Oriented, class Sigma, class Image>
+__attribute__((target("avx2,fma"))) void
+CpuCalcCoordinationForceKernel::processItemsAvx2(int first, int stride, const Sigma& sigma, const Image& image,
+                                                 double* gradient, CpuCoordinationCandidates& candidates) {
+    for (int item = first; item < (int) items.size(); item += stride)
+        itemSums[item] = processItem<WithGradient, Oriented>(item, sigma, image, gradient, candidates);
+}
+#endif
+
 template <class Sigma, class Image>
 double CpuCalcCoordinationForceKernel::runItems(ThreadPool& threads, const Sigma& sigma, const Image& image,
                                                bool computeGradient) {
@@ -651,14 +683,14 @@ double CpuCalcCoordinationForceKernel::runItems(ThreadPool& threads, const Sigma
             threadGradients[thread].assign(length, 0.0);
             gradient = threadGradients[thread].data();
         }
-        for (int item = thread; item < numItems; item += numThreads) {
-            if (computeGradient)
-                itemSums[item] = (oriented ? processItem<true, true>(item, sigma, image, gradient, candidates)
-                                           : processItem<true, false>(item, sigma, image, gradient, candidates));
-            else
-                itemSums[item] = (oriented ? processItem<false, true>(item, sigma, image, gradient, candidates)
-                                           : processItem<false, false>(item, sigma, image, gradient, candidates));
-        }
+        if (computeGradient && oriented)
+            processItems<true, true>(thread, numThreads, sigma, image, gradient, candidates);
+        else if (computeGradient)
+            processItems<true, false>(thread, numThreads, sigma, image, gradient, candidates);
+        else if (oriented)
+            processItems<false, true>(thread, numThreads, sigma, image, gradient, candidates);
+        else
+            processItems<false, false>(thread, numThreads, sigma, image, gradient, candidates);
     });
     threads.waitForThreads();
     double s = 0.0;
