@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 import openmm.unit as unit
 
-from coordination_testing import switching_function
+from coordination_testing import minimum_image_rectangular, pair_list, switching_function
+from openmmcoordination import CoordinationForce
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -93,8 +94,8 @@ def test_from_customcv_example_custom_route_equals_the_cvpack_route():
     # cvpack's route itself against numpy: 1/(1+(r/r0)^6) times OpenMM's switching polynomial, minimum image.
     edges = np.diag(np.array(box.value_in_unit(unit.nanometer)))
     xyz = positions.value_in_unit(unit.nanometer)
-    expected = {"hydration": _cvpack_contacts(xyz, edges, [sodium], oxygens),
-                "water": _cvpack_contacts(xyz, edges, oxygens, oxygens)}
+    expected = {"hydration": _cvpack_contacts(xyz, edges, CoordinationForce.Dual, [sodium], oxygens),
+                "water": _cvpack_contacts(xyz, edges, CoordinationForce.Self, oxygens, ())}
     for row in rows:
         if row["route"].startswith("CustomCV"):
             relative = 1e-12 if row["platform"] == "Reference" else 2e-6
@@ -103,14 +104,11 @@ def test_from_customcv_example_custom_route_equals_the_cvpack_route():
     assert expected["hydration"] > 1.0 and expected["water"] > len(oxygens), expected  # real contacts were counted
 
 
-def _cvpack_contacts(xyz, edges, group1, group2, r0=0.3, switch_on=0.5, cutoff=0.6):
-    """Each unordered pair of distinct atoms from group1 x group2 once (as a CustomNonbondedForce
-    interaction group counts it): sum of 1/(1+(r/r0)^6) S(r), S OpenMM's switch, zero from the cutoff."""
-    pairs = {(min(i, j), max(i, j)) for i in group1 for j in group2 if i != j}
-    first, second = np.array(sorted(pairs)).T
-    d = xyz[second] - xyz[first]
-    d -= edges * np.round(d / edges)
-    r = np.sqrt((d * d).sum(axis=1))
+def _cvpack_contacts(xyz, edges, mode, group_a, group_b, r0=0.3, switch_on=0.5, cutoff=0.6):
+    """cvpack's contact number over the mode's pairs of distinct atoms (for these groups the pairs an
+    interaction group counts): sum of 1/(1+(r/r0)^6) S(r), S OpenMM's switch, zero from the cutoff."""
+    first, second = np.array([(i, j) for i, j in pair_list(mode, group_a, group_b) if i != j]).T
+    r = np.linalg.norm(minimum_image_rectangular(xyz[second] - xyz[first], edges), axis=1)
     t = np.clip((r - switch_on) / (cutoff - switch_on), 0.0, 1.0)
     switch = 1 - 10 * t**3 + 15 * t**4 - 6 * t**5
     return float(np.sum(np.where(r < cutoff, switch / (1 + (r / r0) ** 6), 0.0)))

@@ -82,12 +82,13 @@ struct CpuCoordinationCellGrid {
  * atoms in entry order: forces are bitwise reproducible for a given thread count.
  *
  * Cells are about cutoff/4 wide and each home cell visits only the cells that can hold a point within
- * the cutoff (a spherical stencil; Self visits each pair of cells once). On x86-64 the vectorized loops
- * are built twice, for the baseline (SSE2) and for AVX2 + FMA, and the CPU picks at initialization
- * (the environment variable COORDINATION_CPU_NO_AVX2, set, keeps the baseline: the tests run both). Those cells' entries are
+ * the cutoff (a spherical stencil; Self visits each pair of cells once). Those cells' entries are
  * gathered into one contiguous thread-local array per home cell, and each row runs over all of them in
- * one loop (the gradient scattered back after the home cell's rows); for the default rational function (m = 2n, n even, d0 = 0: sigma of r^2, no square
- * root) and displacements the comparisons below can wrap, they are vectorized (omp simd, masked).
+ * one loop (the gradient scattered back after the home cell's rows). For the default rational function
+ * (m = 2n, n even, d0 = 0: sigma of r^2, no square root) and displacements the comparisons below can
+ * wrap, that loop is vectorized (omp simd, masked); on x86-64 it is built twice, for the baseline (SSE2)
+ * and for AVX2 + FMA, and the CPU picks at initialization (COORDINATION_CPU_NO_AVX2, set, keeps the
+ * baseline: the tests run both).
  *
  * Minimum image in a rectangular box: d >= L/2 -> d - L, d < -L/2 -> d + L, exactly the Reference
  * kernel's half-box ties (PLUMED's rt42 lattice has atoms exactly half a box apart), with Self pairs
@@ -118,7 +119,7 @@ private:
     /** Runs the work items on the thread pool; returns s. */
     template <class Sigma, class Image>
     double runItems(OpenMM::ThreadPool& threads, const Sigma& sigma, const Image& image, bool computeGradient);
-    /** Work items first, first + stride, ... into itemSums: the AVX2 + FMA build of the loops where the CPU has them. */
+    /** Work items first, first + stride, ... into itemSums (the AVX2 + FMA build where the CPU has it). */
     template <bool WithGradient, bool Oriented, class Sigma, class Image>
     void processItems(int first, int stride, const Sigma& sigma, const Image& image, double* gradient,
                       CpuCoordinationCandidates& candidates);

@@ -217,9 +217,10 @@ ColumnView viewOf(const CpuCoordinationCandidates& candidates) {
  * for anything not beyond the cutoff, NaN included.
  */
 template <bool WithGradient, bool Oriented, class Sigma, class Image>
-__attribute__((always_inline)) inline double addRow(double xi, double yi, double zi, double particleI, double slotI, const ColumnView& columns,
-                     int begin, int end, const Sigma& sigma, const Image& image, double cutoff2,
-                     GradientView columnGradient, double& gx, double& gy, double& gz) {
+__attribute__((always_inline)) inline double
+addRow(double xi, double yi, double zi, double particleI, double slotI, const ColumnView& columns, int begin, int end,
+       const Sigma& sigma, const Image& image, double cutoff2, GradientView columnGradient, double& gx, double& gy,
+       double& gz) {
     const double* x = columns.x;
     const double* y = columns.y;
     const double* z = columns.z;
@@ -530,28 +531,30 @@ CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma, const 
     const GradientView rows = {gradient, gradient + numEntries, gradient + 2 * numEntries};
     const int columnOffset = (self ? 0 : entriesA.size());
     const GradientView columnGradient = {rows.x + columnOffset, rows.y + columnOffset, rows.z + columnOffset};
-    auto addRowRange = [&](int i, int begin, int end, double& gx, double& gy, double& gz) __attribute__((always_inline)) {
-        return addRow<WithGradient, Oriented>(entriesA.x[i], entriesA.y[i], entriesA.z[i], entriesA.particle[i],
-                                              entriesA.slot[i], viewOf(columns), begin, end, sigma, image, cutoff2,
-                                              columnGradient, gx, gy, gz);
-    };
-    auto addToRow = [&](int i, double gx, double gy, double gz) __attribute__((always_inline)) {
+    // Row entry i (of group A) with the columns [begin, end) of a view (the group's entries, or a home
+    // cell's gathered candidates) and their gradient; the row's own gradient into the thread's buffer.
+    auto addRowOf = [&](int i, const ColumnView& view, GradientView viewGradient, int begin, int end)
+        __attribute__((always_inline)) {
+        double gx = 0.0, gy = 0.0, gz = 0.0;
+        const double rowSum = addRow<WithGradient, Oriented>(entriesA.x[i], entriesA.y[i], entriesA.z[i],
+                                                             entriesA.particle[i], entriesA.slot[i], view, begin, end,
+                                                             sigma, image, cutoff2, viewGradient, gx, gy, gz);
         if (WithGradient) {
             rows.x[i] += gx;
             rows.y[i] += gy;
             rows.z[i] += gz;
         }
+        return rowSum;
     };
     double sum = 0.0;
     if (!useCells) {
         // Pair mode: pair k is row k with column k; all pairs: each row with every column (Self: later ones).
+        const ColumnView view = viewOf(columns);
         for (int i = work.begin; i < work.end; i++) {
-            double gx = 0.0, gy = 0.0, gz = 0.0;
             if (mode == CoordinationForce::Pair)
-                sum += addRowRange(i, i, i + 1, gx, gy, gz);
+                sum += addRowOf(i, view, columnGradient, i, i + 1);
             else
-                sum += addRowRange(i, (self ? i + 1 : 0), columns.size(), gx, gy, gz);
-            addToRow(i, gx, gy, gz);
+                sum += addRowOf(i, view, columnGradient, (self ? i + 1 : 0), columns.size());
         }
         return sum;
     }
@@ -620,13 +623,8 @@ CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma, const 
     if (WithGradient)
         for (double* array : {gatheredGradient.x, gatheredGradient.y, gatheredGradient.z})
             std::fill(array, array + count, 0.0);
-    for (int i = homeBegin; i < homeEnd; i++) {
-        double gx = 0.0, gy = 0.0, gz = 0.0;
-        sum += addRow<WithGradient, Oriented>(entriesA.x[i], entriesA.y[i], entriesA.z[i], entriesA.particle[i],
-                                              entriesA.slot[i], gathered, (self ? i - homeBegin + 1 : 0), count,
-                                              sigma, image, cutoff2, gatheredGradient, gx, gy, gz);
-        addToRow(i, gx, gy, gz);
-    }
+    for (int i = homeBegin; i < homeEnd; i++)
+        sum += addRowOf(i, gathered, gatheredGradient, (self ? i - homeBegin + 1 : 0), count);
     if (WithGradient) {
         const int* source = candidates.source.data();
         for (int k = 0; k < count; k++) {
