@@ -24,7 +24,7 @@ import openmm.unit as unit
 from openmmcoordination import CoordinationForce
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from nacl_metadynamics import HOLD_PARAMETER, build, fastest_platform  # noqa: E402 (the same solvated NaCl)
+from nacl_metadynamics import build, fastest_platform, minimize_in_contact  # noqa: E402 (the same solvated NaCl)
 
 
 def hydration(sodium, oxygens, energy="s"):
@@ -63,9 +63,7 @@ def main():
     integrator = mm.LangevinMiddleIntegrator(300 * unit.kelvin, 1 / unit.picosecond, 0.002 * unit.picoseconds)
     context = mm.Context(system, integrator, platform)
     context.setPositions(modeller.positions)
-    context.setParameter(HOLD_PARAMETER, 5.0e4)  # the ions held in contact while minimizing, as in the showcase
-    mm.LocalEnergyMinimizer.minimize(context, 10.0, 300)
-    context.setParameter(HOLD_PARAMETER, 0.0)
+    minimize_in_contact(context, 300)  # the ions held in contact while minimizing, as in the showcase
     context.setVelocitiesToTemperature(300 * unit.kelvin, 1)
 
     # The same w restraint as a standalone CoordinationForce, in its own Context at the same positions.

@@ -35,7 +35,7 @@ import openmm.unit as unit
 from openmmcoordination import CoordinationForce
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from nacl_metadynamics import HOLD_PARAMETER, build  # noqa: E402  (the showcase's Modeller box)
+from nacl_metadynamics import build, minimize_in_contact  # noqa: E402  (the showcase's Modeller box)
 
 ENERGY = "0.5*k*(n-n0)^2"  # the bias on the contact number n, kJ/mol
 K = 10.0  # kJ/mol
@@ -90,9 +90,7 @@ def equilibrated_box(edge, picoseconds):
     integrator.setRandomNumberSeed(7)
     context = mm.Context(system, integrator, mm.Platform.getPlatformByName("CPU"))
     context.setPositions(modeller.positions)
-    context.setParameter(HOLD_PARAMETER, 5.0e4)  # the ions held in contact while minimizing, as in the showcase
-    mm.LocalEnergyMinimizer.minimize(context, 10.0, 300)
-    context.setParameter(HOLD_PARAMETER, 0.0)
+    minimize_in_contact(context, 300)  # the ions held in contact while minimizing, as in the showcase
     context.setVelocitiesToTemperature(300 * unit.kelvin, 7)
     integrator.step(int(round(picoseconds / 0.002)))
     state = context.getState(getPositions=True)

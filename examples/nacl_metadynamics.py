@@ -100,11 +100,11 @@ def build(box=BOX):
     return modeller, system, atoms["NA"], atoms["CL"]
 
 
-def minimize_in_contact(simulation):
-    """Energy minimization with the ions held at 0.28 nm, then released."""
-    simulation.context.setParameter(HOLD_PARAMETER, 5.0e4)  # kJ/mol/nm^2
-    simulation.minimizeEnergy(maxIterations=500)
-    simulation.context.setParameter(HOLD_PARAMETER, 0.0)
+def minimize_in_contact(context, max_iterations=500):
+    """Energy minimization of a Context of build()'s System with the ions held at 0.28 nm, then released."""
+    context.setParameter(HOLD_PARAMETER, 5.0e4)  # kJ/mol/nm^2
+    mm.LocalEnergyMinimizer.minimize(context, 10.0, max_iterations)  # Simulation.minimizeEnergy's tolerance
+    context.setParameter(HOLD_PARAMETER, 0.0)
 
 
 def coordination_variable(sodium, chloride):
@@ -267,7 +267,7 @@ def main():
     properties = {"Precision": "mixed"} if platform.getName() in ("CUDA", "OpenCL") else {}
     simulation = app.Simulation(modeller.topology, system, integrator, platform, properties)
     simulation.context.setPositions(modeller.positions)
-    minimize_in_contact(simulation)
+    minimize_in_contact(simulation.context)
     simulation.context.setVelocitiesToTemperature(TEMPERATURE * unit.kelvin, args.seed)
     print(f"platform {platform.getName()} ({reason}); {system.getNumParticles()} atoms "
           f"({(system.getNumParticles() - 2) // 3} TIP3P waters, Na+, Cl-), {BOX} nm box, PME, 300 K")
