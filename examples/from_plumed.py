@@ -69,7 +69,7 @@ def main():
     force.setEnergyFunction("s")  # BIASVALUE: the bias energy is the collective variable itself
     print(f"PLUMED:            {PLUMED_LINE}")
     print(f"CoordinationForce: mode {['Self', 'Dual', 'Pair'][force.getMode()]}, "
-          f"group A {list(force.getGroupA())}, group B {list(force.getGroupB())}, r0 {force.getR0()} nm, "
+          f"group A {list(force.getGroupA())}, group B {list(force.getGroupB())}, r0 {force.getR0()}, "
           f"n {force.getN()}, m {force.getEffectiveM()}, dmax {force.getDMax()} (infinite: no D_MAX), "
           f"PBC {force.usesPeriodicBoundaryConditions()}")
     print(f"toPlumed():        {force.toPlumed('c1')}")

@@ -1,7 +1,12 @@
 %module(package="openmmcoordination") coordination
 
 %pythonbegin %{
-import operator
+import collections as _collections
+import os as _os
+
+from openmm import unit as _unit
+
+from . import _arguments
 %}
 
 %import(module="openmm") "swig/OpenMMSwigHeaders.i"
@@ -22,6 +27,18 @@ namespace std {
     %template(vectori) vector<int>;
 }
 
+%{
+/* Messages in Python's spelling: CoordinationForce::Dual -> CoordinationForce.Dual. */
+static std::string pythonSpelling(std::string message) {
+    for (const char* scope : {"CoordinationForce::", "CustomCVForce::", "Context::", "State::", "System::"}) {
+        const std::string from(scope), to = from.substr(0, from.size() - 2) + ".";
+        for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size()))
+            message.replace(at, from.size(), to);
+    }
+    return message;
+}
+%}
+
 /* C++ exceptions (OpenMMException) become Python's OpenMMException, as in OpenMM's own module. */
 %exception {
     try {
@@ -39,91 +56,154 @@ namespace std {
                 openmmException = PyExc_Exception;
             }
         }
-        PyErr_SetString(openmmException, const_cast<char*>(error.what()));
+        PyErr_SetString(openmmException, pythonSpelling(error.what()).c_str());
         return NULL;
     }
 }
 
-/* Groups accept any iterable of integers (lists, ranges, numpy integer arrays); floats are refused. */
-%pythonprepend CoordinationPlugin::CoordinationForce::setGroupA %{
-    atoms = [operator.index(atom) for atom in atoms]
+/*
+ * Python conventions, as OpenMM's own wrappers have them: lengths take numbers (nm) or Quantities of a
+ * length (another dimension is a TypeError), getters of lengths return Quantities in nm, numpy scalars
+ * work wherever numbers do, groups take iterables of ints or openmm.app Atom objects.
+ */
+%define LENGTH_ARGUMENT(method, argument)
+%pythonprepend CoordinationPlugin::CoordinationForce::method %{
+    argument = _arguments.length(argument, "method", "argument")
 %}
-%pythonprepend CoordinationPlugin::CoordinationForce::setGroupB %{
-    atoms = [operator.index(atom) for atom in atoms]
+%enddef
+%define INTEGER_ARGUMENT(method, argument)
+%pythonprepend CoordinationPlugin::CoordinationForce::method %{
+    argument = _arguments.integer(argument, "method", "argument")
+%}
+%enddef
+%define BOOLEAN_ARGUMENT(method, argument)
+%pythonprepend CoordinationPlugin::CoordinationForce::method %{
+    argument = _arguments.boolean(argument, "method", "argument")
+%}
+%enddef
+%define ATOMS_ARGUMENT(method)
+%pythonprepend CoordinationPlugin::CoordinationForce::method %{
+    atoms = _arguments.atoms(atoms, "method")
+%}
+%enddef
+%define LENGTH_RESULT(method)
+%pythonappend CoordinationPlugin::CoordinationForce::method %{
+    val = _unit.Quantity(val, _unit.nanometer)
+%}
+%enddef
+
+LENGTH_ARGUMENT(setR0, r0)
+LENGTH_ARGUMENT(setD0, d0)
+LENGTH_ARGUMENT(setDMax, dmax)
+INTEGER_ARGUMENT(setN, n)
+INTEGER_ARGUMENT(setM, m)
+INTEGER_ARGUMENT(setMode, mode)
+INTEGER_ARGUMENT(setSwitchingFunction, type)
+INTEGER_ARGUMENT(getGlobalParameterName, index)
+INTEGER_ARGUMENT(getGlobalParameterDefaultValue, index)
+INTEGER_ARGUMENT(getEnergyParameterDerivativeName, index)
+BOOLEAN_ARGUMENT(setStretch, stretch)
+BOOLEAN_ARGUMENT(setUsesPeriodicBoundaryConditions, periodic)
+ATOMS_ARGUMENT(setGroupA)
+ATOMS_ARGUMENT(setGroupB)
+LENGTH_RESULT(getR0)
+LENGTH_RESULT(getD0)
+LENGTH_RESULT(getDMax)
+LENGTH_RESULT(getEffectiveDMax)
+LENGTH_RESULT(getNativeQReference)
+%pythonappend CoordinationPlugin::CoordinationForce::getNativeQBeta %{
+    val = _unit.Quantity(val, _unit.nanometer**-1)
+%}
+%pythonprepend CoordinationPlugin::CoordinationForce::setSmapExponents %{
+    a = _arguments.integer(a, "setSmapExponents", "a")
+    b = _arguments.integer(b, "setSmapExponents", "b")
+%}
+%pythonprepend CoordinationPlugin::CoordinationForce::setNativeQParameters %{
+    beta = _arguments.inverse_length(beta, "setNativeQParameters", "beta")
+    _lambda = _arguments.number(_lambda, "setNativeQParameters", "lambda")
+    reference = _arguments.length(reference, "setNativeQParameters", "reference")
+%}
+%pythonprepend CoordinationPlugin::CoordinationForce::addGlobalParameter %{
+    defaultValue = _arguments.number(defaultValue, "addGlobalParameter", "defaultValue")
+%}
+%pythonprepend CoordinationPlugin::CoordinationForce::setGlobalParameterName %{
+    index = _arguments.integer(index, "setGlobalParameterName", "index")
+%}
+%pythonprepend CoordinationPlugin::CoordinationForce::setGlobalParameterDefaultValue %{
+    index = _arguments.integer(index, "setGlobalParameterDefaultValue", "index")
+    defaultValue = _arguments.number(defaultValue, "setGlobalParameterDefaultValue", "defaultValue")
 %}
 
 %newobject CoordinationPlugin::CoordinationForce::fromPlumed;
+/* Python's fromPlumedFile (below) returns the forces and the skipped actions as a named tuple. */
+%ignore CoordinationPlugin::CoordinationForce::fromPlumedFile;
+%ignore CoordinationPlugin::CoordinationForce::GlobalParameterInfo;
 
-namespace CoordinationPlugin {
+/* The class, with its Doxygen comments as docstrings (swig -doxygen). */
+#define OPENMM_EXPORT_COORDINATION
+%include "CoordinationForce.h"
 
-class CoordinationForce : public OpenMM::Force {
-public:
-    enum Mode { Self = 0, Dual = 1, Pair = 2 };
-    enum SwitchingFunction { Rational = 0, Exponential = 1, Gaussian = 2, Smap = 3, Cubic = 4, Tanh = 5, Cosinus = 6,
-                             NativeQ = 7, Custom = 8 };
-    explicit CoordinationForce(const std::string& energy = "s");
-    static CoordinationForce* fromPlumed(const std::string& line);
-    std::string toPlumed(const std::string& label = "c") const;
-    const std::string& getEnergyFunction() const;
-    void setEnergyFunction(const std::string& energy);
-    Mode getMode() const;
-    void setMode(Mode mode);
-    const std::vector<int>& getGroupA() const;
-    void setGroupA(const std::vector<int>& atoms);
-    const std::vector<int>& getGroupB() const;
-    void setGroupB(const std::vector<int>& atoms);
-    double getR0() const;
-    void setR0(double r0);
-    int getN() const;
-    void setN(int n);
-    int getM() const;
-    void setM(int m);
-    int getEffectiveM() const;
-    double getD0() const;
-    void setD0(double d0);
-    double getDMax() const;
-    void setDMax(double dmax);
-    double getEffectiveDMax() const;
-    bool getStretch() const;
-    void setStretch(bool stretch);
-    SwitchingFunction getSwitchingFunction() const;
-    void setSwitchingFunction(SwitchingFunction type);
-    int getSmapA() const;
-    int getSmapB() const;
-    void setSmapExponents(int a, int b);
-    double getNativeQBeta() const;
-    double getNativeQLambda() const;
-    double getNativeQReference() const;
-    void setNativeQParameters(double beta, double lambda, double reference);
-    const std::string& getCustomSwitchingFunction() const;
-    void setCustomSwitchingFunction(const std::string& expression);
-    void setUsesPeriodicBoundaryConditions(bool periodic);
-    bool usesPeriodicBoundaryConditions() const;
-    int getNumGlobalParameters() const;
-    int addGlobalParameter(const std::string& name, double defaultValue);
-    const std::string& getGlobalParameterName(int index) const;
-    void setGlobalParameterName(int index, const std::string& name);
-    double getGlobalParameterDefaultValue(int index) const;
-    void setGlobalParameterDefaultValue(int index, double defaultValue);
-    void addEnergyParameterDerivative(const std::string& name);
-    int getNumEnergyParameterDerivatives() const;
-    const std::string& getEnergyParameterDerivativeName(int index) const;
-    double getCoordination(OpenMM::Context& context) const;
-    void updateParametersInContext(OpenMM::Context& context);
+%pythoncode %{
+PlumedInput = _collections.namedtuple("PlumedInput", ["forces", "skipped"])
+PlumedInput.__doc__ = """What CoordinationForce.fromPlumedFile() read: forces, a dict from each COORDINATION action's
+label to its CoordinationForce (in the file's order), and skipped, the other actions ("label: NAME")."""
+%}
 
-    %extend {
-        /** Cast a Force (for example from System.getForce()) to a CoordinationForce. */
-        static CoordinationPlugin::CoordinationForce& cast(OpenMM::Force& force) {
-            CoordinationPlugin::CoordinationForce* result = dynamic_cast<CoordinationPlugin::CoordinationForce*>(&force);
-            if (result == NULL)
-                throw OpenMM::OpenMMException("CoordinationForce.cast(): the Force is not a CoordinationForce");
-            return *result;
-        }
-        /** Whether a Force is a CoordinationForce. */
-        static bool isinstance(OpenMM::Force& force) {
-            return (dynamic_cast<CoordinationPlugin::CoordinationForce*>(&force) != NULL);
-        }
+%extend CoordinationPlugin::CoordinationForce {
+    /** Cast a Force (for example from System.getForce()) to a CoordinationForce. */
+    static CoordinationPlugin::CoordinationForce& cast(OpenMM::Force& force) {
+        CoordinationPlugin::CoordinationForce* result = dynamic_cast<CoordinationPlugin::CoordinationForce*>(&force);
+        if (result == NULL)
+            throw OpenMM::OpenMMException("CoordinationForce.cast(): the Force is not a CoordinationForce");
+        return *result;
     }
-};
+    /** Whether a Force is a CoordinationForce. */
+    static bool isinstance(OpenMM::Force& force) {
+        return (dynamic_cast<CoordinationPlugin::CoordinationForce*>(&force) != NULL);
+    }
+    /* The C++ fromPlumedFile as ([forces], [skipped]); each force owned by its Python object. */
+    static PyObject* _fromPlumedFile(const std::string& pathOrText) {
+        std::vector<std::string> skipped;
+        std::vector<CoordinationPlugin::CoordinationForce*> forces =
+            CoordinationPlugin::CoordinationForce::fromPlumedFile(pathOrText, skipped);
+        PyObject* forceList = PyList_New(0);
+        for (CoordinationPlugin::CoordinationForce* force : forces) {
+            PyObject* object = SWIG_NewPointerObj(SWIG_as_voidptr(force), SWIGTYPE_p_CoordinationPlugin__CoordinationForce,
+                                                  SWIG_POINTER_OWN);
+            PyList_Append(forceList, object);
+            Py_DECREF(object);
+        }
+        PyObject* skippedList = PyList_New(0);
+        for (const std::string& action : skipped) {
+            PyObject* text = PyUnicode_FromString(action.c_str());
+            PyList_Append(skippedList, text);
+            Py_DECREF(text);
+        }
+        return Py_BuildValue("(NN)", forceList, skippedList);
+    }
+    %pythoncode %{
+    @staticmethod
+    def fromPlumedFile(pathOrText):
+        r"""
+        Read every COORDINATION action of a PLUMED input file (a plumed.dat), with PLUMED's rules: '#'
+        comments, multi-line actions ("..." continuations), ENDPLUMED, and a UNITS action (LENGTH) that
+        applies to the lengths of the COORDINATION actions after it. Each action is read as fromPlumed()
+        reads it; its label becomes the force's name (PLUMED's "@N" for an unlabelled action).
 
-}
+        Parameters
+        ----------
+        pathOrText : str or os.PathLike
+            the path of a PLUMED input file, or its text (any text with a line break is read as text)
+
+        Returns
+        -------
+        PlumedInput
+            a named tuple: forces, a dict from label to CoordinationForce in the file's order, and
+            skipped, the other actions as "label: NAME" (or "NAME"), e.g. ["d1: DISTANCE", "PRINT"]
+        """
+        if isinstance(pathOrText, _os.PathLike):
+            pathOrText = _os.fspath(pathOrText)
+        forces, skipped = CoordinationForce._fromPlumedFile(pathOrText)
+        return PlumedInput({force.getName(): force for force in forces}, skipped)
+    %}
+};

@@ -110,8 +110,10 @@ public:
      */
     explicit CoordinationForce(const std::string& energy = "s");
     /**
-     * Build a CoordinationForce from one line of PLUMED input: a COORDINATION action such as
-     * "c: COORDINATION GROUPA=1-10 GROUPB=11-20 R_0=0.3 NN=6 MM=12". Atoms are PLUMED's 1-based serial
+     * Build a CoordinationForce from PLUMED input holding one COORDINATION action, such as
+     * "c: COORDINATION GROUPA=1-10 GROUPB=11-20 R_0=0.3 NN=6 MM=12", on one line or in PLUMED's multi-line
+     * form (a first line ending with "...", keywords on the following lines, a closing line "..." or
+     * "... COORDINATION"), with '#' comments. Atoms are PLUMED's 1-based serial
      * numbers (lists "1,5,9", ranges "a-b" and "a-b:stride"; they become 0-based particle indices). No
      * GROUPB: Self mode; GROUPB: Dual; PAIR: Pair. Periodic boundary conditions are on, as in PLUMED,
      * unless NOPBC is given. The keyword form (R_0 required, D_0, NN, MM) has PLUMED's automatic dmax with
@@ -120,13 +122,31 @@ public:
      * R_0 (not CUBIC), D_0, D_MAX and NOSTRETCH), with no cutoff without D_MAX, as in PLUMED. NLIST,
      * NL_CUTOFF, NL_STRIDE, SERIAL and NUMERICAL_DERIVATIVES are accepted and ignored (the neighbour list is
      * automatic, derivatives are analytic). The label ("c:" or LABEL=c) becomes the force's name; the
-     * energy is "s". Anything else (\@mdatoms, group labels, UNITS, unknown keywords) throws an
-     * OpenMMException that names it.
+     * energy is "s". Lengths are in nm, PLUMED's default; a UNITS action before the COORDINATION action
+     * ("UNITS LENGTH=A", or nm, um, Bohr, or a number of nm) converts R_0, D_0, D_MAX, REF and BETA from
+     * its unit. Anything else (\@mdatoms, group labels, other actions, unknown keywords) throws an
+     * OpenMMException that names it; a whole plumed.dat is read by fromPlumedFile().
      *
-     * @param line   one line of PLUMED input holding a COORDINATION action (lengths in nm)
+     * @param input   PLUMED input holding one COORDINATION action (and optionally a UNITS action before it)
      * @return a new CoordinationForce; the caller owns it (in Python, the returned object does)
      */
-    static CoordinationForce* fromPlumed(const std::string& line);
+    static CoordinationForce* fromPlumed(const std::string& input);
+    /**
+     * Read every COORDINATION action of a PLUMED input file (a plumed.dat), with PLUMED's rules: '#'
+     * comments, multi-line actions ("..." continuations), ENDPLUMED, and a UNITS action (LENGTH) that
+     * applies to the lengths of the COORDINATION actions after it. Each action is read as fromPlumed()
+     * reads it; its label becomes the force's name (PLUMED's "@N" for an unlabelled action, N counting
+     * every action from 0). Other actions (DISTANCE, PRINT, RESTRAINT, ...) are not read: each is listed in
+     * skipped as "label: NAME" (or "NAME" without a label).
+     *
+     * In Python, CoordinationForce.fromPlumedFile(pathOrText) returns a PlumedInput named tuple:
+     * forces, a dict from label to CoordinationForce in the file's order, and skipped, the list above.
+     *
+     * @param pathOrText   the path of a PLUMED input file, or its text (any text with a line break is read as text)
+     * @param skipped      set to the actions that were not COORDINATION (or UNITS), in order
+     * @return the new forces in the order of the file; the caller owns them
+     */
+    static std::vector<CoordinationForce*> fromPlumedFile(const std::string& pathOrText, std::vector<std::string>& skipped);
     /**
      * This force's settings as one line of PLUMED input, which fromPlumed() reads back to the same
      * settings (the energy expression and global parameters are not part of it; an automatic dmax of a
@@ -427,9 +447,11 @@ public:
     const std::string& getEnergyParameterDerivativeName(int index) const;
     /**
      * Get the coordination number s at the context's current positions, computed by the context's
-     * platform (on a GPU, one number is downloaded).
+     * platform (on a GPU, one number is downloaded). For a force added to a CustomCVForce as a collective
+     * variable (app.Metadynamics does so), pass the Context of the CustomCVForce's System: s is computed
+     * in the CustomCVForce's inner context.
      *
-     * @param context   a Context whose System contains this force
+     * @param context   a Context whose System contains this force, or a CustomCVForce that holds it
      * @return s (unitless)
      */
     double getCoordination(OpenMM::Context& context) const;
@@ -438,8 +460,9 @@ public:
      * an existing Context, as if it had been created anew. The energy expression and the global
      * parameters (names and number) cannot be changed this way: create a new Context for that (an
      * OpenMMException says so if they differ). Parameter values are changed with Context::setParameter().
+     * For a collective variable of a CustomCVForce, the settings go to the CustomCVForce's inner context.
      *
-     * @param context   a Context whose System contains this force
+     * @param context   a Context whose System contains this force, or a CustomCVForce that holds it
      */
     void updateParametersInContext(OpenMM::Context& context);
 

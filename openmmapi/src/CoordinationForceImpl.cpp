@@ -62,7 +62,7 @@ void CoordinationForceImpl::validate(const CoordinationForce& force, int numPart
     checkGroupIndices(groupB, "B", numParticles);
     if (mode == CoordinationForce::Self && !groupB.empty())
         fail("Self mode uses group A only, but group B has " + std::to_string(groupB.size()) +
-             " atoms; use setMode(CoordinationForce::Dual) for A x B pairs, or clear group B");
+             " atoms; use setMode(Dual) for A x B pairs, or clear group B");
     if (mode == CoordinationForce::Dual && groupB.empty())
         fail("Dual mode needs a non-empty group B; set it with setGroupB(), or use Self mode");
     if (mode == CoordinationForce::Pair && groupA.size() != groupB.size())

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <memory>
@@ -133,13 +134,13 @@ string take(std::map<string, string>& values, const string& key) {
 }
 
 /** The rational switching function's settings of the keyword form (no SWITCH): automatic dmax, stretched. */
-void readKeywordForm(std::map<string, string>& values, CoordinationForce& force, const string& line) {
+void readKeywordForm(std::map<string, string>& values, CoordinationForce& force, double nm, const string& line) {
     const string r0 = take(values, "R_0");
     if (r0.empty())
         throw inputError(line, "R_0 is required (or give SWITCH={...})");
-    force.setR0(parseNumber(r0, "R_0", line));
+    force.setR0(parseNumber(r0, "R_0", line) * nm);
     const string d0 = take(values, "D_0"), nn = take(values, "NN"), mm = take(values, "MM");
-    force.setD0(d0.empty() ? 0.0 : parseNumber(d0, "D_0", line));
+    force.setD0(d0.empty() ? 0.0 : parseNumber(d0, "D_0", line) * nm);
     force.setN(nn.empty() ? 6 : parseInteger(nn, "NN", line));
     force.setM(mm.empty() ? 0 : parseInteger(mm, "MM", line));
     force.setDMax(0.0);
@@ -155,7 +156,7 @@ const char* const SwitchNames[] = {"RATIONAL", "EXP", "GAUSSIAN", "SMAP", "CUBIC
  * CUBIC, which has none), and the type's own keywords.
  */
 void readSwitch(const string& type, std::map<string, string>& values, std::map<string, bool>& flags,
-                CoordinationForce& force, const string& line) {
+                CoordinationForce& force, double nm, const string& line) {
     int index = -1;
     for (int i = 0; i < 9; i++)
         if (type == SwitchNames[i])
@@ -168,8 +169,8 @@ void readSwitch(const string& type, std::map<string, string>& values, std::map<s
     const CoordinationForce::SwitchingFunction function = (CoordinationForce::SwitchingFunction) index;
     force.setSwitchingFunction(function);
     const string d0 = take(values, "D_0"), dmax = take(values, "D_MAX");
-    force.setD0(d0.empty() ? 0.0 : parseNumber(d0, "D_0", line));
-    force.setDMax(dmax.empty() ? std::numeric_limits<double>::infinity() : parseNumber(dmax, "D_MAX", line));
+    force.setD0(d0.empty() ? 0.0 : parseNumber(d0, "D_0", line) * nm);
+    force.setDMax(dmax.empty() ? std::numeric_limits<double>::infinity() : parseNumber(dmax, "D_MAX", line) * nm);
     flags.erase("STRETCH");
     force.setStretch(!flags.erase("NOSTRETCH"));
     if (function == CoordinationForce::Cubic) {
@@ -180,7 +181,7 @@ void readSwitch(const string& type, std::map<string, string>& values, std::map<s
         const string r0 = take(values, "R_0");
         if (r0.empty())
             throw inputError(line, "SWITCH={" + type + " ...} needs R_0");
-        force.setR0(parseNumber(r0, "R_0", line));
+        force.setR0(parseNumber(r0, "R_0", line) * nm);
     }
     if (function == CoordinationForce::Rational) {
         const string nn = take(values, "NN"), mm = take(values, "MM");
@@ -197,9 +198,10 @@ void readSwitch(const string& type, std::map<string, string>& values, std::map<s
         const string beta = take(values, "BETA"), lambda = take(values, "LAMBDA"), reference = take(values, "REF");
         if (reference.empty())
             throw inputError(line, "SWITCH={Q ...} needs REF (the reference distance)");
-        force.setNativeQParameters(beta.empty() ? 50.0 : parseNumber(beta, "BETA", line),
+        // BETA is per length unit, its default (50) too: PLUMED reads every length in the input's units.
+        force.setNativeQParameters((beta.empty() ? 50.0 : parseNumber(beta, "BETA", line)) / nm,
                                    lambda.empty() ? 1.8 : parseNumber(lambda, "LAMBDA", line),
-                                   parseNumber(reference, "REF", line));
+                                   parseNumber(reference, "REF", line) * nm);
     }
     else if (function == CoordinationForce::Custom) {
         const string expression = take(values, "FUNC");
@@ -246,14 +248,127 @@ string number(double value) {
     return buffer;
 }
 
-} // namespace
 
-CoordinationForce* CoordinationForce::fromPlumed(const std::string& input) {
-    string line = input;
-    const size_t comment = line.find('#');
-    if (comment != string::npos)
-        line = line.substr(0, comment);
-    vector<string> words = splitWords(line, input);
+/** The words of a line, split at blanks (no brace grouping: used only to find "..." and action names). */
+vector<string> blankWords(const string& text) {
+    vector<string> words;
+    std::stringstream stream(text);
+    string word;
+    while (stream >> word)
+        words.push_back(word);
+    return words;
+}
+
+string trimmed(const string& text) {
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == string::npos)
+        return "";
+    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+/** An action's label ("c:" or LABEL=c; "" if none) and name (COORDINATION, UNITS, ...). */
+void labelAndName(const string& action, string& label, string& name) {
+    const vector<string> words = blankWords(action);
+    size_t next = 0;
+    label.clear();
+    name.clear();
+    if (!words.empty() && words[0].size() > 1 && words[0].back() == ':') {
+        label = words[0].substr(0, words[0].size() - 1);
+        next = 1;
+    }
+    if (next < words.size())
+        name = words[next];
+    for (size_t i = next + 1; i < words.size() && label.empty(); i++)
+        if (words[i].compare(0, 6, "LABEL=") == 0)
+            label = words[i].substr(6);
+}
+
+/**
+ * PLUMED's input rules: '#' starts a comment, a statement whose first line ends with "..." goes on to a
+ * line that starts with "..." (optionally followed by the action's name or label), ENDPLUMED ends the
+ * input. Returns each action on one line, in order.
+ */
+vector<string> actionsOf(const string& text) {
+    vector<string> actions;
+    std::stringstream lines(text);
+    string rawLine, statement, opening;
+    bool continued = false;
+    int lineNumber = 0, openedAt = 0;
+    while (std::getline(lines, rawLine)) {
+        lineNumber++;
+        const string line = trimmed(rawLine.substr(0, rawLine.find('#')));
+        const vector<string> words = blankWords(line);
+        if (words.empty())
+            continue;
+        if (continued) {
+            if (words[0] != "...") {
+                statement += " " + line;
+                continue;
+            }
+            string label, name;
+            labelAndName(statement, label, name);
+            if (words.size() > 2 || (words.size() == 2 && words[1] != name && words[1] != label && words[1] != opening))
+                throw OpenMMException("CoordinationForce.fromPlumed: line " + std::to_string(lineNumber) + " closes the \"" +
+                                      opening + " ...\" of line " + std::to_string(openedAt) + " with \"" + line +
+                                      "\"; write \"...\" or \"... " + name + "\"");
+            actions.push_back(trimmed(statement));
+            continued = false;
+        }
+        else if (words.back() == "...") {
+            statement = line.substr(0, line.size() - 3);
+            opening = words[0];
+            openedAt = lineNumber;
+            continued = true;
+            if (words.size() == 1)
+                throw OpenMMException("CoordinationForce.fromPlumed: line " + std::to_string(lineNumber) +
+                                      " is \"...\" outside a continued action (an action's first line ends with \"...\")");
+        }
+        else
+            actions.push_back(line);
+        if (!continued && !actions.empty() && blankWords(actions.back())[0] == "ENDPLUMED") {
+            actions.pop_back();
+            return actions;
+        }
+    }
+    if (continued)
+        throw OpenMMException("CoordinationForce.fromPlumed: the action \"" + opening + " ...\" of line " +
+                              std::to_string(openedAt) + " is not closed; end it with a line \"...\"");
+    return actions;
+}
+
+/** PLUMED's UNITS action: the length unit in nm (LENGTH=nm, A, um, Bohr or a number of nm). */
+double lengthUnit(const string& action) {
+    vector<string> words = splitWords(action, action);
+    size_t first = (words[0].back() == ':' ? 2 : 1);
+    std::map<string, string> values;
+    std::map<string, bool> flags;
+    collect(words, first, values, flags, action);
+    values.erase("LABEL");
+    double nm = 1.0;
+    const string length = take(values, "LENGTH");
+    if (length == "A")
+        nm = 0.1;
+    else if (length == "um")
+        nm = 1000.0;
+    else if (length == "Bohr")
+        nm = 0.052917721067;
+    else if (!length.empty() && length != "nm")
+        nm = parseNumber(length, "LENGTH", action);
+    if (!(nm > 0))
+        throw inputError(action, "LENGTH=" + length + " must be positive");
+    if (flags.count("NATURAL"))
+        throw inputError(action, "UNITS NATURAL is not supported: give LENGTH=nm, A, um, Bohr or a number of nm");
+    // Energy, time, mass and charge units do not change a coordination number (the force's energy is its
+    // own expression, in kJ/mol).
+    for (const char* ignored : {"ENERGY", "TIME", "MASS", "CHARGE"})
+        values.erase(ignored);
+    rejectLeftovers(values, flags, " in UNITS", action);
+    return nm;
+}
+
+/** One COORDINATION action (on one line), lengths in units of nm nanometres. */
+CoordinationForce* coordinationFromAction(const string& input, double nm) {
+    vector<string> words = splitWords(input, input);
     string label;
     size_t next = 0;
     if (!words.empty() && words[0].size() > 1 && words[0].back() == ':') {
@@ -275,7 +390,8 @@ CoordinationForce* CoordinationForce::fromPlumed(const std::string& input) {
         label = labelKeyword;
     }
     if (values.count("UNITS") || flags.count("UNITS"))
-        throw inputError(input, "UNITS is not supported: CoordinationForce uses nm (PLUMED's default length unit)");
+        throw inputError(input, "UNITS is an action of its own in PLUMED: put \"UNITS LENGTH=A\" (or nm, um, Bohr) "
+                                "on a line before COORDINATION");
 
     std::unique_ptr<CoordinationForce> force(new CoordinationForce("s"));
     if (!label.empty())
@@ -287,12 +403,12 @@ CoordinationForce* CoordinationForce::fromPlumed(const std::string& input) {
     const bool pair = flags.erase("PAIR") > 0;
     if (!groupB.empty()) {
         force->setGroupB(parseAtoms(groupB, "GROUPB", input));
-        force->setMode(pair ? Pair : Dual);
+        force->setMode(pair ? CoordinationForce::Pair : CoordinationForce::Dual);
     }
     else if (pair)
         throw inputError(input, "PAIR needs GROUPB");
     else
-        force->setMode(Self);
+        force->setMode(CoordinationForce::Self);
     force->setUsesPeriodicBoundaryConditions(!flags.erase("NOPBC"));
     // Accepted and ignored: PLUMED's neighbour-list and parallelization settings, numerical derivatives.
     for (const char* ignored : {"NLIST", "SERIAL", "NUMERICAL_DERIVATIVES"})
@@ -316,13 +432,103 @@ CoordinationForce* CoordinationForce::fromPlumed(const std::string& input) {
         for (const auto& value : switchValues)
             if (value.second.empty())
                 throw inputError(input, value.first + "= has no value");
-        readSwitch(inner[0], switchValues, switchFlags, *force, input);
+        readSwitch(inner[0], switchValues, switchFlags, *force, nm, input);
         rejectLeftovers(switchValues, switchFlags, " inside SWITCH={" + inner[0] + " ...}", input);
     }
     else
-        readKeywordForm(values, *force, input);
+        readKeywordForm(values, *force, nm, input);
     rejectLeftovers(values, flags, " in COORDINATION", input);
     return force.release();
+}
+
+/** The text of a plumed.dat: the file at pathOrText if there is one, else pathOrText itself. */
+string inputText(const string& pathOrText) {
+    if (pathOrText.find('\n') == string::npos) {
+        std::ifstream file(pathOrText);
+        if (file) {
+            std::stringstream text;
+            text << file.rdbuf();
+            return text.str();
+        }
+        if (pathOrText.find_first_of(" \t=") == string::npos)
+            throw OpenMMException("CoordinationForce.fromPlumedFile: cannot read the file \"" + pathOrText +
+                                  "\"; pass the path of a plumed.dat or its text");
+    }
+    return pathOrText;
+}
+
+/**
+ * Every COORDINATION action of a PLUMED input, in order, with UNITS applied; the other actions are
+ * described in skipped. Throws if a UNITS action follows a COORDINATION action (its lengths would be
+ * ambiguous) or if UNITS is given twice.
+ */
+vector<CoordinationForce*> readActions(const vector<string>& actions, vector<string>& skipped) {
+    double nm = 1.0;
+    bool unitsGiven = false;
+    vector<std::unique_ptr<CoordinationForce>> forces;
+    std::map<string, bool> labels;
+    for (size_t i = 0; i < actions.size(); i++) {
+        string label, name;
+        labelAndName(actions[i], label, name);
+        if (!label.empty() && !labels.emplace(label, true).second)
+            throw inputError(actions[i], "the label \"" + label + "\" is used by two actions; PLUMED's labels are unique");
+        if (name == "UNITS") {
+            if (unitsGiven)
+                throw inputError(actions[i], "UNITS is given twice");
+            if (!forces.empty())
+                throw inputError(actions[i], "UNITS must come before the COORDINATION actions");
+            nm = lengthUnit(actions[i]);
+            unitsGiven = true;
+        }
+        else if (name == "COORDINATION") {
+            forces.emplace_back(coordinationFromAction(actions[i], nm));
+            if (label.empty())
+                forces.back()->setName("@" + std::to_string(i)); // PLUMED's name for an unlabelled action
+        }
+        else
+            skipped.push_back(label.empty() ? name : label + ": " + name);
+    }
+    vector<CoordinationForce*> result;
+    for (auto& force : forces)
+        result.push_back(force.release());
+    return result;
+}
+
+} // namespace
+
+CoordinationForce* CoordinationForce::fromPlumed(const std::string& input) {
+    const vector<string> actions = actionsOf(input);
+    vector<string> skipped;
+    vector<CoordinationForce*> forces = readActions(actions, skipped);
+    if (forces.size() == 1 && skipped.empty()) {
+        // The name of a force read from one action is its label, if it has one.
+        string label, name;
+        for (const string& action : actions) {
+            labelAndName(action, label, name);
+            if (name == "COORDINATION" && label.empty())
+                forces[0]->setName(CoordinationForce().getName());
+        }
+        return forces[0];
+    }
+    for (CoordinationForce* force : forces)
+        delete force;
+    string what;
+    for (const string& action : skipped)
+        what += (what.empty() ? "" : ", ") + action;
+    if (forces.empty())
+        throw inputError(trimmed(input), "not a COORDINATION action (expected \"[label:] COORDINATION keywords...\"" +
+                                             (what.empty() ? string(")") : "; found " + what + ")"));
+    throw inputError(trimmed(input), "fromPlumed reads one COORDINATION action (and an optional UNITS); this input has " +
+                                         std::to_string(forces.size()) + " COORDINATION action" +
+                                         (forces.size() > 1 ? "s" : "") +
+                                         (what.empty() ? string() : " and " + what) +
+                                         ": read a whole plumed.dat with CoordinationForce.fromPlumedFile");
+}
+
+std::vector<CoordinationForce*> CoordinationForce::fromPlumedFile(const std::string& pathOrText,
+                                                                 std::vector<std::string>& skipped) {
+    skipped.clear();
+    return readActions(actionsOf(inputText(pathOrText)), skipped);
 }
 
 std::string CoordinationForce::toPlumed(const std::string& label) const {

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include "openmm/CustomCVForce.h"
+#include "openmm/VerletIntegrator.h"
 
 using namespace CoordinationPlugin;
 using namespace CoordinationTest;
@@ -138,4 +140,69 @@ TEST(PlumedInput, EverySwitchTypeReadsAndWritesBack) {
     cosinus.setSwitchingFunction(CoordinationForce::Cosinus);
     cosinus.setR0(0.5);
     EXPECT_EQ(cosinus.toPlumed(), "c: COORDINATION GROUPA=1-2 NOPBC SWITCH={COSINUS R_0=0.5 D_MAX=0.5}");
+}
+
+TEST(PlumedInput, MultiLineActionsWithCommentsEqualTheOneLineForm) {
+    const std::string line = "c: COORDINATION GROUPA=1-4 GROUPB=5,7 SWITCH={RATIONAL R_0=0.3 NN=5 D_MAX=1.1 NOSTRETCH} NOPBC";
+    const std::vector<std::string> forms = {
+        "c: COORDINATION ...\n  GROUPA=1-4   # group A\n\n  GROUPB=5,7\n# a comment line\n"
+        "  SWITCH={RATIONAL R_0=0.3\n NN=5 D_MAX=1.1 NOSTRETCH}\n  NOPBC\n...\n",
+        "COORDINATION ...\n LABEL=c GROUPA=1-4 GROUPB=5,7\n SWITCH={RATIONAL R_0=0.3 NN=5 D_MAX=1.1 NOSTRETCH} NOPBC\n... COORDINATION",
+        "c: COORDINATION GROUPA=1-4 GROUPB=5,7 ...\n SWITCH={RATIONAL R_0=0.3 NN=5 D_MAX=1.1 NOSTRETCH} NOPBC\n... c\n",
+    };
+    for (const std::string& form : forms) {
+        SCOPED_TRACE(form);
+        std::unique_ptr<CoordinationForce> force = parse(form);
+        EXPECT_EQ(force->getName(), "c");
+        expectSameCoordinationSettings(*force, *parse(line));
+    }
+}
+
+TEST(PlumedInput, FromPlumedFileReadsEveryCoordinationActionAndNamesTheOthers) {
+    const std::string text = "# a plumed.dat\nUNITS LENGTH=A\nd: DISTANCE ATOMS=1,2\n"
+                             "c: COORDINATION ...\n GROUPA=1-3 R_0=3 # in Angstrom\n...\n"
+                             "COORDINATION GROUPA=4-6 GROUPB=7 SWITCH={Q REF=4 BETA=5 R_0=1}\n"
+                             "PRINT ...\n ARG=c FILE=COLVAR\n... PRINT\nENDPLUMED\nnot PLUMED input";
+    std::vector<std::string> skipped;
+    std::vector<CoordinationForce*> raw = CoordinationForce::fromPlumedFile(text, skipped);
+    std::vector<std::unique_ptr<CoordinationForce>> forces(raw.begin(), raw.end());
+    ASSERT_EQ(forces.size(), 2u);
+    EXPECT_EQ(skipped, std::vector<std::string>({"d: DISTANCE", "PRINT"}));
+    EXPECT_EQ(forces[0]->getName(), "c");
+    EXPECT_NEAR(forces[0]->getR0(), 0.3, 1e-16);
+    EXPECT_EQ(forces[1]->getName(), "@3"); // PLUMED's name for the fourth action (UNITS counts)
+    EXPECT_NEAR(forces[1]->getNativeQReference(), 0.4, 1e-16);
+    EXPECT_NEAR(forces[1]->getNativeQBeta(), 50.0, 1e-13); // 5 per Angstrom
+    expectOpenMMExceptionMentioning([&] { parse(text); }, {"fromPlumed reads one COORDINATION action"});
+    expectOpenMMExceptionMentioning([&] { CoordinationForce::fromPlumedFile("missing/plumed.dat", skipped); },
+                                    {"cannot read the file \"missing/plumed.dat\""});
+    expectOpenMMExceptionMentioning([] { parse("c: COORDINATION ...\n GROUPA=1 R_0=1\n"); }, {"is not closed"});
+}
+
+TEST(PlumedInput, GetCoordinationOfACustomCVForceVariableUsesItsInnerContext) {
+    const std::vector<OpenMM::Vec3> positions = {{0, 0, 0}, {0.3, 0, 0}, {0, 0.45, 0}, {0.2, 0.2, 0.2}};
+    CoordinationForce* variable = parse("c: COORDINATION GROUPA=1-2 GROUPB=3-4 NOPBC R_0=0.3").release();
+    OpenMM::System system;
+    for (size_t i = 0; i < positions.size(); i++)
+        system.addParticle(1.0);
+    auto* customCV = new OpenMM::CustomCVForce("2*c");
+    customCV->addCollectiveVariable("c", variable);
+    system.addForce(customCV);
+    OpenMM::VerletIntegrator integrator(0.001);
+    OpenMM::Context context(system, integrator, OpenMM::Platform::getPlatformByName(testPlatform().platform),
+                            testPlatform().properties());
+    context.setPositions(positions);
+    CoordinationForce standalone(*variable);
+    CoordinationContext expected(standalone, positions);
+    EXPECT_NEAR(variable->getCoordination(context), expected.evaluate().s, Tolerance::Exact);
+    variable->setR0(0.4);
+    variable->updateParametersInContext(context);
+    expected.getForce().setR0(0.4);
+    expected.getForce().updateParametersInContext(expected.getContext());
+    std::vector<double> values;
+    customCV->getCollectiveVariableValues(context, values);
+    EXPECT_NEAR(values[0], expected.evaluate().s, Tolerance::Exact);
+    EXPECT_NEAR(variable->getCoordination(context), expected.evaluate().s, Tolerance::Exact);
+    CoordinationForce other;
+    expectOpenMMExceptionMentioning([&] { other.getCoordination(context); }, {"getCollectiveVariableValues"});
 }

@@ -13,6 +13,7 @@ import textwrap
 
 import numpy as np
 import openmm as mm
+import openmm.unit as unit
 import pytest
 
 from coordination_testing import (
@@ -39,6 +40,7 @@ from openmmcoordination import CoordinationForce
 # Fixtures
 # ---------------------------------------------------------------------------------------------------
 
+NM = unit.nanometer
 QUICK_START_BOX = 3.0  # nm, cubic
 QUICK_START_ATOMS = 40
 
@@ -151,7 +153,7 @@ def test_switching_function_enum_values():
     force = CoordinationForce()
     assert force.getSwitchingFunction() == CoordinationForce.Rational
     assert (force.getSmapA(), force.getSmapB()) == (0, 0)
-    assert (force.getNativeQBeta(), force.getNativeQLambda(), force.getNativeQReference()) == (50.0, 1.8, 0.0)
+    assert (force.getNativeQBeta(), force.getNativeQLambda(), force.getNativeQReference()) == (50.0 / NM, 1.8, 0.0 * NM)
     force.setCustomSwitchingFunction("1/(1+x^6)")
     assert force.getSwitchingFunction() == CoordinationForce.Custom
     assert force.getCustomSwitchingFunction() == "1/(1+x^6)"
@@ -192,9 +194,9 @@ def test_defaults():
     assert force.getEnergyFunction() == "s"
     assert force.getMode() == CoordinationForce.Self
     assert list(force.getGroupA()) == [] and list(force.getGroupB()) == []
-    assert force.getR0() == 0.3 and force.getN() == 6 and force.getM() == 0 and force.getEffectiveM() == 12
-    assert force.getD0() == 0.0 and force.getDMax() == 0.0 and force.getStretch() is True
-    assert force.getEffectiveDMax() == pytest.approx(0.3 * 1e-5 ** (1 / (6 - 12)))  # 2.0427 nm
+    assert force.getR0() == 0.3 * NM and force.getN() == 6 and force.getM() == 0 and force.getEffectiveM() == 12
+    assert force.getD0() == 0.0 * NM and force.getDMax() == 0.0 * NM and force.getStretch() is True
+    assert force.getEffectiveDMax() / NM == pytest.approx(0.3 * 1e-5 ** (1 / (6 - 12)))  # 2.0427 nm
     assert force.usesPeriodicBoundaryConditions() is False
     assert force.getNumGlobalParameters() == 0
 
@@ -219,8 +221,8 @@ def test_getters_return_what_was_set():
     assert force.getEnergyFunction() == "0.5*k*(s-s0)^2"
     assert force.getMode() == CoordinationForce.Pair
     assert list(force.getGroupA()) == [5, 6] and list(force.getGroupB()) == [7, 8]
-    assert (force.getR0(), force.getN(), force.getM(), force.getEffectiveM()) == (0.42, 5, 11, 11)
-    assert (force.getD0(), force.getDMax(), force.getEffectiveDMax()) == (0.05, 1.5, 1.5)
+    assert (force.getR0(), force.getN(), force.getM(), force.getEffectiveM()) == (0.42 * NM, 5, 11, 11)
+    assert (force.getD0(), force.getDMax(), force.getEffectiveDMax()) == (0.05 * NM, 1.5 * NM, 1.5 * NM)
     assert force.getStretch() is False and force.usesPeriodicBoundaryConditions() is True
     assert force.getNumGlobalParameters() == 2
     assert [force.getGlobalParameterName(i) for i in range(2)] == ["k", "target"]
@@ -230,7 +232,7 @@ def test_getters_return_what_was_set():
 def test_dmax_infinity_means_no_cutoff():
     force = CoordinationForce()
     force.setDMax(INFINITY)
-    assert force.getDMax() == INFINITY and force.getEffectiveDMax() == INFINITY
+    assert force.getDMax() == INFINITY * NM and force.getEffectiveDMax() == INFINITY * NM
 
 
 def test_automatic_dmax_is_plumed_keyword_form():
@@ -238,7 +240,7 @@ def test_automatic_dmax_is_plumed_keyword_form():
     force.setR0(1.0)
     force.setN(7)
     force.setD0(0.1)
-    assert force.getEffectiveDMax() == pytest.approx(0.1 + 1e-5 ** (1 / (7 - 14)))
+    assert force.getEffectiveDMax() / NM == pytest.approx(0.1 + 1e-5 ** (1 / (7 - 14)))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -611,7 +613,7 @@ def test_update_parameters_in_context_refuses_and_the_context_keeps_working(case
 def test_a_context_without_the_force_raises():
     force = quick_start_force()
     other, _ = quick_start_context()  # holds a different CoordinationForce
-    with pytest.raises(mm.OpenMMException, match="not present in the Context"):
+    with pytest.raises(mm.OpenMMException, match="this force is not in the Context's System"):
         force.getCoordination(other)
-    with pytest.raises(mm.OpenMMException, match="not present in the Context"):
+    with pytest.raises(mm.OpenMMException, match="this force is not in the Context's System"):
         force.updateParametersInContext(other)

@@ -529,7 +529,7 @@ def test_switching_function_on_a_dense_grid_matches_the_reference_platform(case,
     checked = 0
     for name, (d0, dmax, stretch) in SWITCH_SETTINGS.items():
         cutoff = coordination_force(CoordinationForce.Self, [0, 1], r0=SWITCH_R0, n=n, m=m, d0=d0,
-                                    dmax=dmax).getEffectiveDMax()
+                                    dmax=dmax).getEffectiveDMax().value_in_unit(unit.nanometer)
         distances = switching_grid(d0, cutoff)
         sigma, slope = scan(case, n, m, d0, dmax, stretch, distances)
         expected_sigma, expected_slope = scan(REFERENCE, n, m, d0, dmax, stretch, distances)

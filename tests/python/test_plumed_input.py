@@ -6,7 +6,9 @@ inputs (those reproduce PLUMED's printed values), so an imported line gives PLUM
 import math
 import re
 
+import numpy as np
 import openmm as mm
+import openmm.unit as unit
 import pytest
 
 import test_plumed_regtests as regtests
@@ -18,9 +20,15 @@ SETTINGS = ("getMode", "getGroupA", "getGroupB", "getR0", "getN", "getM", "getEf
             "getSmapB", "getNativeQBeta", "getNativeQLambda", "getNativeQReference", "getCustomSwitchingFunction")
 
 
+def plain(value):
+    """A getter's value as plain Python: Quantities (lengths, inverse lengths) in nm, sequences as lists."""
+    if unit.is_quantity(value):
+        return value.value_in_unit_system(unit.md_unit_system)
+    return value if isinstance(value, (int, float, bool, str)) else list(value)
+
+
 def settings(force):
-    return {name: (list(value) if not isinstance(value, (int, float, bool, str)) else value)
-            for name in SETTINGS for value in [getattr(force, name)()]}
+    return {name: plain(getattr(force, name)()) for name in SETTINGS}
 
 
 def assert_same_settings(ours, expected, what):
@@ -82,10 +90,10 @@ RT42_RATIONAL = {"c": dict(r0=1.0), "e": dict(r0=1.0, n=7, d0=0.1)}
 def test_rt42_other_switch_lines_give_plumeds_settings(label, type_name, parameters):
     force = CoordinationForce.fromPlumed(regtests.RT42_TERMS[label][0])
     assert force.getSwitchingFunction() == getattr(CoordinationForce, type_name)
-    assert force.getDMax() == INFINITY and force.getStretch()  # SWITCH={...} without D_MAX: no cutoff
+    assert plain(force.getDMax()) == INFINITY and force.getStretch()  # SWITCH={...} without D_MAX: no cutoff
     assert force.getMode() == CoordinationForce.Dual and list(force.getGroupA()) == list(range(108))
     for getter, value in parameters.items():
-        assert getattr(force, getter)() == value, getter
+        assert plain(getattr(force, getter)()) == value, getter
 
 
 def test_rt42c_and_basic_lines_give_the_forces_that_reproduce_plumed():
@@ -105,8 +113,8 @@ def test_atom_lists_ranges_strides_flags_and_ignored_keywords():
     assert list(force.getGroupB()) == [1, 2, 3, 4, 6]
     assert force.getMode() == CoordinationForce.Pair
     assert not force.usesPeriodicBoundaryConditions()
-    assert (force.getR0(), force.getN(), force.getM(), force.getD0()) == (0.35, 8, 14, 0.05)
-    assert force.getDMax() == 0.0 and force.getStretch()  # the keyword form: automatic dmax, stretched
+    assert (plain(force.getR0()), force.getN(), force.getM(), plain(force.getD0())) == (0.35, 8, 14, 0.05)
+    assert plain(force.getDMax()) == 0.0 and force.getStretch()  # the keyword form: automatic dmax, stretched
     assert force.getEnergyFunction() == "s"
     labelled = CoordinationForce.fromPlumed("COORDINATION LABEL=y GROUPA=1-3 R_0=1")
     assert labelled.getName() == "y" and labelled.getMode() == CoordinationForce.Self
@@ -115,7 +123,7 @@ def test_atom_lists_ranges_strides_flags_and_ignored_keywords():
 
 def test_switch_form_without_d_max_has_no_cutoff():
     force = CoordinationForce.fromPlumed("c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={RATIONAL R_0=0.4 D_0=0.1}")
-    assert math.isinf(force.getDMax()) and force.getD0() == 0.1
+    assert math.isinf(plain(force.getDMax())) and plain(force.getD0()) == 0.1
 
 
 ROUND_TRIPS = [
@@ -134,7 +142,7 @@ def test_to_plumed_reads_back_to_the_same_settings(values):
     assert line.startswith("lab: COORDINATION GROUPA=")
     back = CoordinationForce.fromPlumed(line)
     assert back.getName() == "lab"
-    if force.getDMax() == 0.0 and not force.getStretch():
+    if plain(force.getDMax()) == 0.0 and not force.getStretch():
         # PLUMED's keyword form always stretches: the automatic cutoff is written out as D_MAX.
         assert "NOSTRETCH" in line and "D_MAX=" in line
         assert back.getEffectiveDMax() == force.getEffectiveDMax()
@@ -167,7 +175,7 @@ BAD_LINES = {
     "c: COORDINATION GROUPA=1,,2 R_0=1": "empty entry",
     "c: COORDINATION GROUPA=1 R_0=abc": "R_0=abc is not a number",
     "c: COORDINATION GROUPA=1 R_0=1 NN=6.5": "NN=6.5 is not an integer",
-    "c: COORDINATION GROUPA=1 R_0=1 UNITS=A": "UNITS is not supported",
+    "c: COORDINATION GROUPA=1 R_0=1 UNITS=A": "UNITS is an action of its own in PLUMED: put \"UNITS LENGTH=A\"",
     "c: COORDINATION GROUPA=1 R_0=1 PAIR": "PAIR needs GROUPB",
     "c: COORDINATION LABEL=d GROUPA=1 R_0=1": "label is given twice",
     "c: COORDINATION GROUPA=1 GROUPB= R_0=1": "GROUPB= has no value",
@@ -190,3 +198,172 @@ def test_invalid_values_are_rejected_when_a_context_is_made():
     system.addForce(force)
     with pytest.raises(mm.OpenMMException, match="r0"):
         mm.Context(system, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName("Reference"))
+
+
+# ---------------------------------------------------------------------------------------------------
+# PLUMED's file forms: multi-line actions, comments, whole plumed.dat files, UNITS
+# ---------------------------------------------------------------------------------------------------
+
+def plumed_files():
+    return sorted(PLUMED_DATA.glob("*/plumed.dat"))
+
+
+def one_line_forces(path):
+    """label -> force of each COORDINATION line of a plumed.dat, read one line at a time."""
+    return {line.split(":")[0].strip(): CoordinationForce.fromPlumed(line)
+            for folder, line in regtest_lines() if folder == path.parent.name}
+
+
+def multi_line(line, closing):
+    """One COORDINATION line rewritten in PLUMED's multi-line form, a keyword per line, with comments."""
+    label, rest = line.split(":", 1)
+    words = rest.split()
+    assert words[0] == "COORDINATION"
+    # Keep SWITCH={...} (which holds blanks) in one word.
+    keywords, depth = [], 0
+    for word in words[1:]:
+        if depth > 0:
+            keywords[-1] += " " + word
+        else:
+            keywords.append(word)
+        depth += word.count("{") - word.count("}")
+    body = "\n".join(f"   {keyword}   # keyword {i}" for i, keyword in enumerate(keywords))
+    return f"{label}: COORDINATION ...\n# a comment inside the action\n\n{body}\n{closing}\n"
+
+
+@pytest.mark.parametrize("closing", ["...", "... COORDINATION"])
+@pytest.mark.parametrize("folder,line", regtest_lines())
+def test_a_multi_line_action_gives_the_same_force_as_its_one_line_form(folder, line, closing):
+    text = multi_line(line, closing)
+    force = CoordinationForce.fromPlumed(text)
+    assert force.getName() == line.split(":")[0].strip()
+    assert_same_settings(force, CoordinationForce.fromPlumed(line), text)
+
+
+def test_the_label_keyword_form_of_a_multi_line_action():
+    text = "COORDINATION ...\n  LABEL=c\n  GROUPA=1-4 GROUPB=5-8\n  SWITCH={RATIONAL\n    R_0=0.3 D_MAX=1.0}\n... COORDINATION"
+    force = CoordinationForce.fromPlumed(text)
+    assert force.getName() == "c"
+    assert_same_settings(force, CoordinationForce.fromPlumed(
+        "c: COORDINATION GROUPA=1-4 GROUPB=5-8 SWITCH={RATIONAL R_0=0.3 D_MAX=1.0}"), text)
+
+
+@pytest.mark.parametrize("path", plumed_files(), ids=lambda path: path.parent.name)
+def test_every_plumed_dat_read_whole_gives_the_forces_of_its_lines(path):
+    read = CoordinationForce.fromPlumedFile(path)
+    expected = one_line_forces(path)
+    assert list(read.forces) == list(expected)
+    for label, force in read.forces.items():
+        assert force.getName() == label
+        assert_same_settings(force, expected[label], f"{path.parent.name}: {label}")
+    # Every other action is named, none is COORDINATION.
+    assert read.skipped and not any(action.endswith("COORDINATION") for action in read.skipped)
+    assert CoordinationForce.fromPlumedFile(path.read_text()).skipped == read.skipped  # text gives the same
+
+
+@pytest.mark.parametrize("path", plumed_files(), ids=lambda path: path.parent.name)
+def test_every_plumed_dat_rewritten_multi_line_gives_the_same_forces(path):
+    rewritten = []
+    for raw in path.read_text().splitlines():
+        line = raw.split("#")[0].strip()
+        rewritten.append(multi_line(line, "... COORDINATION") if re.match(r"^(\w+:\s*)?COORDINATION\b", line) else raw)
+    read = CoordinationForce.fromPlumedFile("\n".join(rewritten))
+    original = CoordinationForce.fromPlumedFile(str(path))
+    assert list(read.forces) == list(original.forces) and read.skipped == original.skipped
+    for label in read.forces:
+        assert_same_settings(read.forces[label], original.forces[label], label)
+
+
+def test_skipped_actions_are_named_with_their_labels():
+    read = CoordinationForce.fromPlumedFile(PLUMED_DATA / "rt-basic-der-test" / "plumed.dat")
+    assert list(read.forces) == ["c1"]
+    assert read.skipped == ["d1: DISTANCE", "d1l: LESS_THAN", "d1c: SUM", "PRINT", "DUMPDERIVATIVES", "BIASVALUE"]
+    # rt20-switch-lepton: multi-line PRINT actions, comments and ENDPLUMED (whatever follows it is not read).
+    lepton = (PLUMED_DATA / "rt20-switch-lepton" / "plumed.dat").read_text() + "\nthis is not PLUMED input\n"
+    read = CoordinationForce.fromPlumedFile(lepton)
+    assert list(read.forces) == ["c", "cs", "c1", "cs1"]
+    assert read.skipped == ["PRINT", "DUMPDERIVATIVES", "PRINT", "DUMPDERIVATIVES"]
+
+
+def test_unlabelled_actions_get_plumeds_at_names():
+    read = CoordinationForce.fromPlumedFile("d: DISTANCE ATOMS=1,2\nCOORDINATION GROUPA=1-3 R_0=0.3\n"
+                                            "COORDINATION GROUPA=4-6 R_0=0.3\n")
+    assert list(read.forces) == ["@1", "@2"] and read.skipped == ["d: DISTANCE"]
+    assert CoordinationForce.fromPlumed("COORDINATION GROUPA=1-3 R_0=0.3").getName() == CoordinationForce().getName()
+
+
+@pytest.mark.parametrize("length, nm", [("A", 0.1), ("nm", 1.0), ("um", 1000.0), ("Bohr", 0.052917721067),
+                                        ("0.25", 0.25)])
+def test_units_length_converts_every_length(length, nm):
+    text = (f"UNITS LENGTH={length} ENERGY=kcal/mol\n"
+            "c: COORDINATION GROUPA=1-4 GROUPB=5-8 SWITCH={RATIONAL R_0=3 D_0=1 D_MAX=12}\n"
+            "q: COORDINATION GROUPA=1-4 GROUPB=5-8 SWITCH={Q REF=4 BETA=5 LAMBDA=1.5 R_0=1}\n"
+            "k: COORDINATION GROUPA=1-4 R_0=3 NN=8")
+    read = CoordinationForce.fromPlumedFile(text)
+    c, q, k = (read.forces[label] for label in "cqk")
+    assert plain(c.getR0()) == pytest.approx(3 * nm, rel=1e-15)
+    assert plain(c.getD0()) == pytest.approx(1 * nm, rel=1e-15)
+    assert plain(c.getDMax()) == pytest.approx(12 * nm, rel=1e-15)
+    assert plain(q.getNativeQReference()) == pytest.approx(4 * nm, rel=1e-15)
+    assert plain(q.getNativeQBeta()) == pytest.approx(5 / nm, rel=1e-15)  # per length unit
+    assert q.getNativeQLambda() == 1.5  # unitless
+    assert plain(k.getR0()) == pytest.approx(3 * nm, rel=1e-15)
+    assert plain(k.getEffectiveDMax()) == pytest.approx(3 * nm * 1e-5 ** (1 / (8 - 16)), rel=1e-14)
+    # fromPlumed takes the same UNITS action before its one COORDINATION action.
+    single = CoordinationForce.fromPlumed(f"UNITS LENGTH={length}\nk: COORDINATION GROUPA=1-4 R_0=3 NN=8")
+    assert_same_settings(single, k, "UNITS + one action")
+
+
+def test_units_give_plumeds_value_in_a_context():
+    """R_0=3 D_MAX=12 in Angstrom and R_0=0.3 D_MAX=1.2 in nm: the same s (to rounding of the conversion)."""
+    positions = np.random.default_rng(5).uniform(0.0, 2.0, size=(8, 3))
+    values = []
+    for text in ("UNITS LENGTH=A\nc: COORDINATION GROUPA=1-4 GROUPB=5-8 SWITCH={RATIONAL R_0=3 D_MAX=12}",
+                 "c: COORDINATION GROUPA=1-4 GROUPB=5-8 SWITCH={RATIONAL R_0=0.3 D_MAX=1.2}"):
+        force = CoordinationForce.fromPlumed(text)
+        system = mm.System()
+        for _ in range(8):
+            system.addParticle(1.0)
+        system.setDefaultPeriodicBoxVectors(*np.eye(3) * 2.0)
+        system.addForce(force)
+        context = mm.Context(system, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName("Reference"))
+        context.setPositions(positions)
+        values.append(force.getCoordination(context))
+    assert values[0] == pytest.approx(values[1], rel=1e-13) and values[1] > 0.1
+
+
+BAD_INPUTS = {
+    "c: COORDINATION ...\n GROUPA=1 R_0=1\n": 'the action "c: ...\" of line 1 is not closed; end it with a line "..."',
+    "c: COORDINATION ...\n GROUPA=1 R_0=1\n... DISTANCE\n":
+        'line 3 closes the "c: ..." of line 1 with "... DISTANCE"; write "..." or "... COORDINATION"',
+    "...\n": 'line 1 is "..." outside a continued action',
+    "c: COORDINATION GROUPA=1 R_0=1\nd: COORDINATION GROUPA=2 R_0=1":
+        "fromPlumed reads one COORDINATION action (and an optional UNITS); this input has 2 COORDINATION actions: "
+        "read a whole plumed.dat with CoordinationForce.fromPlumedFile",
+    "c: COORDINATION GROUPA=1 R_0=1\nPRINT ARG=c":
+        "this input has 1 COORDINATION action and PRINT: read a whole plumed.dat with CoordinationForce.fromPlumedFile",
+    "d: DISTANCE ATOMS=1,2\n": "not a COORDINATION action (expected \"[label:] COORDINATION keywords...\"; found d: DISTANCE)",
+    "UNITS LENGTH=A\nUNITS LENGTH=nm\nc: COORDINATION GROUPA=1 R_0=1": "UNITS is given twice",
+    "c: COORDINATION GROUPA=1 R_0=1\nUNITS LENGTH=A": "UNITS must come before the COORDINATION actions",
+    "UNITS LENGTH=inch\nc: COORDINATION GROUPA=1 R_0=1": "LENGTH=inch is not a number",
+    "UNITS LENGTH=-1\nc: COORDINATION GROUPA=1 R_0=1": "LENGTH=-1 must be positive",
+    "UNITS NATURAL\nc: COORDINATION GROUPA=1 R_0=1": "UNITS NATURAL is not supported",
+    "UNITS LENGTH=A FOO=1\nc: COORDINATION GROUPA=1 R_0=1": "FOO is not a keyword CoordinationForce understands in UNITS",
+}
+
+
+@pytest.mark.parametrize("text", BAD_INPUTS)
+def test_bad_files_name_what_to_fix(text):
+    with pytest.raises(mm.OpenMMException, match=re.escape(BAD_INPUTS[text])):
+        CoordinationForce.fromPlumed(text)
+
+
+def test_a_missing_file_is_named():
+    with pytest.raises(mm.OpenMMException, match=re.escape('cannot read the file "no/such/plumed.dat"; pass the path '
+                                                           'of a plumed.dat or its text')):
+        CoordinationForce.fromPlumedFile("no/such/plumed.dat")
+
+
+def test_a_label_used_twice_in_a_file_is_an_error():
+    with pytest.raises(mm.OpenMMException, match=re.escape('the label "c" is used by two actions')):
+        CoordinationForce.fromPlumedFile("c: COORDINATION GROUPA=1 R_0=1\nc: COORDINATION GROUPA=2 R_0=1\n")

@@ -18,6 +18,7 @@ import functools
 import itertools
 
 import numpy as np
+import openmm.unit as unit
 import pytest
 
 import coordination_testing
@@ -183,7 +184,7 @@ def rt20_run(folder, label, case):
             box_derivatives.append(-strain_derivative(context, frame.positions, frame.box_vectors))
         distances.append(np.linalg.norm(frame.positions[1] - frame.positions[0]))
     return (np.array(values), np.array(derivatives), np.array(box_derivatives), np.array(distances),
-            force.getEffectiveDMax())
+            force.getEffectiveDMax().value_in_unit(unit.nanometer))
 
 
 @functools.lru_cache(maxsize=None)
@@ -204,9 +205,10 @@ def special_distances(folder, label):
     gives 0.30000000000000004 for 0.3, ours 0.3): there either one-sided limit is accepted. Finite
     differences across a kink are not a derivative: box derivatives skip these frames."""
     force = CoordinationForce.fromPlumed(coordination_line(folder, label))
-    special = [force.getD0(), force.getEffectiveDMax()]
+    d0, r0 = force.getD0().value_in_unit(unit.nanometer), force.getR0().value_in_unit(unit.nanometer)
+    special = [d0, force.getEffectiveDMax().value_in_unit(unit.nanometer)]
     if force.getSwitchingFunction() == CoordinationForce.Cosinus:
-        special.append(force.getD0() + force.getR0())
+        special.append(d0 + r0)
     return [r for r in special if np.isfinite(r) and r > 0]
 
 

@@ -1,0 +1,76 @@
+"""Argument conversion for the SWIG wrapper, as OpenMM's own Python layer does it.
+
+Lengths accept a number (nm) or an ``openmm.unit`` Quantity of a length; a Quantity of another dimension
+raises TypeError. numpy scalars are accepted wherever Python numbers are, and atom groups take any
+iterable of integers (lists, ranges, numpy arrays) or ``openmm.app.topology.Atom`` objects.
+"""
+import numbers
+import operator
+
+from openmm import unit
+
+_NANOMETER = unit.nanometer
+_PER_NANOMETER = unit.nanometer**-1
+
+
+def _quantity(value, target, method, name, expected):
+    if unit.is_quantity(value):
+        try:
+            value = value.value_in_unit(target)
+        except TypeError as error:
+            raise TypeError("CoordinationForce.%s: %s must be %s; %s" % (method, name, expected, error)) from None
+    return number(value, method, name, expected)
+
+
+def length(value, method, name):
+    """A length in nm: a number or a length Quantity."""
+    return _quantity(value, _NANOMETER, method, name, "a length (a number of nm, or a Quantity such as 0.3*unit.nanometer)")
+
+
+def inverse_length(value, method, name):
+    """An inverse length in 1/nm: a number or a Quantity of 1/length."""
+    return _quantity(value, _PER_NANOMETER, method, name,
+                     "an inverse length (a number of 1/nm, or a Quantity such as 50/unit.nanometer)")
+
+
+def number(value, method, name, expected="a number"):
+    """A float from a Python or numpy number (a Quantity is converted to OpenMM's units: nm, kJ/mol, ps)."""
+    if unit.is_quantity(value):
+        value = value.value_in_unit_system(unit.md_unit_system)
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return float(value)
+    raise TypeError("CoordinationForce.%s: %s must be %s, not %s" % (method, name, expected, type(value).__name__))
+
+
+def integer(value, method, name):
+    """An int from a Python or numpy integer (floats are refused, as in OpenMM's integer arguments)."""
+    if isinstance(value, bool):
+        return int(value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("CoordinationForce.%s: %s must be an integer, not %s" % (method, name, type(value).__name__)) from None
+
+
+def boolean(value, method, name):
+    """A bool from a Python or numpy bool (or the integers 0 and 1)."""
+    if type(value).__name__ in ("bool", "bool_") or (isinstance(value, numbers.Integral) and value in (0, 1)):
+        return bool(value)
+    raise TypeError("CoordinationForce.%s: %s must be True or False, not %r" % (method, name, value))
+
+
+def atoms(values, method):
+    """0-based particle indices from an iterable of integers or of openmm.app Atom objects (their .index)."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError("CoordinationForce.%s: pass a list of particle indices (ints, a range, a numpy integer array) "
+                        "or of openmm.app Atom objects, not %s" % (method, type(values).__name__))
+    result = []
+    for position, atom in enumerate(values):
+        if hasattr(atom, "index") and hasattr(atom, "residue"):
+            atom = atom.index  # an openmm.app.topology.Atom
+        try:
+            result.append(operator.index(atom))
+        except TypeError:
+            raise TypeError("CoordinationForce.%s: entry %d is %s (%s); pass particle indices (ints, numpy integers) "
+                            "or openmm.app Atom objects" % (method, position, atom, type(atom).__name__)) from None
+    return result
