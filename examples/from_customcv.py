@@ -1,11 +1,12 @@
 """Migrating from cvpack / CustomCVForce: the same coordination bias, before and after.
 
 The usual OpenMM route to a contact-number bias is a CustomCVForce whose collective variable is a
-CustomNonbondedForce over an interaction group; cvpack's NumberOfContacts builds exactly that (the
-step function 1/(1+x^6) with x = r/r0, OpenMM's switching polynomial between the switching distance
-and the cutoff, defaults r0 = 0.3 nm, 0.5 nm and 0.6 nm; overlapping groups count each pair once).
-This script builds that route by hand (so cvpack is not needed) for two collective variables in a box
-of TIP3P water with Na+ and Cl- (OpenMM's Modeller and Amber14):
+CustomNonbondedForce over an interaction group; cvpack's NumberOfContacts (cvpack 0.13, PyPI) builds
+exactly that: the step function 1/(1+x^6) with x = r/r0, OpenMM's switching polynomial from
+switchFactor * r0 to the cutoff cutoffFactor * r0 (defaults r0 = 0.3 nm, 1.5 and 2: from 0.45 nm to
+0.6 nm), the NonbondedForce's exceptions as exclusions; overlapping groups count each pair once.
+This script calls cvpack for two collective variables in a box of TIP3P water with Na+ and Cl- (OpenMM's
+Modeller and Amber14):
 
   hydration  Na+ with every water oxygen   (cvpack: NumberOfContacts([na], oxygens, ...); ours: Dual)
   water      every oxygen with every other (cvpack: NumberOfContacts(oxygens, oxygens, ...); ours: Self)
@@ -13,17 +14,23 @@ of TIP3P water with Na+ and Cl- (OpenMM's Modeller and Amber14):
 and replaces it two ways:
 
   exact      CoordinationForce with a Custom switching function equal to cvpack's (its 1/(1+x^6) times
-             OpenMM's polynomial, cut at 0.6 nm, no stretch): the same energy and forces to rounding;
+             OpenMM's polynomial from 0.45 nm, cut at 0.6 nm, no stretch): the same energy and forces to
+             rounding;
   PLUMED     CoordinationForce's own rational function (PLUMED's COORDINATION R_0=0.3 NN=6 MM=12
              D_MAX=0.6, stretched to reach 0 at D_MAX): the idiomatic replacement, a slightly different
              function (the difference is printed).
 
 It prints the values, the largest force differences and the time per energy + force evaluation of each
-(a System holding only the bias), on each platform asked for.
+(a System holding only the bias), on each platform asked for (GPU platforms in mixed precision).
 
     python examples/from_customcv.py [--platforms CPU,Reference] [--box 3.0] [--reps 20] [--equilibrate 2]
+                                     [--markdown table.md]
+
+--markdown writes the table that docs/migrating-from-customcv.md shows (tools/doc_tables.py keeps the page
+equal to docs/benchmarks/from-customcv-cpu.md and from-customcv-cuda.md).
 """
 import argparse
+import copy
 import os
 import sys
 import time
@@ -39,21 +46,18 @@ from nacl_metadynamics import build, minimize_in_contact  # noqa: E402  (the sho
 
 ENERGY = "0.5*k*(n-n0)^2"  # the bias on the contact number n, kJ/mol
 K = 10.0  # kJ/mol
-R0, SWITCH_ON, CUTOFF = 0.3, 0.5, 0.6  # nm: cvpack's defaults
+# cvpack 0.13's defaults: thresholdDistance 0.3 nm, switchFactor 1.5, cutoffFactor 2.
+R0, SWITCH_ON, CUTOFF = 0.3, 0.45, 0.6  # nm
 STEP = "1/(1+x^6)"
 
 
-def cvpack_route(group1, group2, num_particles, n0):
-    """What cvpack.NumberOfContacts(group1, group2, numAtoms, pbc=True) inside a CustomCVForce builds."""
-    contacts = mm.CustomNonbondedForce(f"{STEP}; x=r/{R0}")
-    contacts.setNonbondedMethod(mm.CustomNonbondedForce.CutoffPeriodic)
-    for _ in range(num_particles):
-        contacts.addParticle([])
-    contacts.setUseSwitchingFunction(True)
-    contacts.setCutoffDistance(CUTOFF)
-    contacts.setSwitchingDistance(SWITCH_ON)
-    contacts.setUseLongRangeCorrection(False)
-    contacts.addInteractionGroup(group1, group2)
+def cvpack_route(group1, group2, nonbonded, n0):
+    """cvpack.NumberOfContacts(group1, group2, nonbonded) with its defaults, inside a CustomCVForce."""
+    import cvpack  # PyPI: pip install cvpack
+
+    contacts = cvpack.NumberOfContacts(group1, group2, nonbonded)
+    distances = [contacts.getCutoffDistance(), contacts.getSwitchingDistance()]
+    assert np.allclose([d.value_in_unit(unit.nanometer) for d in distances], [CUTOFF, SWITCH_ON], rtol=1e-15)
     bias = mm.CustomCVForce(ENERGY)
     bias.addGlobalParameter("k", K)
     bias.addGlobalParameter("n0", n0)
@@ -84,7 +88,8 @@ def coordination_route(mode, group1, group2, n0, exact):
 
 def equilibrated_box(edge, picoseconds):
     """The showcase's Modeller box (Na+ and Cl- in TIP3P water), minimized and run for a moment at 300 K so
-    that the ions are hydrated: positions and box vectors."""
+    that the ions are hydrated: positions, box vectors, the Na+ index, the water oxygens and the System's
+    NonbondedForce (cvpack reads the periodicity and the exclusions from it)."""
     modeller, system, sodium, _ = build(edge)
     integrator = mm.LangevinMiddleIntegrator(300 * unit.kelvin, 1 / unit.picosecond, 0.002 * unit.picoseconds)
     integrator.setRandomNumberSeed(7)
@@ -95,7 +100,9 @@ def equilibrated_box(edge, picoseconds):
     integrator.step(int(round(picoseconds / 0.002)))
     state = context.getState(getPositions=True)
     oxygens = [atom.index for atom in modeller.topology.atoms() if atom.residue.name == "HOH" and atom.name == "O"]
-    return state.getPositions(asNumpy=True), state.getPeriodicBoxVectors(), sodium, oxygens
+    # A copy: the System (and the forces it owns) goes away with this function.
+    nonbonded = copy.deepcopy(next(force for force in system.getForces() if isinstance(force, mm.NonbondedForce)))
+    return state.getPositions(asNumpy=True), state.getPeriodicBoxVectors(), sodium, oxygens, nonbonded
 
 
 def evaluate(force, positions, box, platform, reps):
@@ -105,7 +112,8 @@ def evaluate(force, positions, box, platform, reps):
         system.addParticle(1.0)
     system.setDefaultPeriodicBoxVectors(*box)
     system.addForce(force)
-    context = mm.Context(system, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName(platform))
+    properties = {"Precision": "mixed"} if platform in ("CUDA", "OpenCL", "HIP") else {}
+    context = mm.Context(system, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName(platform), properties)
     context.setPositions(positions)
     state = context.getState(getEnergy=True, getForces=True)
     if isinstance(force, mm.CustomCVForce):
@@ -122,14 +130,14 @@ def evaluate(force, positions, box, platform, reps):
             1000 * float(np.median(times)))
 
 
-def compare(platforms, positions, box, sodium, oxygens, reps, stream=sys.stdout):
+def compare(platforms, positions, box, sodium, oxygens, nonbonded, reps, stream=sys.stdout):
     """Every route of both collective variables on each platform: rows of the printed table."""
     cases = [("hydration: Na+ x oxygens", CoordinationForce.Dual, [sodium], oxygens, 4.0),
              ("water: oxygens x oxygens", CoordinationForce.Self, oxygens, oxygens, 1.8 * len(oxygens))]
     rows = []
     for platform in platforms:
         for label, mode, group1, group2, n0 in cases:
-            routes = [("CustomCVForce + CustomNonbondedForce (cvpack)", cvpack_route(group1, group2, len(positions), n0)),
+            routes = [("CustomCVForce + CustomNonbondedForce (cvpack)", cvpack_route(group1, group2, nonbonded, n0)),
                       ("CoordinationForce, Custom = cvpack's function", coordination_route(mode, group1, group2, n0, True)),
                       ("CoordinationForce, PLUMED rational D_MAX=0.6", coordination_route(mode, group1, group2, n0, False))]
             reference = None
@@ -154,16 +162,42 @@ def main():
     parser.add_argument("--box", type=float, default=3.0, help="edge of the water box (nm)")
     parser.add_argument("--reps", type=int, default=20, help="timed evaluations per force (median)")
     parser.add_argument("--equilibrate", type=float, default=2.0, help="ps of dynamics before the comparison")
+    parser.add_argument("--markdown", help="write the comparison as a Markdown table to this file")
     args = parser.parse_args()
 
-    positions, box, sodium, oxygens = equilibrated_box(args.box, args.equilibrate)
+    positions, box, sodium, oxygens, nonbonded = equilibrated_box(args.box, args.equilibrate)
     print(f"{len(positions)} atoms, {len(oxygens)} waters, Na+, Cl-, {args.box} nm box, minimized and "
           f"{args.equilibrate:g} ps at 300 K; bias {ENERGY} with k = {K} kJ/mol; cvpack's defaults: r0 {R0} nm, "
           f"switching from {SWITCH_ON} nm, cutoff {CUTOFF} nm")
     print("\n| platform | collective variable | route | n0 | n | n - n(cvpack) | energy (kJ/mol) | "
           "largest force difference from cvpack's route (kJ/mol/nm) | ms per evaluation | speed-up |")
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    compare(args.platforms.split(","), positions, box, sodium, oxygens, args.reps)
+    rows = compare(args.platforms.split(","), positions, box, sodium, oxygens, nonbonded, args.reps)
+    if args.markdown:
+        with open(args.markdown, "w") as stream:
+            stream.write(f"`examples/from_customcv.py --platforms {args.platforms} --box {args.box:g} --equilibrate "
+                         f"{args.equilibrate:g}`: {len(positions)} atoms, {len(oxygens)} waters; cvpack "
+                         f"{cvpack_version()}, OpenMM {mm.__version__}\n\n" + markdown_table(rows) + "\n")
+
+
+def cvpack_version():
+    import cvpack
+
+    return cvpack.__version__
+
+
+def markdown_table(rows):
+    """The rows of compare() as the migration page's table."""
+    lines = ["| platform | CV | route | n | n − n(cvpack) | largest force difference (of the largest force), "
+             "kJ/mol/nm | ms per energy + forces | speed-up |",
+             "|---|---|---|---:|---:|---:|---:|---:|"]
+    for row in rows:
+        difference = "—" if row["route"].startswith("CustomCV") else f"{row['force_difference']:.1e}"
+        lines.append(f"| {row['platform']} | {row['cv'].split(':')[0]} | {row['route']} | {row['n']:.6f} | "
+                     f"{row['n_difference']:+.1e} | {difference} ({row['force_scale']:.3g}) | {row['ms']:.3f} | "
+                     f"{row['speedup']:.1f}× |")
+    return "\n".join(lines)
+
 
 if __name__ == "__main__":
     main()

@@ -10,7 +10,10 @@ bias forces (driver --dump-forces, %8.4f). This script builds the force from the
 CoordinationForce.fromPlumed (atoms from 1 in PLUMED, from 0 in OpenMM), takes the energy E = s as
 BIASVALUE does, and prints PLUMED's numbers next to ours, on each platform asked for.
 
-    python examples/from_plumed.py [--platforms Reference,CPU,OpenCL]
+    python examples/from_plumed.py [--platforms Reference,CPU,OpenCL] [--markdown table.md]
+
+--markdown writes the comparison as a Markdown table (the one in docs/migrating-from-plumed.md, which
+tools/doc_tables.py keeps equal to docs/benchmarks/from-plumed.md).
 """
 import argparse
 import os
@@ -58,6 +61,7 @@ def read_forces(path, count):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--platforms", default="Reference,CPU", help="comma-separated OpenMM platform names")
+    parser.add_argument("--markdown", help="write the table of values and force differences to this file")
     args = parser.parse_args()
 
     folder = os.path.join(DATA, "rt-basic-der-test")
@@ -80,12 +84,14 @@ def main():
     edge = frames[0][0][0]
     system.setDefaultPeriodicBoxVectors(mm.Vec3(edge, 0, 0), mm.Vec3(0, edge, 0), mm.Vec3(0, 0, edge))
     system.addForce(force)
-    worst = {}
+    worst, values, force_errors = {}, {}, {}
     for name in args.platforms.split(","):
-        context = mm.Context(system, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName(name))
+        properties = {"Precision": "mixed"} if name in ("CUDA", "OpenCL", "HIP") else {}  # GPUs: mixed precision
+        context = mm.Context(system, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName(name), properties)
         print(f"\n{name}: frame | PLUMED c1 (%8.4f) | CoordinationForce s | |difference| | "
               f"largest |F - F_PLUMED| (kJ/mol/nm, PLUMED prints %8.4f)")
         worst[name] = 0.0
+        values[name], force_errors[name] = [], []
         for index, ((box, positions), reference) in enumerate(zip(frames, printed)):
             context.setPeriodicBoxVectors(mm.Vec3(box[0], 0, 0), mm.Vec3(0, box[1], 0), mm.Vec3(0, 0, box[2]))
             context.setPositions(positions)
@@ -95,9 +101,29 @@ def main():
             force_error = np.abs(forces - plumed_forces[index]).max()  # every atom: zero outside the groups
             print(f"  {index} | {reference:8.4f} | {s:.10f} | {abs(s - reference):.1e} | {force_error:.1e}")
             worst[name] = max(worst[name], abs(s - reference), force_error)
+            values[name].append(s)
+            force_errors[name].append(force_error)
     print("\nlargest difference from PLUMED's printed numbers: "
           + ", ".join(f"{name} {value:.1e}" for name, value in worst.items())
           + " (PLUMED prints 4 decimals: within 5e-5 is exact)")
+    if args.markdown:
+        write_markdown(args.markdown, printed, values, force_errors)
+
+
+def write_markdown(path, printed, values, force_errors):
+    """frame | PLUMED's c1 | s on each platform | the largest force difference over the platforms."""
+    names = list(values)
+    header = "| frame | PLUMED c1 | " + " | ".join(f"CoordinationForce s ({name}{', mixed' if name in ('CUDA', 'OpenCL') else ''})"
+                                                for name in names) + \
+             " | largest \\|F − F_PLUMED\\| (kJ/mol/nm) |"
+    lines = [header, "|---:|---:|" + "---:|" * len(names) + "---:|"]
+    for index, reference in enumerate(printed):
+        cells = [f"{values[name][index]:.10f}" for name in names]
+        error = max(force_errors[name][index] for name in names)
+        lines.append(f"| {index} | {reference:.4f} | " + " | ".join(cells) + f" | {error:.1e} |")
+    with open(path, "w") as stream:
+        stream.write(f"`examples/from_plumed.py --platforms {','.join(names)}` on PLUMED's rt-basic-der-test "
+                     f"({PLUMED_LINE}):\n\n" + "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@
 #   7. the benchmark suite (benchmarks/benchmark_suite.py; BENCH_ARGS adds options, e.g. "--cases S1,S2");
 #      7b. every switching type (benchmarks/switching_types.py); 7c. the CPU platform (benchmarks/benchmark_cpu.py);
 #      7d. (only if asked) the NaCl metadynamics showcase's long run (examples/nacl_metadynamics.py --long);
+#      7e. (only if asked: step "docs") the migration pages' CUDA tables (examples/from_plumed.py and
+#          examples/from_customcv.py --markdown, to $OUT/from-plumed.md and $OUT/from-customcv-cuda.md);
 #   8. Nsight Compute profiles of the tile kernel (S1 all pairs, N = 131072; S2 dmax = 1 nm, N = 100000);
 # then a summary table. Logs go to $OUT (default /tmp/device-check). DEVICE_CHECK_LARGE=0 leaves out the
 # Python suite's 5e9-pair case (its Reference value takes minutes); DEVICE_CHECK_CASES and
@@ -135,6 +137,16 @@ echo "== 7c. the CPU platform's kernel against the Reference kernel, every core 
 python3 benchmarks/benchmark_cpu.py --out "$OUT/cpu" > "$OUT/benchmark-cpu.log" 2>&1
 echo "exit status $?" >> "$OUT/benchmark-cpu.log"
 cat "$OUT/benchmark-cpu.log"
+fi
+
+if want docs; then
+echo "== 7e. the migration pages' CUDA tables (mixed precision)"
+python3 examples/from_plumed.py --platforms Reference,CPU,CUDA --markdown "$OUT/from-plumed.md" > "$OUT/from-plumed.log" 2>&1
+echo "exit status $?" >> "$OUT/from-plumed.log"
+python3 examples/from_customcv.py --platforms CUDA --markdown "$OUT/from-customcv-cuda.md" > "$OUT/from-customcv.log" 2>&1
+echo "exit status $?" >> "$OUT/from-customcv.log"
+cat "$OUT/from-plumed.log" "$OUT/from-customcv.log"
+record "migration pages' CUDA tables" "$(grep -h "exit status" "$OUT/from-plumed.log" "$OUT/from-customcv.log" | tr '\n' ' ')"
 fi
 
 if want showcase; then

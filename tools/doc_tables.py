@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Keeps the tables of README.md and docs/*.md equal to the measurements they come from.
+
+A generated table sits in a page between two comments:
+
+    <!-- generated: SOURCE -->
+    | ... |
+    <!-- end generated -->
+
+SOURCE is either a Markdown file written by a script (the first table in it is copied: e.g.
+docs/benchmarks/from-plumed.md, written by examples/from_plumed.py --markdown) or the name of a
+summary made here from CSV files of docs/benchmarks (`gpu-summary`, `cpu-summary`).
+
+    python tools/doc_tables.py --check    # exit 1 and show the difference if a page is stale (the test suite runs this)
+    python tools/doc_tables.py --write    # rewrite the generated tables from their sources
+"""
+import argparse
+import csv
+import difflib
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "docs" / "benchmarks"
+BLOCK = re.compile(r"(<!-- generated: (?P<source>\S+) -->\n)(?P<body>.*?)(<!-- end generated -->)", re.S)
+
+
+def first_table(path):
+    """The first Markdown table (consecutive lines starting with '|') of a file."""
+    lines, started = [], False
+    for line in path.read_text().splitlines():
+        if line.startswith("|"):
+            lines.append(line)
+            started = True
+        elif started:
+            break
+    if not lines:
+        raise SystemExit(f"{path}: no Markdown table")
+    return "\n".join(lines)
+
+
+def rows(name):
+    with open(BENCHMARKS / name) as stream:
+        return list(csv.DictReader(stream))
+
+
+def lookup(table, label, contender="openmm-coordination", precision="single", field="added_ms_per_step"):
+    for row in table:
+        if (row["label"], row["contender"], row["precision"]) == (label, contender, precision) and row[field]:
+            return float(row[field])
+    return None
+
+
+def duration(ms):
+    """A time as the README writes it: µs below 0.1 ms, two significant digits."""
+    if ms is None:
+        return "—"
+    if ms < 0.1:
+        return f"{ms * 1000:.2g} µs" if ms * 1000 < 10 else f"{ms * 1000:.0f} µs"
+    return f"{ms:.2g} ms" if ms < 1 else (f"{ms:.1f} ms" if ms < 100 else f"{ms:.0f} ms")
+
+
+def scientific(value):
+    """8.6e9, not 8.6e+09."""
+    mantissa, exponent = f"{value:.2g}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def single_mixed(table, label):
+    single, mixed = lookup(table, label), lookup(table, label, precision="mixed")
+    first, second = duration(single), duration(mixed)
+    unit = first.split()[-1]
+    if unit == second.split()[-1]:
+        return f"{first.split()[0]} / {second.split()[0]} {unit}"
+    return f"{first} / {second}"
+
+
+def gpu_summary():
+    """The README's H100 table: added time per MD step, from the suite's CSV files (the file each case was
+    last measured in: the neighbour-list cases in list-*.csv, the others in results.csv)."""
+    results, lattice, cutoffs = rows("results.csv"), rows("list-S0-S5.csv"), rows("list-S2-S3.csv")
+    route = "OpenMM CustomCVForce"
+    lines = ["| case | this plugin (single / mixed) | OpenMM's CustomCVForce route | PLUMED |", "|---|---|---|---|"]
+    labels = ["S0 lattice N=1k", "S0 lattice N=16k", "S0 lattice N=128k"]
+    plumed = [lookup(lattice, label, "PLUMED (published)", field="ms_per_evaluation") for label in labels]
+    lines.append("| PLUMED's lattice benchmark, 1k / 16k / 128k atoms | "
+                 + " / ".join(duration(lookup(lattice, label)) for label in labels) + " (single) | "
+                 + " / ".join(duration(lookup(lattice, label, route)) for label in labels[:2]) + " / — | GPU port "
+                 + " / ".join(f"{value:g}" for value in plumed) + " ms |")
+    label = "S1 all pairs N=128k"
+    pairs = float(next(row["pairs"] for row in results if row["label"] == label))
+    rate = lookup(results, label, field="pairs_per_second")
+    lines.append(f"| all pairs, 128k atoms ({scientific(pairs)} pairs) | {single_mixed(results, label)} "
+                 f"({scientific(rate)} pairs/s) | "
+                 "— (interaction-group setup too large) | |")
+    cases = [("all pairs, 32k atoms", results, "S1 all pairs N=32k"),
+             ("100k atoms, dmax = 1 nm (neighbour list)", cutoffs, "S2 N=100k dmax=1 nm"),
+             ("1M atoms, dmax = 1 nm", cutoffs, "S2 N=1M dmax=1 nm"),
+             ("10k atoms, dmax = 1 nm", cutoffs, "S2 N=10k dmax=1 nm"),
+             ("Dual 1 × 100k atoms", results, "S3 1 x 100k"),
+             ("1k Pair restraints", results, "S4 1k pairs")]
+    for title, table, label in cases:
+        lines.append(f"| {title} | {single_mixed(table, label)} | {duration(lookup(table, label, route))} | |")
+    label = "S6 + Self 100 O"
+    ours = lookup(results, label, precision="mixed", field="slowdown_percent")
+    theirs = lookup(results, label, route, precision="mixed", field="slowdown_percent")
+    lines.append(f"| 23.6k-atom water MD + 100-atom Self restraint (mixed) | {ours:.1f} % slower than without | "
+                 f"{theirs:.0f} % slower | |")
+    return "\n".join(lines)
+
+
+def milliseconds(value):
+    return f"{value:.3g}" if value < 100 else f"{value:.0f}"
+
+
+def cpu_summary():
+    """The README's CPU-platform table from docs/benchmarks/cpu.csv (16 cores of the GPU machine)."""
+    table = rows("cpu.csv")
+    cases = [("20k water atoms, Self, dmax 1 nm", "water20k (dmax 1 nm)"),
+             ("20k water atoms, Self, automatic dmax 2.04 nm", "water20k (auto dmax 2.04 nm)"),
+             ("Dual 2k × 18k, automatic dmax", "dual 2k x 18k (auto dmax)"),
+             ("PLUMED's lattice, 1k atoms", "S0 lattice 1k"),
+             ("PLUMED's lattice, 16k atoms", "S0 lattice 16k")]
+    lines = ["| case | CPU, 1 thread | CPU, best (threads; × Reference) | Reference | PLUMED CPU, 16 threads |",
+             "|---|---:|---:|---:|---:|"]
+    for title, case in cases:
+        runs = [row for row in table if row["case"] == case]
+        one = next(row for row in runs if row["threads"] == "1")
+        best = min(runs, key=lambda row: float(row["cpu_ms"]))
+        plumed = runs[0]["plumed_cpu16_ms"]
+        lines.append(f"| {title} | {milliseconds(float(one['cpu_ms']))} | {milliseconds(float(best['cpu_ms']))} "
+                     f"({best['threads']}; {float(best['speedup_vs_reference']):.0f}×) | "
+                     f"{milliseconds(float(one['reference_ms']))} | {plumed and milliseconds(float(plumed))} |")
+    return "\n".join(lines)
+
+
+SUMMARIES = {"gpu-summary": gpu_summary, "cpu-summary": cpu_summary}
+
+
+def generate(source):
+    if source in SUMMARIES:
+        return SUMMARIES[source]()
+    return first_table(ROOT / source)
+
+
+def pages():
+    return [ROOT / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    action = parser.add_mutually_exclusive_group(required=True)
+    action.add_argument("--check", action="store_true", help="fail if a generated table differs from its source")
+    action.add_argument("--write", action="store_true", help="rewrite the generated tables")
+    args = parser.parse_args()
+    stale, count = [], 0
+    for page in pages():
+        text = page.read_text()
+
+        def replace(match):
+            nonlocal count
+            count += 1
+            body = generate(match.group("source")) + "\n"
+            if body != match.group("body"):
+                stale.append((page, match.group("source"), match.group("body"), body))
+            return match.group(1) + body + match.group(4)
+
+        updated = BLOCK.sub(replace, text)
+        if args.write and updated != text:
+            page.write_text(updated)
+    for page, source, old, new in stale:
+        print(f"{page.relative_to(ROOT)}: the table from {source} is {'rewritten' if args.write else 'stale'}")
+        if args.check:
+            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True), "page", source))
+    print(f"generated tables checked: {count}, stale: {len(stale)}")
+    return 1 if (args.check and stale) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
