@@ -34,15 +34,28 @@ class CMakeBuild(build_ext):
             "-DPython3_EXECUTABLE=" + sys.executable,
             "-DCMAKE_INSTALL_PREFIX=" + package_dir,
         ]
-        if "OPENMM_DIR" in os.environ:
-            configure.append("-DOPENMM_DIR=" + os.environ["OPENMM_DIR"])
+        for variable in ("OPENMM_DIR", "CUDA_INCLUDE_DIR"):
+            if os.environ.get(variable):
+                configure.append(f"-D{variable}={os.environ[variable]}")
         subprocess.check_call(configure)
         jobs = str(os.cpu_count() or 2)
         subprocess.check_call(["cmake", "--build", build_dir, "--parallel", jobs])
         subprocess.check_call(["cmake", "--install", build_dir])
 
 
+def openmm_series():
+    """The minor series of the OpenMM the extension is compiled against (its C++ ABI): "8.6"."""
+    import openmm.version
+
+    return ".".join(openmm.version.short_version.split(".")[:2])
+
+
+SERIES = openmm_series()
+
 setup(
+    # The wheel requires the OpenMM it was built against, and offers its CUDA packages as extras.
+    install_requires=[f"openmm=={SERIES}.*", "numpy"],
+    extras_require={f"cuda{major}": [f"openmm-cuda-{major}=={SERIES}.*"] for major in (12, 13)},
     packages=["openmmcoordination"],
     package_dir={"": "python"},
     ext_modules=[CMakeExtension("openmmcoordination._coordination")],

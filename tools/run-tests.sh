@@ -9,11 +9,17 @@
 # COORDINATION_CPU_NO_AVX2), then OpenCL at each precision with the covering subset; a case whose
 # platform is missing here is skipped with the reason printed, a run that crashes counts as a failure). pytest chooses its cases
 # from COORDINATION_TEST_PLATFORMS (see tests/python/coordination_testing.py).
+#
+# OpenCL on the CPU (PoCL) is visible to these tests only: tools/setup.sh test writes an ICD directory
+# build/opencl-vendors (PoCL plus the machine's own ICDs) and this script points OCL_ICD_VENDORS at it.
+# Last, the wheel in dist/ is installed into a fresh virtual environment (pip and the wheel's declared
+# dependencies only) and tests/wheel/smoke_test.py runs there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 python="${1:-python3}"
 reports="build/test-reports"
 rm -rf "$reports" && mkdir -p "$reports"
+[ -d build/opencl-vendors ] && export OCL_ICD_VENDORS="$PWD/build/opencl-vendors"
 cases="${COORDINATION_TEST_CASES:-Reference CPU CPU:baseline:quick OpenCL:single:quick OpenCL:mixed:quick OpenCL:double:quick}"
 
 status=0
@@ -48,8 +54,27 @@ echo "== Python tests (pytest)"
     -W ignore::pytest.PytestUnraisableExceptionWarning
 [ $? -eq 0 ] || status=1
 
+echo "== the wheel in a fresh virtual environment (tests/wheel/smoke_test.py)"
+wheel=$(ls dist/openmmcoordination-*.whl 2>/dev/null | head -1)
+if [ -n "$wheel" ]; then
+    version=$("$python" -c "import tomllib; print(tomllib.load(open('pyproject.toml', 'rb'))['project']['version'])" 2>/dev/null ||
+              grep -m1 '^version' pyproject.toml | cut -d'"' -f2)
+    base=$("$python" -c "import sys; print(sys._base_executable)")
+    rm -rf build/wheel-venv
+    if "$base" -m venv build/wheel-venv && build/wheel-venv/bin/python -m pip install -q --disable-pip-version-check "$wheel"; then
+        root="$PWD"
+        (cd /tmp && "$root/build/wheel-venv/bin/python" "$root/tests/wheel/smoke_test.py" "$root/tests/data/plumed" "$version") \
+            2>&1 | grep -v "unsupported OpenCL implementation" | tee "$reports/wheel.log"
+    else
+        echo "could not install $wheel into a fresh virtual environment" | tee "$reports/wheel.log"
+    fi
+else
+    echo "no wheel in dist/ (tools/build-wheel.sh makes it)" | tee "$reports/wheel.log"
+fi
+grep -q "wheel smoke test: [0-9]* passed, 0 failed" "$reports/wheel.log" || status=1
+
 "$python" - "$reports" $cases <<'PYTHON'
-import json, os, sys
+import json, os, re, sys
 import xml.etree.ElementTree as ElementTree
 reports = sys.argv[1]
 passed = failed = skipped = 0
@@ -97,6 +122,12 @@ try:
         failed += 1
 except OSError:
     failed += 1
+try:
+    counts = re.search(r"wheel smoke test: (\d+) passed, (\d+) failed", open(os.path.join(reports, "wheel.log")).read())
+    passed += int(counts.group(1))
+    failed += int(counts.group(2))
+except (OSError, AttributeError):
+    failed += 1  # no wheel, or the smoke test did not finish
 print(f"tests: {passed} passed, {failed} failed, {skipped} skipped")
 PYTHON
 

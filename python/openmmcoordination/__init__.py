@@ -23,7 +23,7 @@ def _load_plugins():
 
 pluginLoadedLibNames = _load_plugins()
 
-from .coordination import CoordinationForce  # noqa: E402
+from .coordination import CoordinationForce, PlumedInput  # noqa: E402
 
-__all__ = ["CoordinationForce"]
-__version__ = "0.1.0"
+__all__ = ["CoordinationForce", "PlumedInput"]
+__version__ = "0.2.0"  # also in pyproject.toml and CMakeLists.txt (tests/python/test_packaging.py checks)

