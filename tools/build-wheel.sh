@@ -10,9 +10,9 @@
 #   - the CUDA plugin when openmm-cuda-12/-13 is installed in PYTHON's environment and CUDA headers are found
 #     (CUDA_INCLUDE_DIR, else the toolkit's, else the nvidia-cuda-runtime/-crt headers that openmm-cuda pulls in).
 # It finds OpenMM's libraries (site-packages/OpenMM.libs) through relative run paths, and OpenMM's own import
-# loads them first in any case: no LD_LIBRARY_PATH. auditwheel checks the wheel against manylinux_2_34 and
-# does not copy OpenMM's libraries (nor libOpenCL, nor libcuda) into it: they come from the openmm wheels and
-# the drivers.
+# loads them first in any case: no LD_LIBRARY_PATH. auditwheel gives it the most compatible manylinux tag the
+# build allows (manylinux_2_34 on Debian 12) and does not copy OpenMM's libraries (nor libOpenCL, nor libcuda)
+# into it: they come from the openmm wheels and the drivers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python="${1:-}"
@@ -46,10 +46,17 @@ raw=(build/wheel/openmmcoordination-*.whl)
 
 echo "== auditwheel show"
 auditwheel show "${raw[0]}" 2>&1 | grep -v "^INFO" | sed '/^$/d'
-echo "== auditwheel repair --plat manylinux_2_34_x86_64 (OpenMM's libraries, libOpenCL and libcuda are not grafted)"
-auditwheel repair --plat manylinux_2_34_x86_64 --exclude 'libOpenMM*.so*' --exclude 'libOpenCL.so*' \
-    --exclude 'libcuda.so*' -w dist "${raw[0]}" 2>&1 | grep -vE "^INFO" || true
+# The most compatible manylinux tag this build allows: manylinux_2_34 from Debian 12's toolchain (glibc 2.36,
+# GCC 12 use no newer symbol versions); a newer distribution's glibc gives a newer tag, which auditwheel names.
+echo "== auditwheel repair (OpenMM's libraries, libOpenCL and libcuda are not grafted)"
+auditwheel repair --exclude 'libOpenMM*.so*' --exclude 'libOpenCL.so*' --exclude 'libcuda.so*' -w dist "${raw[0]}" \
+    2>&1 | grep -vE "^INFO" || true
 wheel=(dist/openmmcoordination-*.whl)
 [ -f "${wheel[0]}" ] || { echo "build-wheel: auditwheel did not write a wheel" >&2; exit 1; }
 plugins=$("$python" -m zipfile -l "${wheel[0]}" | grep -o "libOpenMMCoordination[A-Za-z]*\.so" | sed 's/libOpenMMCoordination//; s/\.so//' | grep . | sort | tr '\n' ' ')
 echo "wheel: ${wheel[0]} ($(du -k "${wheel[0]}" | cut -f1) kB), platform plugins: ${plugins}"
+case "${wheel[0]}" in
+    *manylinux_2_34_x86_64*|*manylinux_2_3[0-3]_x86_64*|*manylinux_2_2*) ;;
+    *) echo "build-wheel: this machine's C library is newer than manylinux_2_34's (auditwheel show says which symbols);" \
+            "the wheel runs where that glibc or newer is; build on Debian 12 for manylinux_2_34" ;;
+esac

@@ -110,16 +110,9 @@ if [ "$what" = test ]; then
     echo "libpocl.so.2" > build/opencl-vendors/pocl.icd
     export OCL_ICD_VENDORS="$PWD/build/opencl-vendors"
 fi
-"${cuda_env[@]}" "$venv_python" - <<'PYTHON' 2>&1 | grep -v "unsupported OpenCL implementation"
-import openmm
-import openmmcoordination
-served = [name for name in ("Reference", "CPU", "OpenCL", "CUDA", "HIP")
-          if any(name in library for library in openmmcoordination.pluginLoadedLibNames)
-          and name in [openmm.Platform.getPlatform(i).getName() for i in range(openmm.Platform.getNumPlatforms())]]
-if "Reference" in served and not any("CPU" in library for library in openmmcoordination.pluginLoadedLibNames):
-    served.append("CPU")  # without its own CPU plugin, the Reference kernel serves the CPU platform
-print("openmm-coordination platforms:", " ".join(served))
-PYTHON
+# One line naming the platforms the plugin serves (python -m openmmcoordination), and any plugin library
+# that is installed but cannot load here, with the reason.
+"${cuda_env[@]}" "$venv_python" -m openmmcoordination 2>&1 | grep -v "unsupported OpenCL implementation" || true
 
 if [ "$what" = demo ]; then
     exec "${cuda_env[@]}" "$venv_python" examples/nacl_metadynamics.py --out examples/output
