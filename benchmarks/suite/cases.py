@@ -1,0 +1,219 @@
+"""Cases S0-S5: Case, define_cases, the positions and groups of a case, the count of the pairs in the sum."""
+import dataclasses
+import importlib.util
+import math
+
+import numpy as np
+
+DENSITY = 100.0  # atoms per nm^3 (water-like)
+KDTREE_PAIR_LIMIT = 1e8  # count pairs with cKDTree when about this many are expected, or fewer
+BRUTE_FORCE_PAIR_LIMIT = 2e7  # without scipy: brute force up to this many candidate pairs
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    """One system of cases S0-S5: the pairs of a mode over groups of the given sizes, and the switching function."""
+
+    family: str
+    label: str
+    mode: str  # "Self", "Dual" or "Pair"
+    sizes: tuple  # Self: (N,); Dual: (NA, NB); Pair: (pairs,)
+    geometry: str = "random"  # "random" (box at DENSITY) or "lattice" (1 nm simple cubic)
+    r0: float = 0.3
+    n: int = 6
+    m: int = 12
+    d0: float = 0.0
+    dmax: float = 0.0  # 0: automatic; math.inf: no cutoff
+    stretch: bool = True
+    pbc: bool = True
+    seed: int = 1
+
+    @property
+    def particles(self):
+        """Particles of the System: disjoint groups, two per pair in Pair mode."""
+        return {"Self": self.sizes[0], "Dual": sum(self.sizes), "Pair": 2 * self.sizes[0]}[self.mode]
+
+    @property
+    def effective_dmax(self):
+        """dmax in nm, PLUMED's automatic value d0 + r0 * 1e-5^(1/(n-m)) for 0."""
+        if self.dmax == 0:
+            return self.d0 + self.r0 * 1e-5 ** (1.0 / (self.n - self.m))
+        return self.dmax
+
+    @property
+    def candidate_pairs(self):
+        """The pairs of the groups, whatever their distance."""
+        if self.mode == "Self":
+            return self.sizes[0] * (self.sizes[0] - 1) // 2
+        return self.sizes[0] * self.sizes[1] if self.mode == "Dual" else self.sizes[0]
+
+    @property
+    def atoms(self):
+        """The group sizes as the table shows them."""
+        if self.mode == "Dual":
+            return f"{self.sizes[0]} x {self.sizes[1]}"
+        return f"{self.sizes[0]} pairs" if self.mode == "Pair" else f"{self.sizes[0]}"
+
+
+def short_count(value):
+    """1000 -> 1k, 131072 -> 128k, 1000000 -> 1M."""
+    if value >= 1000000 and value % 1000000 == 0:
+        return f"{value // 1000000}M"
+    if value >= 1000 and value % 1000 == 0:
+        return f"{value // 1000}k"
+    if value >= 1024 and value % 1024 == 0:
+        return f"{value // 1024}k"
+    return str(value)
+
+
+def dmax_label(dmax):
+    """'none', 'auto' or the value in nm."""
+    return "none" if math.isinf(dmax) else "auto" if dmax == 0 else f"{dmax:g} nm"
+
+
+def define_cases(quick):
+    """Cases S0-S5 in run order.
+
+    --quick: sizes small enough for PoCL and the Reference platform; S3 then uses dmax = 1 nm, so that its
+    small boxes (>= 2 nm) still allow OpenMM's periodic cutoff.
+    """
+    s0 = [125, 1000] if quick else [1000, 16000, 128000]
+    s1 = [256, 1024] if quick else [1024, 4096, 16384, 32768, 65536, 131072]
+    s2 = [2000] if quick else [10000, 100000, 1000000]
+    s3 = ([(1000, 1000), (10, 1000), (1, 1000), (1000, 1), (300, 1000)] if quick
+          else [(1000, 1000), (100, 100000), (1, 100000), (100000, 1), (10000, 10000)])
+    s4 = [100, 1000] if quick else [1000, 100000, 1000000]
+    s5_box = s2[0]
+    cases = [Case("S0", f"S0 lattice N={short_count(n)}", "Self", (n,), geometry="lattice", r0=1.0, pbc=False)
+             for n in s0]
+    cases += [Case("S1", f"S1 all pairs N={short_count(n)}", "Self", (n,), dmax=math.inf, pbc=False) for n in s1]
+    cases += [Case("S2", f"S2 N={short_count(n)} dmax={dmax_label(d)}", "Self", (n,), dmax=d)
+              for n in s2 for d in (1.0, 0.0)]
+    s3_dmax = 1.0 if quick else 0.0
+    cases += [Case("S3", f"S3 {short_count(a)} x {short_count(b)}" + (" dmax=1 nm" if quick else ""), "Dual", (a, b),
+                   dmax=s3_dmax) for a, b in s3]
+    cases += [Case("S4", f"S4 {short_count(p)} pairs", "Pair", (p,)) for p in s4]
+    s5 = [dict(n=6, m=10), dict(d0=0.1), dict(n=5, m=11)]
+    cases += [Case("S5", f"S5 N={short_count(s5_box)} " + " ".join(f"{k}={v:g}" for k, v in variant.items()),
+                   "Self", (s5_box,), **variant) for variant in s5]
+    return cases
+
+
+@dataclasses.dataclass
+class Geometry:
+    """Positions (nm), the cubic box edge (None: no box) and the two groups of particle indices."""
+
+    positions: np.ndarray
+    edge: float
+    group_a: list
+    group_b: list
+
+
+def lattice_positions(num_atoms):
+    """PLUMED's benchmark lattice: atom k at (i, j, l) nm, i fastest, edge ceil(N^(1/3)) sites."""
+    edge = int(round(num_atoms ** (1.0 / 3.0)))
+    while edge ** 3 < num_atoms:
+        edge += 1
+    while (edge - 1) ** 3 >= num_atoms:
+        edge -= 1
+    k = np.arange(num_atoms)
+    return np.stack([k % edge, (k // edge) % edge, k // (edge * edge)], axis=1).astype(float)
+
+
+def make_geometry(case):
+    """Positions and groups of a case (random boxes are seeded, so S5 reuses S2's box)."""
+    if case.geometry == "lattice":
+        return Geometry(lattice_positions(case.sizes[0]), None, list(range(case.sizes[0])), [])
+    rng = np.random.default_rng(case.seed)
+    edge = (case.particles / DENSITY) ** (1.0 / 3.0)
+    positions = rng.random((case.particles, 3)) * edge
+    if case.mode == "Self":
+        return Geometry(positions, edge, list(range(case.sizes[0])), [])
+    first = case.sizes[0]
+    if case.mode == "Dual":
+        return Geometry(positions, edge, list(range(first)), list(range(first, case.particles)))
+    # Pair: each first atom's partner (a random particle of the second half) sits 0.1-0.6 nm away, as
+    # the contacts a pair restraint watches do.
+    partners = first + rng.permutation(first)
+    directions = rng.normal(size=(first, 3))
+    directions /= np.linalg.norm(directions, axis=1)[:, None]
+    positions[partners] = (positions[:first] + directions * rng.uniform(0.1, 0.6, size=(first, 1))) % edge
+    return Geometry(positions, edge, list(range(first)), partners.tolist())
+
+
+# ---------------------------------------------------------------------------------------------------
+# Counting the pairs in the sum
+# ---------------------------------------------------------------------------------------------------
+
+def periodic_fraction(distance, edge):
+    """Fraction of a periodic cube's minimum-image cell within `distance` of a point."""
+    if distance <= edge / 2:
+        return 4.0 / 3.0 * math.pi * distance ** 3 / edge ** 3
+    if distance >= math.sqrt(3.0) / 2 * edge:
+        return 1.0
+    grid = (np.arange(64) + 0.5) / 64 - 0.5  # midpoint rule on 64^3 points
+    x, y, z = np.meshgrid(grid, grid, grid, indexing="ij", sparse=True)
+    return float(np.mean(x * x + y * y + z * z <= (distance / edge) ** 2))
+
+
+def estimated_pairs(case, geometry, dmax):
+    """Pairs within dmax expected at uniform density (no edge correction without PBC)."""
+    if geometry.edge is not None and case.pbc:
+        fraction = periodic_fraction(dmax, geometry.edge)
+    else:
+        volume = np.prod(np.ptp(geometry.positions, axis=0) + 1.0)
+        fraction = min(1.0, 4.0 / 3.0 * math.pi * dmax ** 3 / volume)
+    return case.candidate_pairs * fraction
+
+
+def minimum_image(delta, edge):
+    """Minimum-image displacement in a cube of edge `edge` (None: unchanged)."""
+    return delta if edge is None else delta - edge * np.round(delta / edge)
+
+
+def brute_force_pairs(case, geometry, dmax):
+    """Pairs within dmax, by checking every candidate pair in row chunks."""
+    points_a = geometry.positions[geometry.group_a]
+    others = points_a if case.mode == "Self" else geometry.positions[geometry.group_b]
+    edge = geometry.edge if case.pbc else None
+    total = 0
+    for start in range(0, len(points_a), 256):
+        delta = minimum_image(others[None, :, :] - points_a[start:start + 256, None, :], edge)
+        within = np.einsum("ijk,ijk->ij", delta, delta) <= dmax * dmax
+        if case.mode == "Self":
+            within &= np.arange(len(others))[None, :] > np.arange(start, start + len(within))[:, None]
+        total += int(np.count_nonzero(within))
+    return total
+
+
+def kdtree_pairs(case, geometry, dmax):
+    """Pairs within dmax with scipy's cKDTree (periodic when the case uses PBC)."""
+    from scipy.spatial import cKDTree
+    box = geometry.edge if case.pbc and geometry.edge is not None else None
+    points = geometry.positions if box is None else np.mod(geometry.positions, box)
+    tree_a = cKDTree(points[geometry.group_a], boxsize=box)
+    if case.mode == "Self":
+        return (int(tree_a.count_neighbors(tree_a, dmax)) - len(geometry.group_a)) // 2
+    return int(tree_a.count_neighbors(cKDTree(points[geometry.group_b], boxsize=box), dmax))
+
+
+def have_scipy():
+    """Whether scipy (for cKDTree) is installed."""
+    return importlib.util.find_spec("scipy") is not None
+
+
+def count_unique_pairs(case, geometry):
+    """(pairs in the sum, how they were counted)."""
+    dmax = case.effective_dmax
+    if math.isinf(dmax):
+        return case.candidate_pairs, "all pairs"
+    if case.mode == "Pair":
+        delta = minimum_image(geometry.positions[geometry.group_b] - geometry.positions[geometry.group_a],
+                              geometry.edge if case.pbc else None)
+        return int(np.count_nonzero(np.einsum("ij,ij->i", delta, delta) <= dmax * dmax)), "exact"
+    expected = estimated_pairs(case, geometry, dmax)
+    if have_scipy() and expected <= KDTREE_PAIR_LIMIT:
+        return kdtree_pairs(case, geometry, dmax), "exact (cKDTree)"
+    if case.candidate_pairs <= BRUTE_FORCE_PAIR_LIMIT:
+        return brute_force_pairs(case, geometry, dmax), "exact (brute force)"
+    return int(round(expected)), "estimate (uniform density)"

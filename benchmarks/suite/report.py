@@ -1,0 +1,348 @@
+"""Results (rewritten to results.csv and results.md after every row), the Markdown tables, the agreement of s,
+the issue's targets with PASS/MISS, the plot, and reading a results.csv back."""
+import csv
+import math
+import os
+import sys
+import time
+
+import openmm as mm
+
+import openmmcoordination
+
+from .cases import short_count
+from .common import ALL_FAMILIES, CONTENDER_ORDER, NO_BIAS, OPENMM, PLUGIN, PLUMED, PRECISION_ORDER, log
+
+FIELDS = ["case", "label", "mode", "atoms", "particles", "dmax_nm", "pbc", "pairs", "pairs_method", "contender",
+          "platform", "precision", "ms_per_evaluation", "pairs_per_second", "ceiling_percent", "added_ms_per_step",
+          "base_ms_per_step", "steps_per_rep", "reps", "s", "ns_per_day", "slowdown_percent", "status", "note"]
+NUMERIC_FIELDS = ("particles", "pairs", "ms_per_evaluation", "pairs_per_second", "ceiling_percent",
+                  "added_ms_per_step", "base_ms_per_step", "steps_per_rep", "reps", "s", "ns_per_day",
+                  "slowdown_percent")
+
+
+class Results:
+    """The rows, rewritten to results.csv and results.md after every addition."""
+
+    def __init__(self, out_dir, header, ceilings, ceiling_note):
+        self.out_dir = out_dir
+        self.header = header  # a function returning the method lines
+        self.ceilings = ceilings
+        self.ceiling_note = ceiling_note
+        self.rows = []
+        self.target_lines = []
+        os.makedirs(out_dir, exist_ok=True)
+
+    def add(self, row):
+        """Add a row (missing fields empty) and rewrite the files."""
+        complete = {name: row.get(name) for name in FIELDS}
+        pairs_per_second = complete["pairs_per_second"]
+        complete["ceiling_percent"] = ceiling_percent(self.ceilings, complete["platform"] or "",
+                                                      complete["precision"], pairs_per_second)
+        self.rows.append(complete)
+        self.write()
+
+    def write(self):
+        """results.csv and results.md."""
+        with open(os.path.join(self.out_dir, "results.csv"), "w", newline="", encoding="utf-8") as stream:
+            writer = csv.DictWriter(stream, fieldnames=FIELDS)
+            writer.writeheader()
+            writer.writerows({k: "" if v is None else v for k, v in row.items()} for row in self.rows)
+        with open(os.path.join(self.out_dir, "results.md"), "w", encoding="utf-8") as stream:
+            stream.write(self.markdown(full=True))
+
+    def markdown(self, full):
+        """The tables (full: with the method header and the skipped list)."""
+        parts = []
+        if full:
+            parts += self.header() + [""]
+        parts += [self.ceiling_note, "", *main_table(self.rows), "", *md_table(self.rows)]
+        if full:
+            parts += ["", *skipped_list(self.rows)]
+        if self.target_lines:
+            parts += ["", "## Targets", "", *self.target_lines]
+        return "\n".join(parts) + "\n"
+
+
+def format_value(value, spec):
+    """A number for the tables ('' for none)."""
+    if value is None or value == "":
+        return ""
+    return format(value, spec)
+
+
+def sort_key(row, case_order):
+    """Rows by case, then contender, platform and precision."""
+    return (case_order.get(row["label"], 99), CONTENDER_ORDER.get(row["contender"], 9), row["platform"] != "CUDA",
+            row["platform"], PRECISION_ORDER.get(row["precision"], 9))
+
+
+def case_order_of(rows):
+    """Case label -> its rank: by family, then in the order measured rows appear (the order of the cases)."""
+    def family_then_published(row):
+        return ALL_FAMILIES.index(row["case"]) if row["case"] in ALL_FAMILIES else 99, row["contender"] == PLUMED
+
+    labels = []
+    for row in sorted(rows, key=family_then_published):
+        if row["label"] not in labels:
+            labels.append(row["label"])
+    return {label: index for index, label in enumerate(labels)}
+
+
+def main_table(rows):
+    """Markdown table of cases S0-S5 (measured and published rows)."""
+    lines = ["| case | mode | atoms | dmax (nm) | pairs | pairs from | contender | platform | precision | "
+             "ms/eval | unique pairs/s | % ceiling | added ms/step | s | note |",
+             "|---|---|---:|---:|---:|---|---|---|---|---:|---:|---:|---:|---:|---|"]
+    shown = [r for r in rows if r["case"] != "S6" and r["status"] in ("ok", "published")]
+    order = case_order_of(shown)
+    for r in sorted(shown, key=lambda row: sort_key(row, order)):
+        lines.append(f"| {r['label']} | {r['mode']} | {r['atoms']} | {r['dmax_nm']} | "
+                     f"{format_value(r['pairs'], '.3g')} | {r['pairs_method']} | {r['contender']} | {r['platform']} | "
+                     f"{r['precision']} | "
+                     f"{format_value(r['ms_per_evaluation'], '.4g')} | {format_value(r['pairs_per_second'], '.3e')} | "
+                     f"{format_value(r['ceiling_percent'], '.1f')} | {format_value(r['added_ms_per_step'], '.4g')} | "
+                     f"{format_value(r['s'], '.7g')} | {r['note'] or ''} |")
+    return lines
+
+
+def md_table(rows):
+    """Markdown table of case S6 (MD)."""
+    shown = [r for r in rows if r["case"] == "S6" and r["status"] == "ok"]
+    if not shown:
+        return []
+    lines = ["| S6 variant | contender | platform | precision | pairs | ms/step | ns/day | added ms/step | "
+             "slowdown % | s |", "|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in shown:
+        step = r["base_ms_per_step"] if r["contender"] == NO_BIAS else r["base_ms_per_step"] + r["added_ms_per_step"]
+        lines.append(f"| {r['label']} | {r['contender']} | {r['platform']} | {r['precision']} | "
+                     f"{format_value(r['pairs'], '.3g')} | {step:.4g} | {format_value(r['ns_per_day'], '.1f')} | "
+                     f"{format_value(r['added_ms_per_step'], '.4g')} | {format_value(r['slowdown_percent'], '.2f')} | "
+                     f"{format_value(r['s'], '.7g')} |")
+    return lines
+
+
+def skipped_list(rows):
+    """Bulleted list of what was skipped or failed, and why."""
+    lines = [f"- {r['label']} | {r['contender']} | {r['platform']} {r['precision']}: {r['status']}: {r['note']}"
+             for r in rows if r["status"] in ("skipped", "failed")]
+    return ["## Skipped or failed", "", *lines] if lines else []
+
+
+def case_fields(case, pairs, method):
+    """The row fields that describe a case."""
+    dmax = case.effective_dmax
+    return {"case": case.family, "label": case.label, "mode": case.mode, "atoms": case.atoms,
+            "particles": case.particles, "dmax_nm": "inf" if math.isinf(dmax) else f"{dmax:.4g}",
+            "pbc": case.pbc, "pairs": pairs, "pairs_method": method}
+
+
+def measured_fields(measurement, pairs, s):
+    """The row fields of a measurement."""
+    added = measurement.added
+    return {"ms_per_evaluation": added * 1e3, "added_ms_per_step": added * 1e3,
+            "pairs_per_second": pairs / added if added > 0 else None, "base_ms_per_step": measurement.base * 1e3,
+            "steps_per_rep": measurement.steps, "reps": measurement.reps, "s": s, "status": "ok",
+            "note": "" if added > 0 else "added time below the noise"}
+
+
+def header_lines(options, state):
+    """The method paragraph at the top of results.md."""
+    return [
+        "# CoordinationForce benchmark suite",
+        "",
+        f"`python3 benchmarks/benchmark_suite.py {' '.join(sys.argv[1:])}` on {time.strftime('%Y-%m-%d')}; "
+        f"OpenMM {mm.__version__}, openmmcoordination {getattr(openmmcoordination, '__version__', '?')}; "
+        f"device: {state.get('device', options.platform)}.",
+        "",
+        "Method: massless particles (a VerletIntegrator leaves them in place); the same System with the bias and "
+        "with a do-nothing force; per repetition `integrator.step(K)` then `getState(getEnergy=True)` on an empty "
+        "force group (drains the queue, no extra evaluation); repetitions alternate; medians. "
+        "**ms/eval = the added time per MD step** (with - without), so it includes the force's launches and "
+        "its share of the step. Unique pairs/s = pairs in the sum / that time. % ceiling: of "
+        "`benchmarks/pair_ceiling.cu` on the same GPU (single-precision ceiling for single and mixed, double for "
+        "double). OpenMM's route = CustomCVForce(E(s)) with s = CustomNonbondedForce (interaction groups, cutoff "
+        "dmax) or CustomBondForce (Pair), built as cvpack does. PLUMED rows are PLUMED's published numbers.",
+    ]
+
+
+def ceiling_percent(ceilings, platform, precision, pairs_per_second):
+    """pairs/s as % of the ceiling of its precision (single's for mixed), for CUDA rows."""
+    if not platform.startswith("CUDA") or pairs_per_second is None:
+        return None
+    ceiling = ceilings.get("double" if precision == "double" else "single")
+    return None if ceiling is None else 100.0 * pairs_per_second / ceiling
+
+
+# ---------------------------------------------------------------------------------------------------
+# Agreement of s, targets, plot
+# ---------------------------------------------------------------------------------------------------
+
+def check_agreement(results):
+    """Note on OpenMM's rows where its s differs from the plugin's (same case, platform, precision)."""
+    plugin = {(r["label"], r["platform"], r["precision"]): r["s"] for r in results.rows
+              if r["contender"] == PLUGIN and r["status"] == "ok"}
+    for row in results.rows:
+        key = (row["label"], row["platform"], row["precision"])
+        if row["contender"] != OPENMM or row["status"] != "ok" or key not in plugin:
+            continue
+        difference = abs(row["s"] - plugin[key]) / max(abs(plugin[key]), 1e-30)
+        tolerance = 1e-9 if row["precision"] == "double" else 1e-4
+        if difference > tolerance and "NoCutoff" not in (row["note"] or ""):
+            note = f"s differs from the plugin's by {difference:.2e}"
+            row["note"] = f"{row['note']}; {note}" if row["note"] else note
+            log(f"WARNING {row['label']} {row['platform']} {row['precision']}: OpenMM's s {row['s']:.9g} vs the "
+                f"plugin's {plugin[key]:.9g} (relative {difference:.2e})")
+    results.write()
+
+
+def find(rows, contender, **criteria):
+    """The ok rows of a contender matching every field in criteria."""
+    return [r for r in rows if r["contender"] == contender and r["status"] == "ok"
+            and all(r[k] == v for k, v in criteria.items())]
+
+
+def verdict(passed):
+    """PASS / MISS."""
+    return "PASS" if passed else "MISS"
+
+
+def target_time(rows, label, limit_ms, **criteria):
+    """Lines: the plugin's ms/eval of the matching rows (one per precision) against a limit."""
+    matches = find(rows, PLUGIN, **criteria)
+    if not matches:
+        return [f"- {label} <= {limit_ms} ms per evaluation: not measured"]
+    return [f"- {label} <= {limit_ms} ms per evaluation ({r['precision']}): {r['ms_per_evaluation']:.4g} ms -> "
+            f"{verdict(r['ms_per_evaluation'] <= limit_ms)}" for r in matches]
+
+
+def target_throughput(rows):
+    """S1 N=128k: single >= 7e11 pairs/s; mixed within 1.5x of single."""
+    single = find(rows, PLUGIN, case="S1", atoms="131072", precision="single")
+    mixed = find(rows, PLUGIN, case="S1", atoms="131072", precision="mixed")
+    if single:
+        value = single[0]["pairs_per_second"] or 0.0
+        lines = [f"- S1 N=128k single >= 7.0e11 pairs/s: {value:.3e} -> {verdict(value >= 7.0e11)}"]
+    else:
+        lines = ["- S1 N=128k single >= 7.0e11 pairs/s: not measured"]
+    if single and mixed:
+        ratio = mixed[0]["ms_per_evaluation"] / single[0]["ms_per_evaluation"]
+        lines.append(f"- S1 N=128k mixed within 1.5x of single: {ratio:.2f}x -> {verdict(ratio <= 1.5)}")
+    else:
+        lines.append("- S1 N=128k mixed within 1.5x of single: not measured")
+    return lines
+
+
+def target_million(rows):
+    """The 1M cases (S2 N=1M at both cutoffs, S4 1M pairs) run."""
+    wanted = [("S2", "1000000"), ("S4", "1000000 pairs")]
+    expected = [r for r in rows if r["contender"] == PLUGIN and (r["case"], r["atoms"]) in wanted]
+    if not expected:
+        return ["- 1M runs: not run"]
+    found = [r for r in expected if r["status"] == "ok"]
+    names = ", ".join(f"{r['label']} {r['precision']} {r['ms_per_evaluation']:.3g} ms" for r in found)
+    return [f"- 1M runs: {len(found)} of {len(expected)} measured ({names}) -> {verdict(len(found) == len(expected))}"]
+
+
+def target_small(rows):
+    """Small groups (S0 1k, S1 1k, S3 1k x 1k, S4 1k) <= 0.008 ms added per step."""
+    wanted = [("S0", "1000"), ("S1", "1024"), ("S3", "1000 x 1000"), ("S4", "1000 pairs")]
+    found = [r for family, atoms in wanted for r in find(rows, PLUGIN, case=family, atoms=atoms)]
+    if not found:
+        return ["- small groups <= 0.008 ms added per step: not measured"]
+    worst = max(found, key=lambda r: r["added_ms_per_step"])
+    return [f"- small groups <= 0.008 ms added per step: worst {worst['added_ms_per_step']:.4g} ms ({worst['label']} "
+            f"{worst['precision']}; {len(found)} rows) -> {verdict(worst['added_ms_per_step'] <= 0.008)}"]
+
+
+def target_versus_openmm(rows):
+    """Every case: >= 5x lower added time than OpenMM's route (same case and precision)."""
+    plugin = {(r["label"], r["precision"]): r["added_ms_per_step"] for r in find(rows, PLUGIN) if r["case"] != "S6"}
+    ratios = []
+    for r in find(rows, OPENMM):
+        ours = plugin.get((r["label"], r["precision"]))
+        if r["case"] != "S6" and ours is not None and ours > 0:
+            ratios.append((r["added_ms_per_step"] / ours, r["label"], r["precision"]))
+    if not ratios:
+        return ["- >= 5x lower added time than OpenMM's route: no case with both measured"]
+    worst = min(ratios)
+    return [f"- >= 5x lower added time than OpenMM's route in every case: worst {worst[0]:.1f}x ({worst[1]} "
+            f"{worst[2]}; {len(ratios)} cases compared) -> {verdict(worst[0] >= 5.0)}"]
+
+
+def target_md(rows):
+    """S6: the plugin's restraints cost <= 5 % of the no-bias step."""
+    found = find(rows, PLUGIN, case="S6")
+    if not found:
+        return ["- S6 <= 5 % slower than no bias: not measured"]
+    return [f"- S6 <= 5 % slower than no bias ({r['label']}, {r['precision']}): {r['slowdown_percent']:.2f} % -> "
+            f"{verdict(r['slowdown_percent'] <= 5.0)}" for r in found]
+
+
+def evaluate_targets(rows, platform):
+    """The issue's targets, one line each, with the measured number and PASS/MISS (rows on `platform`)."""
+    rows = [r for r in rows if r["platform"] == platform]
+    lines = target_throughput(rows)
+    lines += target_time(rows, "S2 N=100k dmax=1 nm", 0.075, case="S2", atoms="100000", dmax_nm="1")
+    lines += target_million(rows) + target_small(rows) + target_versus_openmm(rows) + target_md(rows)
+    for atoms, limit in (("1000", 0.052), ("16000", 0.41), ("128000", 2.5)):
+        lines += target_time(rows, f"S0 N={short_count(int(atoms))}", limit, case="S0", atoms=atoms)
+    return lines
+
+
+def write_plot(rows, path):
+    """results.png: ms per evaluation and unique pairs/s against the pairs in the sum. Returns a note."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "no plot: matplotlib is not importable"
+    shown = [r for r in rows if r["case"] != "S6" and r["status"] in ("ok", "published") and r["pairs"]
+             and r["ms_per_evaluation"] and r["ms_per_evaluation"] > 0]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(14, 5.5))
+    series = {}
+    for r in shown:
+        series.setdefault(f"{r['contender']} | {r['platform']} | {r['precision']}", []).append(r)
+    for name, members in sorted(series.items()):
+        members.sort(key=lambda r: r["pairs"])
+        pairs = [r["pairs"] for r in members]
+        marker = "*" if members[0]["contender"] == PLUMED else "o" if members[0]["contender"] == PLUGIN else "s"
+        left.plot(pairs, [r["ms_per_evaluation"] for r in members], marker, label=name, alpha=0.8)
+        right.plot(pairs, [r["pairs_per_second"] for r in members], marker, label=name, alpha=0.8)
+    for precision, ceiling in ceilings_from_rows(rows).items():
+        right.axhline(ceiling, linestyle="--", color="gray")
+        right.annotate(f"pair-kernel ceiling ({precision})", (1.0, ceiling), xycoords=("axes fraction", "data"),
+                       ha="right", va="bottom", fontsize=8, color="gray")
+    for axis, label in ((left, "ms per evaluation (added per MD step)"), (right, "unique pairs per second")):
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.set_xlabel("unique pairs in the sum")
+        axis.set_ylabel(label)
+        axis.grid(True, which="both", alpha=0.3)
+    right.legend(fontsize=7, loc="lower right")
+    figure.suptitle("CoordinationForce benchmark suite (cases S0-S5)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return f"plot: {path}"
+
+
+def ceilings_from_rows(rows):
+    """{precision: ceiling pairs/s} recovered from rows that carry both pairs/s and % of the ceiling."""
+    found = {}
+    for r in rows:
+        if r["pairs_per_second"] and r["ceiling_percent"]:
+            key = "double" if r["precision"] == "double" else "single"
+            found[key] = 100.0 * r["pairs_per_second"] / r["ceiling_percent"]
+    return found
+
+
+def read_csv(path):
+    """Rows of a results.csv, numbers converted back."""
+    with open(path, newline="", encoding="utf-8") as stream:
+        rows = list(csv.DictReader(stream))
+    for row in rows:
+        for name in NUMERIC_FIELDS:
+            row[name] = float(row[name]) if row.get(name) not in (None, "") else None
+    return rows

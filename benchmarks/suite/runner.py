@@ -1,0 +1,123 @@
+"""Running the contenders of cases S0-S5: the shared geometries and Systems, one row per (case, contender,
+platform, precision), skipped or failed rows recorded with the reason."""
+import math
+import time
+
+from .cases import count_unique_pairs, make_geometry
+from .common import NATIVE_PRECISION, OPENMM, PLUGIN, Skip, log
+from .contenders import coordination_of, openmm_force, openmm_setup_problem, particle_system, plugin_force, with_force
+from .report import case_fields, measured_fields
+from .timing import device_name, make_context, measure_added, platform_precisions
+
+
+class Prepared:
+    """Geometry, pair count and Systems of the cases, built once and shared by the contenders."""
+
+    def __init__(self):
+        self.geometries, self.counts, self.systems = {}, {}, {}
+
+    def geometry(self, case):
+        key = (case.geometry, case.particles, case.mode, case.seed)
+        if key not in self.geometries:
+            self.geometries[key] = make_geometry(case)
+        return self.geometries[key]
+
+    def pairs(self, case):
+        """(pairs in the sum, how counted)."""
+        if case not in self.counts:
+            start = time.perf_counter()
+            self.counts[case] = count_unique_pairs(case, self.geometry(case))
+            log(f"{case.label}: {self.counts[case][0]:.4g} pairs in the sum ({self.counts[case][1]}, "
+                f"{time.perf_counter() - start:.1f} s)")
+        return self.counts[case]
+
+    def system(self, case, contender):
+        """The System of a contender (None: the baseline)."""
+        key = (case, contender)
+        if key not in self.systems:
+            geometry = self.geometry(case)
+            builder = lambda: particle_system(case.particles, geometry.edge)  # noqa: E731
+            if contender == PLUGIN:
+                force = plugin_force(case, geometry)
+            elif contender == OPENMM:
+                force = openmm_force(case, geometry, case.particles)
+            else:
+                force = None
+            self.systems[key] = with_force(builder, force)
+        return self.systems[key]
+
+
+def run_contender(case, contender, platform, precision, prepared, options, reps, state):
+    """Measure one contender on one case; returns the row fields beyond the case's."""
+    geometry = prepared.geometry(case)
+    pairs, _ = prepared.pairs(case)
+    if contender == OPENMM:
+        problem = openmm_setup_problem(case, geometry)
+        if isinstance(problem, str):
+            raise Skip(problem)
+        if problem is not None and problem > options.max_seconds_per_case:
+            raise Skip(f"OpenMM's interaction-group set-up would take about {problem:.0f} s "
+                       f"(checks every atom pair of the groups) > --max-seconds-per-case")
+    base = make_context(prepared.system(case, None), geometry.positions, platform, precision)
+    start = time.perf_counter()
+    biased_system = prepared.system(case, contender)
+    biased = make_context(biased_system, geometry.positions, platform, precision)
+    state.setdefault("device", device_name(biased[0]))
+    setup = time.perf_counter() - start
+    measurement = measure_added(base, biased, options, reps, options.min_rep_ms / 1e3)
+    s = coordination_of(contender, biased[0], biased_system)
+    fields = measured_fields(measurement, pairs, s)
+    log(f"{case.label} | {contender} | {platform} {precision}: {measurement.added * 1e3:.4g} ms/eval, "
+        f"s = {s:.7g} (set-up {setup:.1f} s, K = {measurement.steps}, {measurement.reps} reps)")
+    if contender == OPENMM and case.pbc and math.isinf(case.effective_dmax):
+        fields["note"] = (fields["note"] + "; " if fields["note"] else "") + "NoCutoff: OpenMM ignores PBC, s differs"
+    return fields
+
+
+def attempt(results, base_fields, work):
+    """Run work() -> fields; record the row as ok, skipped or failed."""
+    try:
+        fields = work()
+    except Skip as reason:
+        fields = {"status": "skipped", "note": str(reason)}
+        log(f"{base_fields.get('label')} | {base_fields.get('contender')} | {base_fields.get('platform')}: "
+            f"skipped: {reason}")
+    except Exception as error:  # an OpenMMException or a memory error: record it and go on
+        message = " ".join(str(error).split())[:300]
+        fields = {"status": "failed", "note": f"{type(error).__name__}: {message}"}
+        log(f"{base_fields.get('label')} | {base_fields.get('contender')} | {base_fields.get('platform')}: "
+            f"FAILED: {message}")
+    results.add({**base_fields, **fields})
+
+
+def run_case_contender(case, contender, platform, precision, prepared, options, reps, results, budget, state):
+    """One (case, contender, platform, precision) row."""
+    base_fields = {"case": case.family, "label": case.label, "mode": case.mode, "atoms": case.atoms,
+                   "contender": contender, "platform": platform, "precision": precision}
+
+    def work():
+        budget.check()
+        fields = case_fields(case, *prepared.pairs(case))
+        fields.update(run_contender(case, contender, platform, precision, prepared, options, reps, state))
+        return fields
+
+    attempt(results, base_fields, work)
+
+
+def run_plugin_and_openmm(cases, contender, options, prepared, results, budget, state):
+    """One contender on --platform over the cases, at every precision."""
+    for case in cases:
+        for precision in platform_precisions(options.platform, options.precisions):
+            run_case_contender(case, contender, options.platform, precision, prepared, options, options.reps,
+                               results, budget, state)
+
+
+def run_cpu_platforms(cases, options, prepared, results, budget, state):
+    """The plugin on Reference and CPU, for the small cases."""
+    platforms = [p for p in options.cpu_platforms.split(",") if p and p != options.platform]
+    for case in cases:
+        if case.candidate_pairs > options.small_pairs:
+            continue
+        for platform in platforms:
+            run_case_contender(case, PLUGIN, platform, NATIVE_PRECISION, prepared, options,
+                               options.cpu_reps, results, budget, state)
