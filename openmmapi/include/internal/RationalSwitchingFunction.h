@@ -1,6 +1,7 @@
 #ifndef OPENMM_COORDINATION_RATIONALSWITCHINGFUNCTION_H_
 #define OPENMM_COORDINATION_RATIONALSWITCHINGFUNCTION_H_
 
+#include "internal/CutoffAndStretch.h"
 #include "internal/ResolvedCoordinationForce.h"
 #include "internal/windowsExportCoordination.h"
 #include <cmath>
@@ -44,13 +45,7 @@ public:
         : RationalSwitchingFunction(resolve(r0, d0, n, m, dmax, stretch)) {}
     /** sigma(r) (stretched if requested); dSigmaDr receives d sigma / dr (1/nm). */
     double evaluate(double r, double& dSigmaDr) const {
-        if (r > dmax) {
-            dSigmaDr = 0.0;
-            return 0.0;
-        }
-        double value = evaluateUnstretched(r, dSigmaDr);
-        dSigmaDr *= stretchFactor;
-        return value * stretchFactor + shift;
+        return cutoffAndStretch(*this, r, dmax, stretchFactor, shift, dSigmaDr);
     }
     /** The rational function of r without cutoff or stretch; dSigmaDr receives its r-derivative. */
     double evaluateUnstretched(double r, double& dSigmaDr) const {

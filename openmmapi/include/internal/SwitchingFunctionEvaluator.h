@@ -2,6 +2,7 @@
 #define OPENMM_COORDINATION_SWITCHINGFUNCTIONEVALUATOR_H_
 
 #include "CoordinationForce.h"
+#include "internal/CutoffAndStretch.h"
 #include "internal/RationalSwitchingFunction.h"
 #include "internal/windowsExportCoordination.h"
 #include "lepton/ExpressionProgram.h"
@@ -47,22 +48,17 @@ public:
     explicit SwitchingFunctionEvaluator(const CoordinationForce& force) : SwitchingFunctionEvaluator(resolve(force)) {}
     /** sigma(r) (stretched if requested; 0 beyond the cutoff); dSigmaDr receives d sigma / dr (1/nm). */
     double evaluate(double r, double& dSigmaDr) const {
-        if (r > dmax) {
-            dSigmaDr = 0.0;
-            return 0.0;
-        }
-        double value = evaluateUnstretched(r, dSigmaDr);
-        dSigmaDr *= stretchFactor;
-        return value * stretchFactor + shift;
+        return cutoffAndStretch(*this, r, dmax, stretchFactor, shift, dSigmaDr);
     }
     /** The cutoff (nm): infinity for none. */
     double getCutoff() const { return dmax; }
     double getStretchFactor() const { return stretchFactor; }
     double getShift() const { return shift; }
 
-private:
     /** sigma(r) without cutoff or stretch; dSigmaDr receives its r-derivative. */
     double evaluateUnstretched(double r, double& dSigmaDr) const;
+
+private:
     /** sigma as a function of x > 0 for the types of x; dSigmaDx receives its x-derivative. */
     double evaluateOfX(double x, double& dSigmaDx) const;
     CoordinationForce::SwitchingFunction type;
