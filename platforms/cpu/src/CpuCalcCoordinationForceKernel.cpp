@@ -110,8 +110,9 @@ private:
 };
 
 /*
- * Minimum images of a displacement (second - first) along each axis. Simd images apply wrap(d, axis)
- * per component; the others operator()(delta) on the whole vector.
+ * Minimum images of a displacement (second - first), all from MinimumImage. Simd images apply
+ * wrap(d, axis) per component in the vectorized loops; every image has operator()(delta) on the whole
+ * vector for the scalar loop.
  */
 
 /** No periodicity. */
@@ -123,23 +124,13 @@ struct NoImage {
 
 /**
  * A rectangular box where every displacement component is shorter than 1.5 boxes (checked per
- * evaluation): one shift by comparisons, d >= L/2 -> d - L and d < -L/2 -> d + L, the same arithmetic
- * as the Reference kernel's d - L floor(d/L + 0.5) at half-box ties, without a floor call.
+ * evaluation): MinimumImage::wrapNear, on a copy of the image that the simd loop reads.
  */
 class RectangularImage {
 public:
     static constexpr bool Simd = true;
-    explicit RectangularImage(const Vec3* box) {
-        for (int axis = 0; axis < 3; axis++) {
-            length[axis] = box[axis][axis];
-            half[axis] = 0.5 * length[axis];
-        }
-    }
-    inline double wrap(double d, int axis) const {
-        // Both members read unconditionally (see EvenRationalOfSquare: a conditional load stays scalar).
-        const double box = length[axis], halfBox = half[axis];
-        return d - (d >= halfBox ? box : 0.0) + (d < -halfBox ? box : 0.0);
-    }
+    explicit RectangularImage(const MinimumImage& minimumImage) : minimumImage(minimumImage) {}
+    inline double wrap(double d, int axis) const { return minimumImage.wrapNear(d, axis); }
     inline Vec3 operator()(Vec3 delta) const {
         for (int axis = 0; axis < 3; axis++)
             delta[axis] = wrap(delta[axis], axis);
@@ -147,45 +138,19 @@ public:
     }
 
 private:
-    double length[3], half[3];
+    const MinimumImage minimumImage;
 };
 
-/**
- * Any box, any displacement, scalar: in a rectangular box one conditional shift per axis (ties as
- * above) and the floor formula beyond 1.5 boxes; in a triclinic box the exact search of MinimumImage;
- * without PBC the displacement as it is.
- */
+/** Any box, any displacement, scalar: MinimumImage::shortest, or without PBC the displacement as it is. */
 class ExactImage {
 public:
     static constexpr bool Simd = false;
-    ExactImage(const MinimumImage& minimumImage, const Vec3* box, bool periodic)
-        : minimumImage(minimumImage), periodic(periodic), rectangular(!minimumImage.isTriclinic()) {
-        for (int axis = 0; axis < 3; axis++) {
-            length[axis] = box[axis][axis];
-            half[axis] = 0.5 * length[axis];
-            far[axis] = 1.5 * length[axis];
-        }
-    }
-    inline Vec3 operator()(Vec3 delta) const {
-        if (!periodic)
-            return delta;
-        if (!rectangular)
-            return minimumImage(delta);
-        for (int axis = 0; axis < 3; axis++) {
-            if (delta[axis] >= half[axis] && delta[axis] < far[axis])
-                delta[axis] -= length[axis];
-            else if (delta[axis] < -half[axis] && delta[axis] > -far[axis])
-                delta[axis] += length[axis];
-            else if (!(std::fabs(delta[axis]) < far[axis]))
-                delta[axis] -= length[axis] * std::floor(delta[axis] / length[axis] + 0.5);
-        }
-        return delta;
-    }
+    ExactImage(const MinimumImage& minimumImage, bool periodic) : minimumImage(minimumImage), periodic(periodic) {}
+    inline Vec3 operator()(const Vec3& delta) const { return (periodic ? minimumImage.shortest(delta) : delta); }
 
 private:
     const MinimumImage& minimumImage;
-    const bool periodic, rectangular;
-    double length[3], half[3], far[3];
+    const bool periodic;
 };
 
 /** A thread's gradient over the entries: x, y and z arrays. */
@@ -739,7 +704,7 @@ double CpuCalcCoordinationForceKernel::computeCoordination(ContextImpl& context,
             }
         }
         const double span = highest - lowest; // NaN coordinates: min/max skip them, so test them below
-        if (!(span < MaxVectorizedSpan) || (periodic && !(span < 1.5 * box[axis][axis])))
+        if (!(span < MaxVectorizedSpan) || (periodic && !minimumImage.isNear(span, axis)))
             vectorizable = false;
     }
     if (vectorizable)
@@ -752,9 +717,9 @@ double CpuCalcCoordinationForceKernel::computeCoordination(ContextImpl& context,
     ThreadPool& threads = CpuPlatform::getPlatformData(context).threads;
     auto run = [&](const auto& sigma) {
         if (!vectorizable)
-            return runItems(threads, sigma, ExactImage(minimumImage, box, periodic), computeGradient);
+            return runItems(threads, sigma, ExactImage(minimumImage, periodic), computeGradient);
         if (periodic)
-            return runItems(threads, sigma, RectangularImage(box), computeGradient);
+            return runItems(threads, sigma, RectangularImage(minimumImage), computeGradient);
         return runItems(threads, sigma, NoImage(), computeGradient);
     };
     if (evenRational) {
