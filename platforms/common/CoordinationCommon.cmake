@@ -1,4 +1,5 @@
-# Shared by the GPU platform plugins: the common kernel's C++ sources, and its kernel source (.cc)
+# Shared by the GPU platform plugins: the common kernel's C++ sources (the kernel class and its plan,
+# arrays, program, kernel set and box), and its kernel source (.cc)
 # embedded into a generated C++ file so that the platform compiles it at run time.
 set(COORDINATION_COMMON_DIR "${CMAKE_CURRENT_LIST_DIR}")
 set(COORDINATION_KERNEL_FILES "${COORDINATION_COMMON_DIR}/src/kernels/coordination.cc")
@@ -20,5 +21,10 @@ configure_file("${generated_dir}/CoordinationKernelSources.cpp.new" "${generated
 
 set(COORDINATION_COMMON_SOURCES
     "${COORDINATION_COMMON_DIR}/src/CommonCoordinationKernels.cpp"
+    "${COORDINATION_COMMON_DIR}/src/CommonCoordinationPlan.cpp"
+    "${COORDINATION_COMMON_DIR}/src/CommonCoordinationArrays.cpp"
+    "${COORDINATION_COMMON_DIR}/src/CommonCoordinationProgram.cpp"
+    "${COORDINATION_COMMON_DIR}/src/CommonCoordinationKernelSet.cpp"
+    "${COORDINATION_COMMON_DIR}/src/CommonCoordinationBox.cpp"
     "${generated_dir}/CoordinationKernelSources.cpp")
 set(COORDINATION_COMMON_INCLUDES "${COORDINATION_COMMON_DIR}/include" "${generated_dir}")

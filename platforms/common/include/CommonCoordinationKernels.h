@@ -1,6 +1,7 @@
 #ifndef COMMON_COORDINATION_KERNELS_H_
 #define COMMON_COORDINATION_KERNELS_H_
 
+#include "CommonCoordinationBox.h"
 #include "CoordinationKernels.h"
 #include "openmm/common/ComputeArray.h"
 #include "openmm/common/ComputeContext.h"
@@ -40,14 +41,21 @@ public:
 
 private:
     class ReorderListener;
-    /** Everything that depends on the force's settings; rebuilt by copyParametersToContext. */
-    struct DeviceData;
+    /**
+     * Everything built for the force's settings: the plan, the device arrays, the kernels and the state
+     * carried between evaluations; rebuilt by copyParametersToContext.
+     */
+    struct Built;
     void build(const ResolvedCoordinationForce& force);
-    /** The switching function's device code for a type other than Rational (sets value and *dValue from v). */
-    std::string switchingFunctionSource(const SwitchingFunctionConstants& sigma);
     /** Point the finish at OpenMM's energy-parameter-derivative buffer (once, at the first evaluation). */
     void connectParameterDerivatives();
     void launch(bool computeGradient, bool addEnergy);
+    /** Culling: the spatial order (now and then), the tiles' bounding boxes and the neighbour list. */
+    void prepareTiles(const CommonCoordinationBox& box);
+    /** Sort the slots of each group into spatial order. */
+    void sortSlots(const CommonCoordinationBox& box);
+    /** Build the neighbour list (at the context's first build, read its size and build again if needed). */
+    void buildList(const CommonCoordinationBox& box);
     void updateGlobalParameters(OpenMM::ContextImpl& context);
     void updateCellOffsets();
     /** Download the neighbour list's needed size and grow it if needed; returns whether it grew. */
@@ -59,7 +67,7 @@ private:
 
     OpenMM::ComputeContext& cc;
     bool hasWarpShuffles;
-    std::unique_ptr<DeviceData> data;
+    std::unique_ptr<Built> built;
     std::vector<std::string> globalParameterNames;
     std::vector<std::string> energyParameterDerivativeNames;
     std::vector<double> globalParameterValues;

@@ -1,5 +1,4 @@
 #include "CpuCalcCoordinationForceKernel.h"
-#include "internal/CoordinationForceImpl.h"
 #include "internal/MinimumImage.h"
 #include "openmm/cpu/CpuPlatform.h"
 #include "openmm/internal/ContextImpl.h"

@@ -1,0 +1,68 @@
+#ifndef COMMON_COORDINATION_PLAN_H_
+#define COMMON_COORDINATION_PLAN_H_
+
+#include "CoordinationKernels.h"
+#include "openmm/common/ComputeContext.h"
+
+namespace CoordinationPlugin {
+
+/**
+ * What the GPU kernel builds for one resolved force, decided once from the force and the ComputeContext
+ * (a pure function of them: no device arrays): the sizes, the work decomposition, whether tiles are culled
+ * and with what neighbour list, whether the pair kernel finishes by itself.
+ */
+struct CommonCoordinationPlan {
+    static constexpr int TileSize = 32;
+    static constexpr int WarpsPerBlock = 8;
+    static constexpr int PairBlockSize = 128;
+    static constexpr int FinishBlockSize = 128;
+    // With a cutoff the slots are re-sorted into spatial order every this many evaluations (and whenever
+    // the force is rebuilt). Correctness never depends on the order; only how well tiles are culled does.
+    static constexpr int SortInterval = 100;
+    // Groups of at most this many distinct atoms finish inside the pair kernel on CUDA (one launch). The
+    // last block then applies every force alone: measured on an H100, that wins for 1,000 atoms (12.5 -> 9 us
+    // per step) and loses for 2,000-4,000 (S3 1k x 1k 9 -> 14-17 us, S1 4k 20 -> 29 us).
+    static constexpr int MaxFusedUnique = 1024;
+    // Neighbour list (forces with a cutoff whose tiles are culled): built for dmax plus a skin of this
+    // fraction of dmax (at least MinimumSkin nm), rebuilt when a slot has moved half the skin.
+    static constexpr double SkinFraction = 0.1;
+    static constexpr double MinimumSkin = 0.05;
+    // The list's state on the device (int array): rebuild flags for even and odd evaluations, the chunks
+    // counted by the build under way, the chunks of the current list.
+    static constexpr int ListStateRebuild = 0, ListStateBuilt = 2, ListStateChunks = 3, ListStateSize = 4;
+
+    /**
+     * Decide everything for `force` on `cc`. hasWarpShuffles: see CommonCalcCoordinationForceKernel.
+     * Throws if the groups have more tiles than the kernel can index.
+     */
+    static CommonCoordinationPlan create(const ResolvedCoordinationForce& force, OpenMM::ComputeContext& cc,
+                                         bool hasWarpShuffles);
+
+    CoordinationForce::Mode mode = CoordinationForce::Self;
+    bool periodic = false;
+    bool useDouble = false;            // the kernel's "real" is double
+    bool mixedIsDouble = false;        // the kernel's "mixed" type (sums, energy, global parameters) is double
+    int numA = 0, numB = 0, numUnique = 0;
+    int numGlobals = 0, numParameterDerivatives = 0;
+    int tilesA = 0, tilesB = 0;
+    long long numTiles = 0;            // tiles of 32x32 pairs (Self, Dual)
+    int paddedNumAtoms = 0;
+    // Work decomposition.
+    int pairWorkUnits = 0, pairBlockSize = 0, numPartials = 0;
+    // Cutoff and culling.
+    double cutoff = 0.0;               // nm; infinity for none
+    bool hasCutoff = false;
+    bool culling = false;              // tiles are sorted spatially and culled by their bounding boxes
+    int cullChunk = 0;                 // candidate tiles a block checks per iteration
+    double paddedCutoff = 0.0;         // culling: the cutoff padded against rounding in the bounding boxes
+    double sortCell = 0.0;             // nm: the sort cells of a non-periodic force
+    bool fusedFinish = false;          // the pair kernel's last block finishes (no finishKernel launch)
+    // Neighbour list (every culled force has one).
+    double skin = 0.0, listCutoff = 0.0;
+    int numRowTiles = 0, listBlockSize = 0;
+    int firstListCapacity = 0;         // chunks
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*COMMON_COORDINATION_PLAN_H_*/

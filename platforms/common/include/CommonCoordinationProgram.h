@@ -1,0 +1,24 @@
+#ifndef COMMON_COORDINATION_PROGRAM_H_
+#define COMMON_COORDINATION_PROGRAM_H_
+
+#include "CommonCoordinationPlan.h"
+#include "openmm/common/ComputeContext.h"
+#include "openmm/common/ComputeProgram.h"
+
+namespace CoordinationPlugin {
+
+/**
+ * The GPU kernel's program for one plan: the kernel source with the plan's sizes and modes, the cutoff,
+ * culling and neighbour-list settings and the switching function's constants compiled in as defines, and
+ * E(s), dE/ds and dE/dlambda generated from the energy expression.
+ */
+class CommonCoordinationProgram {
+public:
+    /** Compile the program (one compileProgram call). Throws if r0 is too small for the precision. */
+    static OpenMM::ComputeProgram compile(OpenMM::ComputeContext& cc, const CommonCoordinationPlan& plan,
+                                          const ResolvedCoordinationForce& force);
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*COMMON_COORDINATION_PROGRAM_H_*/

@@ -1,0 +1,213 @@
+#include "CommonCoordinationKernelSet.h"
+#include "CommonCoordinationBox.h"
+#include <type_traits>
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+
+namespace {
+
+/** Adds a kernel's arguments in order; each add returns the index the argument got. */
+class Arguments {
+public:
+    explicit Arguments(ComputeKernel& kernel) : kernel(kernel) {}
+    int add(ArrayInterface& array) {
+        kernel->addArg(array);
+        return count++;
+    }
+    template <class T>
+    typename std::enable_if<std::is_trivially_copyable<T>::value, int>::type add(const T& value) {
+        kernel->addArg(value);
+        return count++;
+    }
+    /** The box's placeholders (CommonCoordinationBox::setArgs fills them); returns the first's index. */
+    int addBox(bool useDouble) {
+        CommonCoordinationBox::addPlaceholders(*kernel, useDouble);
+        const int first = count;
+        count += CommonCoordinationBox::NumArgs;
+        return first;
+    }
+
+private:
+    ComputeKernel& kernel;
+    int count = 0;
+};
+
+} // namespace
+
+void CommonCoordinationKernelSet::create(ComputeContext& cc, ComputeProgram& program, const CommonCoordinationPlan& plan,
+                                         CommonCoordinationArrays& arrays) {
+    createPairKernel(cc, program, plan, arrays);
+    if (plan.mode != CoordinationForce::Pair) {
+        createGroupKernels(cc, program, plan, arrays, groupA, arrays.sortedA, arrays.atomsA, arrays.uniqueA, true);
+        if (plan.mode == CoordinationForce::Dual)
+            createGroupKernels(cc, program, plan, arrays, groupB, arrays.sortedB, arrays.atomsB, arrays.uniqueB, false);
+        if (plan.culling)
+            createBuildKernel(cc, program, plan, arrays);
+    }
+    createFinishKernel(cc, program, plan, arrays);
+    createReorderKernels(cc, program, arrays);
+}
+
+void CommonCoordinationKernelSet::createPairKernel(ComputeContext& cc, ComputeProgram& program,
+                                                   const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
+    const bool pairMode = (plan.mode == CoordinationForce::Pair);
+    pairKernel = program->createKernel(pairMode ? "computeCoordinationPairs" : "computeCoordinationTiles");
+    Arguments args(pairKernel);
+    args.add(cc.getPosq());
+    args.add(pairMode ? a.atomsA : a.sortedA.sortedAtoms);
+    args.add(pairMode ? a.atomsB : a.sortedB.sortedAtoms);
+    args.add(pairMode ? a.uniqueA : a.sortedA.sortedUniques);
+    args.add(pairMode ? a.uniqueB : a.sortedB.sortedUniques);
+    args.add(a.gradientBuffer);
+    args.add(a.partialSums);
+    pairComputeGradientArg = args.add(1);
+    pairBoxArg = args.addBox(plan.useDouble);
+    args.add(a.cellOffsets);
+    if (!pairMode) {
+        args.add(a.sortedA.tileCenters);
+        args.add(a.sortedA.tileHalfExtents);
+        args.add(a.sortedB.tileCenters);
+        args.add(a.sortedB.tileHalfExtents);
+    }
+    if (plan.culling) {
+        args.add(a.partialFixed);
+        args.add(a.listState);
+        pairChunkRowsArg = args.add(a.chunkRows);
+        pairChunkSlotsArg = args.add(a.chunkSlots);
+        pairUseListArg = args.add(1);
+        pairParityArg = args.add(0);
+        pairListCapacityArg = args.add(plan.firstListCapacity);
+    }
+    if (plan.fusedFinish) {
+        args.add(a.globals);
+        args.add(a.results);
+        args.add(cc.getEnergyBuffer());
+        pairAddEnergyArg = args.add(1);
+        args.add(a.uniqueAtoms);
+        args.add(cc.getLongForceBuffer());
+        args.add(a.blocksDone);
+        if (plan.numParameterDerivatives > 0) {
+            pairParameterDerivativesArg = args.add(a.parameterDerivativePlaceholder); // OpenMM's buffer, set at the first evaluation
+            args.add(a.parameterDerivativeIndices);
+        }
+    }
+}
+
+void CommonCoordinationKernelSet::createGroupKernels(ComputeContext& cc, ComputeProgram& program,
+                                                     const CommonCoordinationPlan& plan, CommonCoordinationArrays& a,
+                                                     GroupKernels& g, CommonCoordinationArrays::SortedGroup& sorted,
+                                                     ComputeArray& atoms, ComputeArray& uniques, bool keepsBooks) {
+    g.sorted = &sorted;
+    g.keyKernel = program->createKernel("computeSortKeys");
+    Arguments keyArgs(g.keyKernel);
+    keyArgs.add(cc.getPosq());
+    keyArgs.add(a.cellOffsets);
+    keyArgs.add(atoms);
+    keyArgs.add(uniques);
+    keyArgs.add(sorted.numSlots);
+    keyArgs.add(sorted.keys);
+    g.keyBoxArg = keyArgs.addBox(plan.useDouble);
+    g.gatherKernel = program->createKernel("gatherSortedSlots");
+    Arguments gatherArgs(g.gatherKernel);
+    gatherArgs.add(sorted.keys);
+    gatherArgs.add(atoms);
+    gatherArgs.add(uniques);
+    gatherArgs.add(sorted.sortedAtoms);
+    gatherArgs.add(sorted.sortedUniques);
+    gatherArgs.add(sorted.numSlots);
+    g.boundsKernel = program->createKernel("computeTileBounds");
+    Arguments boundsArgs(g.boundsKernel);
+    boundsArgs.add(cc.getPosq());
+    boundsArgs.add(a.cellOffsets);
+    boundsArgs.add(sorted.sortedAtoms);
+    boundsArgs.add(sorted.sortedUniques);
+    boundsArgs.add(sorted.numSlots);
+    boundsArgs.add(sorted.numTiles);
+    boundsArgs.add(sorted.tileCenters);
+    boundsArgs.add(sorted.tileHalfExtents);
+    g.boundsBoxArg = boundsArgs.addBox(plan.useDouble);
+    if (plan.culling) {
+        boundsArgs.add(sorted.listPositions);
+        boundsArgs.add(a.listState);
+        g.boundsListCapacityArg = boundsArgs.add(plan.firstListCapacity);
+        g.boundsParityArg = boundsArgs.add(0);
+        g.boundsForceRebuildArg = boundsArgs.add(0);
+        boundsArgs.add(keepsBooks ? 1 : 0);
+    }
+}
+
+void CommonCoordinationKernelSet::createBuildKernel(ComputeContext& cc, ComputeProgram& program,
+                                                    const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
+    buildKernel = program->createKernel("buildNeighborList");
+    Arguments args(buildKernel);
+    args.add(cc.getPosq());
+    args.add(a.cellOffsets);
+    args.add(a.sortedA.sortedAtoms);
+    args.add(a.sortedA.sortedUniques);
+    args.add(a.sortedB.sortedAtoms);
+    args.add(a.sortedB.sortedUniques);
+    args.add(a.sortedA.tileCenters);
+    args.add(a.sortedA.tileHalfExtents);
+    args.add(a.sortedB.tileCenters);
+    args.add(a.sortedB.tileHalfExtents);
+    args.add(a.sortedA.listPositions);
+    args.add(a.sortedB.listPositions);
+    args.add(a.listState);
+    buildChunkRowsArg = args.add(a.chunkRows);
+    buildChunkSlotsArg = args.add(a.chunkSlots);
+    buildListCapacityArg = args.add(plan.firstListCapacity);
+    buildParityArg = args.add(0);
+    buildBoxArg = args.addBox(plan.useDouble);
+}
+
+void CommonCoordinationKernelSet::createFinishKernel(ComputeContext& cc, ComputeProgram& program,
+                                                     const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
+    finishKernel = program->createKernel("finishCoordination");
+    Arguments args(finishKernel);
+    args.add(a.partialSums);
+    args.add(plan.numPartials);
+    args.add(a.globals);
+    args.add(a.results);
+    args.add(cc.getEnergyBuffer());
+    finishAddEnergyArg = args.add(1);
+    args.add(a.gradientBuffer);
+    args.add(a.uniqueAtoms);
+    args.add(cc.getLongForceBuffer());
+    finishComputeGradientArg = args.add(1);
+    args.add(a.partialFixed);
+    if (plan.numParameterDerivatives > 0) {
+        finishParameterDerivativesArg = args.add(a.parameterDerivativePlaceholder); // OpenMM's buffer, set at the first evaluation
+        args.add(a.parameterDerivativeIndices);
+    }
+}
+
+void CommonCoordinationKernelSet::createReorderKernels(ComputeContext& cc, ComputeProgram& program,
+                                                       CommonCoordinationArrays& a) {
+    invertKernel = program->createKernel("invertAtomOrder");
+    Arguments invertArgs(invertKernel);
+    invertArgs.add(cc.getAtomIndexArray());
+    invertArgs.add(a.positionOfParticle);
+    invertArgs.add(cc.getNumAtoms());
+    translateKernel = program->createKernel("translateParticles");
+    Arguments translateArgs(translateKernel);
+    translateArgs.add(a.positionOfParticle);
+    translateArgs.add(a.particlesA);
+    translateArgs.add(a.atomsA);
+    translateArgs.add(a.particlesB);
+    translateArgs.add(a.atomsB);
+    translateArgs.add(a.particles);
+    translateArgs.add(a.uniqueAtoms);
+}
+
+void CommonCoordinationKernelSet::setListArgs(CommonCoordinationArrays& a, int capacity) {
+    pairKernel->setArg(pairChunkRowsArg, a.chunkRows);
+    pairKernel->setArg(pairChunkSlotsArg, a.chunkSlots);
+    pairKernel->setArg(pairListCapacityArg, capacity);
+    buildKernel->setArg(buildChunkRowsArg, a.chunkRows);
+    buildKernel->setArg(buildChunkSlotsArg, a.chunkSlots);
+    buildKernel->setArg(buildListCapacityArg, capacity);
+    for (GroupKernels* g : {&groupA, &groupB})
+        if (g->boundsKernel)
+            g->boundsKernel->setArg(g->boundsListCapacityArg, capacity);
+}
