@@ -457,7 +457,12 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
         d.parameterDerivativeIndices.initialize<int>(cc, parameterDerivatives.size(), "coordinationParameterDerivativeIndices");
         d.parameterDerivativePlaceholder.initialize(cc, parameterDerivatives.size(), mixedBytes, "coordinationParameterDerivatives");
     }
-    ComputeProgram program = cc.compileProgram(cc.replaceStrings(CoordinationKernelSources::coordination, replacements), defines);
+    // One program: the kernel sources of platforms/common/src/kernels, in the order CoordinationCommon.cmake lists them.
+    const string source = CoordinationKernelSources::common + CoordinationKernelSources::switching +
+                          CoordinationKernelSources::sorting + CoordinationKernelSources::neighborList +
+                          CoordinationKernelSources::finish + CoordinationKernelSources::tiles +
+                          CoordinationKernelSources::reorder;
+    ComputeProgram program = cc.compileProgram(cc.replaceStrings(source, replacements), defines);
 
     const bool pairMode = (d.mode == CoordinationForce::Pair);
     d.pairKernel = program->createKernel(pairMode ? "computeCoordinationPairs" : "computeCoordinationTiles");
