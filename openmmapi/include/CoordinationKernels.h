@@ -2,6 +2,7 @@
 #define COORDINATION_KERNELS_H_
 
 #include "CoordinationForce.h"
+#include "internal/ResolvedCoordinationForce.h"
 #include "openmm/KernelImpl.h"
 #include "openmm/Platform.h"
 #include "openmm/System.h"
@@ -20,9 +21,10 @@ public:
     CalcCoordinationForceKernel(const std::string& name, const OpenMM::Platform& platform)
         : OpenMM::KernelImpl(name, platform) {}
     /**
-     * Initialize the kernel; the force has already been validated.
+     * Initialize the kernel from the force's resolved description (validated, every setting derived once
+     * by CoordinationForceImpl::resolve).
      */
-    virtual void initialize(const OpenMM::System& system, const CoordinationForce& force) = 0;
+    virtual void initialize(const OpenMM::System& system, const ResolvedCoordinationForce& force) = 0;
     /**
      * Add the force's forces to the context's force buffer (if includeForces) and return its energy
      * (if includeEnergy; otherwise the return value is unspecified).
@@ -33,10 +35,11 @@ public:
      */
     virtual double getCoordination(OpenMM::ContextImpl& context) = 0;
     /**
-     * Copy changed parameters (mode, groups, switching function, periodic flag) into the kernel;
-     * the force has already been validated.
+     * Copy changed parameters (mode, groups, switching function, periodic flag) into the kernel, from the
+     * force's new resolved description (its energy expression, global parameters and requested derivatives
+     * are unchanged: CoordinationForceImpl checks that).
      */
-    virtual void copyParametersToContext(OpenMM::ContextImpl& context, const CoordinationForce& force) = 0;
+    virtual void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) = 0;
 };
 
 } // namespace CoordinationPlugin

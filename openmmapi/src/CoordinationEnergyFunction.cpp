@@ -1,20 +1,13 @@
 #include "internal/CoordinationEnergyFunction.h"
-#include "internal/CoordinationForceImpl.h"
 
 using namespace CoordinationPlugin;
 using std::string;
 
-CoordinationEnergyFunction::CoordinationEnergyFunction(const CoordinationForce& force)
-    : energyText(force.getEnergyFunction()) {
-    Lepton::ParsedExpression derivative;
-    energy = CoordinationForceImpl::parseEnergy(force, derivative).createProgram();
-    energyDerivative = derivative.createProgram();
-    for (int i = 0; i < force.getNumGlobalParameters(); i++)
-        globalParameterNames.push_back(force.getGlobalParameterName(i));
-    for (const Lepton::ParsedExpression& parameterDerivative : CoordinationForceImpl::parseEnergyParameterDerivatives(force))
+CoordinationEnergyFunction::CoordinationEnergyFunction(const ResolvedCoordinationForce& force)
+    : globalParameterNames(force.globalParameterNames), derivativeNames(force.energyParameterDerivativeNames),
+      energy(force.energy.createProgram()), energyDerivative(force.energyDerivative.createProgram()) {
+    for (const Lepton::ParsedExpression& parameterDerivative : force.energyParameterDerivatives)
         parameterDerivatives.push_back(parameterDerivative.createProgram());
-    for (int i = 0; i < force.getNumEnergyParameterDerivatives(); i++)
-        derivativeNames.push_back(force.getEnergyParameterDerivativeName(i));
 }
 
 double CoordinationEnergyFunction::evaluate(OpenMM::ContextImpl& context, double s, double& dEdS,
@@ -28,8 +21,4 @@ double CoordinationEnergyFunction::evaluate(OpenMM::ContextImpl& context, double
         for (int i = 0; i < (int) parameterDerivatives.size(); i++)
             (*derivatives)[derivativeNames[i]] += parameterDerivatives[i].evaluate(variables);
     return energy.evaluate(variables);
-}
-
-void CoordinationEnergyFunction::checkUnchanged(const CoordinationForce& force) const {
-    CoordinationForceImpl::checkEnergyUnchanged(force, energyText, globalParameterNames, derivativeNames);
 }

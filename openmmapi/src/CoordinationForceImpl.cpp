@@ -1,12 +1,15 @@
 #include "internal/CoordinationForceImpl.h"
 #include "CoordinationKernels.h"
+#include "internal/SwitchingFunctionEvaluator.h"
 #include "lepton/ExpressionTreeNode.h"
 #include "lepton/Operation.h"
 #include "lepton/Parser.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/internal/ContextImpl.h"
 #include <cmath>
+#include <map>
 #include <set>
+#include <utility>
 #include <cstdio>
 
 using namespace CoordinationPlugin;
@@ -52,7 +55,7 @@ string formatNumber(double value) {
 
 CoordinationForceImpl::CoordinationForceImpl(const CoordinationForce& owner) : owner(owner) {}
 
-void CoordinationForceImpl::validate(const CoordinationForce& force, int numParticles) {
+ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce& force, int numParticles) {
     const vector<int>& groupA = force.getGroupA();
     const vector<int>& groupB = force.getGroupB();
     CoordinationForce::Mode mode = force.getMode();
@@ -93,8 +96,6 @@ void CoordinationForceImpl::validate(const CoordinationForce& force, int numPart
                  formatNumber(lambda) + ", reference = " + formatNumber(reference) +
                  "; set them with setNativeQParameters()");
     }
-    if (type == CoordinationForce::Custom)
-        SwitchingFunctionEvaluator::parseCustom(force.getCustomSwitchingFunction());
     if (!(force.getD0() >= 0.0) || !std::isfinite(force.getD0()))
         fail("d0 must be a finite number >= 0 nm, got " + formatNumber(force.getD0()));
     double dmax = force.getDMax();
@@ -108,13 +109,16 @@ void CoordinationForceImpl::validate(const CoordinationForce& force, int numPart
              "set it with setDMax() (PLUMED's D_MAX)");
     if (dmax == 0.0 && type == CoordinationForce::Rational && !std::isfinite(force.getEffectiveDMax()))
         fail("the automatic dmax is not finite for these parameters; set dmax explicitly");
-    if (force.getStretch() && std::isfinite(force.getEffectiveDMax())) {
+    ResolvedCoordinationForce resolved;
+    // Every constant of the switching function (a Custom expression is parsed, and checked, here).
+    resolved.switching = SwitchingFunctionEvaluator::resolve(force);
+    if (resolved.switching.stretch) {
         // Stretching divides by sigma(0) - sigma(dmax): that must be a usable number.
-        SwitchingFunctionEvaluator sigma = createSwitchingFunction(force);
-        if (!std::isfinite(sigma.getStretchFactor()) || std::fabs(sigma.getStretchFactor()) > 1e6)
+        const double stretchFactor = resolved.switching.stretchFactor;
+        if (!std::isfinite(stretchFactor) || std::fabs(stretchFactor) > 1e6)
             fail("with dmax = " + formatNumber(force.getEffectiveDMax()) + " nm the switching function at dmax is " +
                  "within 1e-6 of its value at r = 0, so stretching it to reach 0 there would multiply it by " +
-                 formatNumber(sigma.getStretchFactor()) + "; make dmax larger or call setStretch(false)");
+                 formatNumber(stretchFactor) + "; make dmax larger or call setStretch(false)");
     }
     std::set<string> names;
     for (int i = 0; i < force.getNumGlobalParameters(); i++) {
@@ -126,8 +130,10 @@ void CoordinationForceImpl::validate(const CoordinationForce& force, int numPart
         if (!names.insert(name).second)
             fail("the global parameter \"" + name + "\" is defined twice; give each parameter a unique name");
     }
-    Lepton::ParsedExpression derivative;
-    parseEnergy(force, derivative);
+    resolved.energyExpression = force.getEnergyFunction();
+    for (int i = 0; i < force.getNumGlobalParameters(); i++)
+        resolved.globalParameterNames.push_back(force.getGlobalParameterName(i));
+    resolved.energy = parseEnergy(force, resolved.energyDerivative);
     std::set<string> derivativeNames;
     for (int i = 0; i < force.getNumEnergyParameterDerivatives(); i++) {
         const string& name = force.getEnergyParameterDerivativeName(i);
@@ -136,7 +142,34 @@ void CoordinationForceImpl::validate(const CoordinationForce& force, int numPart
                  "force; add it with addGlobalParameter() first");
         if (!derivativeNames.insert(name).second)
             fail("the energy derivative with respect to \"" + name + "\" is requested twice; request it once");
+        resolved.energyParameterDerivativeNames.push_back(name);
+        resolved.energyParameterDerivatives.push_back(resolved.energy.differentiate(name).optimize());
     }
+
+    // The groups, and the map of their slots to the unique particles (one gradient row each).
+    resolved.mode = mode;
+    resolved.periodic = force.usesPeriodicBoundaryConditions();
+    resolved.groupA = groupA;
+    if (mode != CoordinationForce::Self)
+        resolved.groupB = groupB;
+    std::set<int> unique(resolved.groupA.begin(), resolved.groupA.end());
+    unique.insert(resolved.groupB.begin(), resolved.groupB.end());
+    resolved.uniqueParticles.assign(unique.begin(), unique.end());
+    std::map<int, int> uniqueIndex;
+    for (int i = 0; i < (int) resolved.uniqueParticles.size(); i++)
+        uniqueIndex[resolved.uniqueParticles[i]] = i;
+    for (int atom : resolved.groupA)
+        resolved.uniqueA.push_back(uniqueIndex[atom]);
+    for (int atom : resolved.groupB)
+        resolved.uniqueB.push_back(uniqueIndex[atom]);
+    if (mode == CoordinationForce::Self)
+        resolved.sameAtomPossible = (unique.size() != resolved.groupA.size());
+    else if (mode == CoordinationForce::Dual) {
+        const std::set<int> setA(resolved.groupA.begin(), resolved.groupA.end());
+        for (int atom : resolved.groupB)
+            resolved.sameAtomPossible = resolved.sameAtomPossible || setA.count(atom) > 0;
+    }
+    return resolved;
 }
 
 Lepton::ParsedExpression CoordinationForceImpl::parseEnergy(const CoordinationForce& force,
@@ -166,44 +199,24 @@ Lepton::ParsedExpression CoordinationForceImpl::parseEnergy(const CoordinationFo
     return energy;
 }
 
-void CoordinationForceImpl::checkEnergyUnchanged(const CoordinationForce& force, const string& energy,
-                                                 const vector<string>& globalParameterNames,
-                                                 const vector<string>& energyParameterDerivativeNames) {
-    if (force.getEnergyFunction() != energy)
-        fail("updateParametersInContext() cannot change the energy expression (from \"" + energy + "\" to \"" +
-             force.getEnergyFunction() + "\"); call Context.reinitialize() or create a new Context");
-    bool sameParameters = (force.getNumGlobalParameters() == (int) globalParameterNames.size());
-    for (int i = 0; sameParameters && i < force.getNumGlobalParameters(); i++)
-        sameParameters = (force.getGlobalParameterName(i) == globalParameterNames[i]);
-    if (!sameParameters)
+void CoordinationForceImpl::checkEnergyUnchanged(const ResolvedCoordinationForce& before,
+                                                 const ResolvedCoordinationForce& after) {
+    if (after.energyExpression != before.energyExpression)
+        fail("updateParametersInContext() cannot change the energy expression (from \"" + before.energyExpression +
+             "\" to \"" + after.energyExpression + "\"); call Context.reinitialize() or create a new Context");
+    if (after.globalParameterNames != before.globalParameterNames)
         fail("updateParametersInContext() cannot add, remove or rename global parameters; call "
              "Context.reinitialize() or create a new Context");
-    bool sameDerivatives = (force.getNumEnergyParameterDerivatives() == (int) energyParameterDerivativeNames.size());
-    for (int i = 0; sameDerivatives && i < force.getNumEnergyParameterDerivatives(); i++)
-        sameDerivatives = (force.getEnergyParameterDerivativeName(i) == energyParameterDerivativeNames[i]);
-    if (!sameDerivatives)
+    if (after.energyParameterDerivativeNames != before.energyParameterDerivativeNames)
         fail("updateParametersInContext() cannot change which energy parameter derivatives are computed; call "
              "Context.reinitialize() or create a new Context");
 }
 
-SwitchingFunctionEvaluator CoordinationForceImpl::createSwitchingFunction(const CoordinationForce& force) {
-    return SwitchingFunctionEvaluator(force);
-}
-
-vector<Lepton::ParsedExpression> CoordinationForceImpl::parseEnergyParameterDerivatives(const CoordinationForce& force) {
-    Lepton::ParsedExpression unused;
-    Lepton::ParsedExpression energy = parseEnergy(force, unused);
-    vector<Lepton::ParsedExpression> derivatives;
-    for (int i = 0; i < force.getNumEnergyParameterDerivatives(); i++)
-        derivatives.push_back(energy.differentiate(force.getEnergyParameterDerivativeName(i)).optimize());
-    return derivatives;
-}
-
 void CoordinationForceImpl::initialize(ContextImpl& context) {
     const System& system = context.getSystem();
-    validate(owner, system.getNumParticles());
+    resolved = resolve(owner, system.getNumParticles());
     kernel = context.getPlatform().createKernel(CalcCoordinationForceKernel::Name(), context);
-    kernel.getAs<CalcCoordinationForceKernel>().initialize(system, owner);
+    kernel.getAs<CalcCoordinationForceKernel>().initialize(system, resolved);
 }
 
 double CoordinationForceImpl::calcForcesAndEnergy(ContextImpl& context, bool includeForces, bool includeEnergy,
@@ -229,7 +242,9 @@ double CoordinationForceImpl::getCoordination(ContextImpl& context) {
 }
 
 void CoordinationForceImpl::updateParametersInContext(ContextImpl& context) {
-    validate(owner, context.getSystem().getNumParticles());
-    kernel.getAs<CalcCoordinationForceKernel>().copyParametersToContext(context, owner);
+    ResolvedCoordinationForce next = resolve(owner, context.getSystem().getNumParticles());
+    checkEnergyUnchanged(resolved, next);
+    kernel.getAs<CalcCoordinationForceKernel>().copyParametersToContext(context, next);
+    resolved = std::move(next);
     context.systemChanged();
 }

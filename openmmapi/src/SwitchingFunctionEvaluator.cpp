@@ -64,39 +64,82 @@ SwitchingFunctionEvaluator::CustomExpression SwitchingFunctionEvaluator::parseCu
     return custom;
 }
 
-SwitchingFunctionEvaluator::SwitchingFunctionEvaluator(const CoordinationForce& force)
-    : type(force.getSwitchingFunction()), invR0(1.0 / force.getR0()), d0(force.getD0()),
-      dmax(force.getEffectiveDMax()),
-      rational(force.getR0(), force.getD0(), force.getN(), force.getEffectiveM(),
-               std::numeric_limits<double>::infinity(), false),
-      smapA(force.getSmapA()), smapB(force.getSmapB()), smapC(0.0), smapExponent(0.0),
-      qBeta(force.getNativeQBeta()), qCentre(force.getNativeQLambda() * force.getNativeQReference()),
-      stretchFactor(1.0), shift(0.0) {
-    if (type == CoordinationForce::Smap && smapA > 0 && smapB > 0) {
-        smapC = std::pow(2.0, smapA / smapB) - 1.0;
-        smapExponent = -smapB / smapA;
+SwitchingFunctionConstants SwitchingFunctionEvaluator::resolve(const CoordinationForce& force) {
+    SwitchingFunctionConstants c;
+    c.type = force.getSwitchingFunction();
+    c.r0 = force.getR0();
+    c.d0 = force.getD0();
+    c.dmax = force.getEffectiveDMax();
+    c.invLength = (c.type == CoordinationForce::Cubic ? 1.0 / (c.dmax - c.d0) : 1.0 / c.r0);
+    c.n = force.getN();
+    c.m = force.getEffectiveM();
+    if (c.type == CoordinationForce::Rational) {
+        const int n = c.n, m = c.m;
+        c.taylorBand = RationalSwitchingFunction::TaylorBand;
+        c.taylorValue = n / (double) m;
+        c.taylorFirst = n * (n - m) / (2.0 * m);
+        c.taylorSecond = n * (m * (double) m - 3.0 * m * (n - 1) + n * (2.0 * n - 3.0)) / (6.0 * m);
     }
-    if (type == CoordinationForce::Cubic)
-        invR0 = 1.0 / (dmax - d0);
+    c.smapA = force.getSmapA();
+    c.smapB = force.getSmapB();
+    if (c.type == CoordinationForce::Smap && c.smapA > 0 && c.smapB > 0) {
+        const double a = c.smapA, b = c.smapB;
+        c.smapC = std::pow(2.0, a / b) - 1.0;
+        c.smapExponent = -b / a;
+    }
+    c.qBeta = force.getNativeQBeta();
+    c.qCentre = force.getNativeQLambda() * force.getNativeQReference();
+    if (c.type == CoordinationForce::Custom) {
+        c.customExpression = force.getCustomSwitchingFunction();
+        CustomExpression custom = parseCustom(c.customExpression);
+        c.customValue = custom.value;
+        c.customDerivative = custom.derivative;
+        c.customVariable = custom.variable;
+    }
+    c.stretch = force.getStretch() && std::isfinite(c.dmax);
+    resolveStretch(c);
+    return c;
+}
+
+void SwitchingFunctionEvaluator::resolveStretch(SwitchingFunctionConstants& c) {
+    c.stretchFactor = 1.0;
+    c.shift = 0.0;
+    if (!c.stretch)
+        return;
+    const SwitchingFunctionEvaluator unstretched(c);
+    double unused;
+    double valueAtZero = unstretched.evaluateUnstretched(0.0, unused);
+    double valueAtDMax = unstretched.evaluateUnstretched(c.dmax, unused);
+    c.stretchFactor = 1.0 / (valueAtZero - valueAtDMax);
+    c.shift = -valueAtDMax * c.stretchFactor;
+}
+
+SwitchingFunctionConstants RationalSwitchingFunction::resolve(double r0, double d0, int n, int m, double dmax,
+                                                              bool stretch) {
+    CoordinationForce force;
+    force.setR0(r0);
+    force.setD0(d0);
+    force.setN(n);
+    force.setM(m);
+    force.setDMax(dmax);
+    force.setStretch(stretch);
+    return SwitchingFunctionEvaluator::resolve(force);
+}
+
+SwitchingFunctionEvaluator::SwitchingFunctionEvaluator(const SwitchingFunctionConstants& c)
+    : type(c.type), invR0(c.invLength), d0(c.d0), dmax(c.dmax), rational(c), smapA(c.smapA), smapB(c.smapB),
+      smapC(c.smapC), smapExponent(c.smapExponent), qBeta(c.qBeta), qCentre(c.qCentre),
+      customOfX2(c.isFunctionOfX2()), stretchFactor(c.stretchFactor), shift(c.shift) {
     if (type == CoordinationForce::Custom) {
-        CustomExpression custom = parseCustom(force.getCustomSwitchingFunction());
-        customValue = custom.value.createProgram();
-        customDerivative = custom.derivative.createProgram();
-        customVariable = custom.variable;
-    }
-    if (force.getStretch() && std::isfinite(dmax)) {
-        double unused;
-        double valueAtZero = evaluateUnstretched(0.0, unused);
-        double valueAtDMax = evaluateUnstretched(dmax, unused);
-        stretchFactor = 1.0 / (valueAtZero - valueAtDMax);
-        shift = -valueAtDMax * stretchFactor;
+        customValue = c.customValue.createProgram();
+        customDerivative = c.customDerivative.createProgram();
     }
 }
 
 double SwitchingFunctionEvaluator::evaluateUnstretched(double r, double& dSigmaDr) const {
     if (type == CoordinationForce::Rational)
-        return rational.evaluate(r, dSigmaDr);
-    if (type == CoordinationForce::Custom && customVariable == "x2") {
+        return rational.evaluateUnstretched(r, dSigmaDr);
+    if (customOfX2) {
         // PLUMED's x2 form: no d0 and no clamp to 1.
         std::map<string, double> variables = {{"x2", r * r * invR0 * invR0}};
         dSigmaDr = customDerivative.evaluate(variables) * 2.0 * r * invR0 * invR0;

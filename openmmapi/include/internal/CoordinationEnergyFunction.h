@@ -1,7 +1,7 @@
 #ifndef OPENMM_COORDINATION_COORDINATIONENERGYFUNCTION_H_
 #define OPENMM_COORDINATION_COORDINATIONENERGYFUNCTION_H_
 
-#include "CoordinationForce.h"
+#include "internal/ResolvedCoordinationForce.h"
 #include "internal/windowsExportCoordination.h"
 #include "lepton/ExpressionProgram.h"
 #include "openmm/internal/ContextImpl.h"
@@ -19,18 +19,15 @@ namespace CoordinationPlugin {
 class OPENMM_EXPORT_COORDINATION CoordinationEnergyFunction {
 public:
     CoordinationEnergyFunction() = default;
-    /** Parse the force's (validated) energy expression and its derivatives. */
-    explicit CoordinationEnergyFunction(const CoordinationForce& force);
+    /** The programs of a resolved force's energy expression and its derivatives. */
+    explicit CoordinationEnergyFunction(const ResolvedCoordinationForce& force);
     /**
      * E(s); dEdS receives dE/ds. If derivatives is not null, dE/dlambda of every requested parameter is
      * added to it (s does not depend on the parameters).
      */
     double evaluate(OpenMM::ContextImpl& context, double s, double& dEdS, std::map<std::string, double>* derivatives) const;
-    /** Throw (as updateParametersInContext() must) if the force's energy, parameters or derivatives changed. */
-    void checkUnchanged(const CoordinationForce& force) const;
 
 private:
-    std::string energyText;
     std::vector<std::string> globalParameterNames, derivativeNames;
     Lepton::ExpressionProgram energy, energyDerivative;
     std::vector<Lepton::ExpressionProgram> parameterDerivatives;

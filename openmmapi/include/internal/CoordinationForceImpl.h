@@ -2,7 +2,7 @@
 #define OPENMM_COORDINATIONFORCEIMPL_H_
 
 #include "CoordinationForce.h"
-#include "internal/SwitchingFunctionEvaluator.h"
+#include "internal/ResolvedCoordinationForce.h"
 #include "openmm/Kernel.h"
 #include "openmm/internal/ForceImpl.h"
 #include "lepton/ParsedExpression.h"
@@ -31,32 +31,25 @@ public:
     double getCoordination(OpenMM::ContextImpl& context);
     void updateParametersInContext(OpenMM::ContextImpl& context);
     /**
-     * Check every setting of a force against a system with numParticles particles; throws an
-     * OpenMMException that names the bad value and what is allowed.
+     * Check every setting of a force against a system with numParticles particles (throws an
+     * OpenMMException that names the bad value and what is allowed) and resolve it: the description
+     * every kernel is initialized from, with each setting derived and each expression parsed once.
      */
-    static void validate(const CoordinationForce& force, int numParticles);
+    static ResolvedCoordinationForce resolve(const CoordinationForce& force, int numParticles);
+
+private:
     /**
      * Parse the energy expression, check that it uses only "s" and the force's global parameters,
-     * and return it (the derivative with respect to s in derivative).
+     * and return it optimized (the derivative with respect to s in derivative).
      */
     static Lepton::ParsedExpression parseEnergy(const CoordinationForce& force, Lepton::ParsedExpression& derivative);
     /**
-     * Throw if the force's energy expression, global parameter names or requested energy-parameter
-     * derivatives differ from those a kernel was built with (updateParametersInContext() cannot change them).
+     * Throw if the energy expression, global parameter names or requested energy-parameter derivatives
+     * differ (updateParametersInContext() cannot change them: a GPU kernel compiles them).
      */
-    static void checkEnergyUnchanged(const CoordinationForce& force, const std::string& energy,
-                                     const std::vector<std::string>& globalParameterNames,
-                                     const std::vector<std::string>& energyParameterDerivativeNames);
-    /** The switching function of a validated force, with every constant resolved. */
-    static SwitchingFunctionEvaluator createSwitchingFunction(const CoordinationForce& force);
-    /**
-     * The derivative of the energy expression with respect to each requested global parameter (in the
-     * order of getEnergyParameterDerivativeName()), each optimized.
-     */
-    static std::vector<Lepton::ParsedExpression> parseEnergyParameterDerivatives(const CoordinationForce& force);
-
-private:
+    static void checkEnergyUnchanged(const ResolvedCoordinationForce& before, const ResolvedCoordinationForce& after);
     const CoordinationForce& owner;
+    ResolvedCoordinationForce resolved;
     OpenMM::Kernel kernel;
 };
 

@@ -1,15 +1,18 @@
 #ifndef OPENMM_COORDINATION_RATIONALSWITCHINGFUNCTION_H_
 #define OPENMM_COORDINATION_RATIONALSWITCHINGFUNCTION_H_
 
+#include "internal/ResolvedCoordinationForce.h"
+#include "internal/windowsExportCoordination.h"
 #include <cmath>
 #include <limits>
 
 namespace CoordinationPlugin {
 
 /**
- * PLUMED's rational switching function with every constant resolved: the one definition of the math
- * used by the CPU-side code (the Reference kernel and the tests' grid comparison). The GPU kernel
- * source mirrors it line by line.
+ * PLUMED's rational switching function, inline: the Rational type of SwitchingFunctionEvaluator (which
+ * calls evaluateUnstretched) and the CPU kernel's inlined path for it (evaluate). Its constants, the
+ * stretch included, come resolved in a SwitchingFunctionConstants. The GPU kernel source
+ * (platforms/common/src/kernels) mirrors it.
  *
  *     sigma(r) = (1 - x^n) / (1 - x^m),  x = (r - d0) / r0     (m = 2n: 1 / (1 + x^n))
  *     sigma = 1 for r <= d0, 0 for r > dmax, stretched:  sigma' = sigma * stretch + shift.
@@ -18,12 +21,18 @@ class RationalSwitchingFunction {
 public:
     /** Half-width of the band around x = 1 where the Taylor expansion replaces the ratio (PLUMED's). */
     static constexpr double TaylorBand = 1.1e-5;
-
     /** The automatic cutoff of PLUMED's keyword form: d0 + r0 * (1e-5)^(1/(n - m)). */
     static double automaticDMax(double r0, double d0, int n, int m) {
         return d0 + r0 * std::pow(1e-5, 1.0 / (n - m));
     }
-
+    /** The constants of a Rational function, the Taylor terms and (if stretch and dmax is finite) the stretch resolved. */
+    static OPENMM_EXPORT_COORDINATION SwitchingFunctionConstants resolve(double r0, double d0, int n, int m, double dmax,
+                                                                         bool stretch);
+    /** @param sigma  the resolved constants of a Rational switching function */
+    explicit RationalSwitchingFunction(const SwitchingFunctionConstants& sigma)
+        : invR0(sigma.invLength), d0(sigma.d0), dmax(sigma.dmax), n(sigma.n), m(sigma.m),
+          taylorValue(sigma.taylorValue), taylorFirst(sigma.taylorFirst), taylorSecond(sigma.taylorSecond),
+          stretchFactor(sigma.stretchFactor), shift(sigma.shift) {}
     /**
      * @param r0       length scale (nm), > 0
      * @param d0       shift (nm), >= 0
@@ -32,16 +41,7 @@ public:
      * @param stretch  whether to shift and scale so that sigma(dmax) = 0
      */
     RationalSwitchingFunction(double r0, double d0, int n, int m, double dmax, bool stretch)
-        : r0(r0), invR0(1.0 / r0), d0(d0), dmax(dmax), n(n), m(m), stretchFactor(1.0), shift(0.0) {
-        if (stretch && std::isfinite(dmax)) {
-            double unused;
-            double valueAtZero = evaluateUnstretched(0.0, unused);
-            double valueAtDMax = evaluateUnstretched(dmax, unused);
-            stretchFactor = 1.0 / (valueAtZero - valueAtDMax);
-            shift = -valueAtDMax * stretchFactor;
-        }
-    }
-
+        : RationalSwitchingFunction(resolve(r0, d0, n, m, dmax, stretch)) {}
     /** sigma(r) (stretched if requested); dSigmaDr receives d sigma / dr (1/nm). */
     double evaluate(double r, double& dSigmaDr) const {
         if (r > dmax) {
@@ -52,24 +52,6 @@ public:
         dSigmaDr *= stretchFactor;
         return value * stretchFactor + shift;
     }
-
-    double getCutoff() const { return dmax; }
-    double getStretchFactor() const { return stretchFactor; }
-    double getShift() const { return shift; }
-
-    /** x^k for an integer k >= 0 by repeated squaring (exact for the small k used here). */
-    static double integerPower(double x, int k) {
-        double result = 1.0;
-        while (k > 0) {
-            if (k & 1)
-                result *= x;
-            x *= x;
-            k >>= 1;
-        }
-        return result;
-    }
-
-private:
     /** The rational function of r without cutoff or stretch; dSigmaDr receives its r-derivative. */
     double evaluateUnstretched(double r, double& dSigmaDr) const {
         double x = (r - d0) * invR0;
@@ -87,10 +69,8 @@ private:
         } else if (std::fabs(x - 1.0) < TaylorBand) {
             // Second-order Taylor expansion about x = 1 of the removable singularity.
             double e = x - 1.0;
-            double first = n * (n - m) / (2.0 * m);
-            double second = n * (m * (double) m - 3.0 * m * (n - 1) + n * (2.0 * n - 3.0)) / (6.0 * m);
-            value = n / (double) m + e * (first + 0.5 * second * e);
-            dSigmaDx = first + second * e;
+            value = taylorValue + e * (taylorFirst + 0.5 * taylorSecond * e);
+            dSigmaDx = taylorFirst + taylorSecond * e;
         } else {
             double xNMinus1 = integerPower(x, n - 1);
             double xMMinus1 = integerPower(x, m - 1);
@@ -107,9 +87,22 @@ private:
         dSigmaDr = dSigmaDx * invR0;
         return value;
     }
+    /** x^k for an integer k >= 0 by repeated squaring (exact for the small k used here). */
+    static double integerPower(double x, int k) {
+        double result = 1.0;
+        while (k > 0) {
+            if (k & 1)
+                result *= x;
+            x *= x;
+            k >>= 1;
+        }
+        return result;
+    }
 
-    double r0, invR0, d0, dmax;
+private:
+    double invR0, d0, dmax;
     int n, m;
+    double taylorValue, taylorFirst, taylorSecond;
     double stretchFactor, shift;
 };
 

@@ -49,6 +49,9 @@ struct SwitchingFunctionConstants {
  * their unique-atom map, the switching function's constants, the parsed energy expression and its
  * derivatives. Every platform's kernel is initialized from it (as TorchForceImpl hands its kernel the
  * loaded module), so no kernel re-derives a setting.
+ *
+ * Copy it by construction or move it: Lepton's copy assignment of an empty ParsedExpression (the Custom
+ * members of another type) dereferences a null operation.
  */
 struct ResolvedCoordinationForce {
     CoordinationForce::Mode mode = CoordinationForce::Self;

@@ -11,10 +11,10 @@
 namespace CoordinationPlugin {
 
 /**
- * The switching function of a CoordinationForce with every constant resolved: the one CPU-side
- * definition of sigma(r) and dsigma/dr for every type (PLUMED's definitions, read from its
- * src/tools/SwitchingFunction.cpp), used by the Reference and CPU kernels and for the stretch constants
- * the GPU kernel receives. The GPU kernel source mirrors it.
+ * The switching function of a CoordinationForce: the one CPU-side definition of sigma(r) and dsigma/dr
+ * for every type (PLUMED's definitions, read from its src/tools/SwitchingFunction.cpp), used by the
+ * Reference and CPU kernels. resolve() computes every constant any platform needs once (the GPU kernel
+ * source, which mirrors these definitions, receives them as defines).
  *
  * Common rules (PLUMED's): sigma = 0 for r > dmax; for the types of x = (r - d0) / r0, sigma = 1 for
  * x <= 0; stretched, sigma' = sigma * stretchFactor + shift with stretchFactor = 1 / (sigma(0) -
@@ -34,10 +34,17 @@ public:
      */
     static CustomExpression parseCustom(const std::string& expression);
     /**
-     * @param force  a force whose switching-function settings are valid (CoordinationForceImpl::validate
-     *               checks them, and uses this class to check the stretch)
+     * Every constant of a force's switching function (a Custom expression parsed once, the stretch
+     * computed). The settings must be valid except possibly the stretch, which the caller checks
+     * (CoordinationForceImpl::resolve).
      */
-    explicit SwitchingFunctionEvaluator(const CoordinationForce& force);
+    static SwitchingFunctionConstants resolve(const CoordinationForce& force);
+    /** Fill in stretchFactor and shift of constants whose other members are resolved (1 and 0 without stretch). */
+    static void resolveStretch(SwitchingFunctionConstants& constants);
+    /** @param constants  resolved constants (resolve()) */
+    explicit SwitchingFunctionEvaluator(const SwitchingFunctionConstants& constants);
+    /** The switching function of a force whose switching-function settings are valid. */
+    explicit SwitchingFunctionEvaluator(const CoordinationForce& force) : SwitchingFunctionEvaluator(resolve(force)) {}
     /** sigma(r) (stretched if requested; 0 beyond the cutoff); dSigmaDr receives d sigma / dr (1/nm). */
     double evaluate(double r, double& dSigmaDr) const {
         if (r > dmax) {
@@ -48,27 +55,23 @@ public:
         dSigmaDr *= stretchFactor;
         return value * stretchFactor + shift;
     }
-    CoordinationForce::SwitchingFunction getType() const { return type; }
     /** The cutoff (nm): infinity for none. */
     double getCutoff() const { return dmax; }
     double getStretchFactor() const { return stretchFactor; }
     double getShift() const { return shift; }
-    /** The Custom expression's variable: "x" or "x2" ("" for the other types). */
-    const std::string& getCustomVariable() const { return customVariable; }
 
 private:
     /** sigma(r) without cutoff or stretch; dSigmaDr receives its r-derivative. */
     double evaluateUnstretched(double r, double& dSigmaDr) const;
     /** sigma as a function of x > 0 for the types of x; dSigmaDx receives its x-derivative. */
     double evaluateOfX(double x, double& dSigmaDx) const;
-
     CoordinationForce::SwitchingFunction type;
     double invR0, d0, dmax;
     RationalSwitchingFunction rational;
     double smapA, smapB, smapC, smapExponent;
     double qBeta, qCentre;
     Lepton::ExpressionProgram customValue, customDerivative;
-    std::string customVariable;
+    bool customOfX2;
     double stretchFactor, shift;
 };
 

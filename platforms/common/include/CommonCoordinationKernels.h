@@ -21,16 +21,17 @@ namespace CoordinationPlugin {
 class CommonCalcCoordinationForceKernel : public CalcCoordinationForceKernel {
 public:
     /**
-     * canFuseFinish: the platform (CUDA) supports the fence and atomic counter with which the pair kernel's
-     * last block does the finish itself for small groups (one launch instead of two).
+     * hasWarpShuffles: the platform is CUDA, whose warps exchange registers by shuffles (the kernel source
+     * checks __CUDA_ARCH__): the neighbour-list build then runs 8 warps a block instead of one, and for small
+     * groups the pair kernel's last block does the finish itself (fence and atomic counter: one launch instead of two).
      */
     CommonCalcCoordinationForceKernel(const std::string& name, const OpenMM::Platform& platform,
-                                      OpenMM::ComputeContext& cc, bool canFuseFinish = false);
+                                      OpenMM::ComputeContext& cc, bool hasWarpShuffles = false);
     ~CommonCalcCoordinationForceKernel() override;
-    void initialize(const OpenMM::System& system, const CoordinationForce& force) override;
+    void initialize(const OpenMM::System& system, const ResolvedCoordinationForce& force) override;
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
     double getCoordination(OpenMM::ContextImpl& context) override;
-    void copyParametersToContext(OpenMM::ContextImpl& context, const CoordinationForce& force) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) override;
     /**
      * Translate the groups' particle indices into the context's current atom order, on the device
      * (at creation and after each reordering of the atoms).
@@ -41,9 +42,9 @@ private:
     class ReorderListener;
     /** Everything that depends on the force's settings; rebuilt by copyParametersToContext. */
     struct DeviceData;
-    void build(const CoordinationForce& force);
+    void build(const ResolvedCoordinationForce& force);
     /** The switching function's device code for a type other than Rational (sets value and *dValue from v). */
-    std::string switchingFunctionSource(const CoordinationForce& force);
+    std::string switchingFunctionSource(const SwitchingFunctionConstants& sigma);
     /** Point the finish at OpenMM's energy-parameter-derivative buffer (once, at the first evaluation). */
     void connectParameterDerivatives();
     void launch(bool computeGradient, bool addEnergy);
@@ -57,13 +58,11 @@ private:
     bool mixedIsDouble() const;
 
     OpenMM::ComputeContext& cc;
-    bool canFuseFinish;
+    bool hasWarpShuffles;
     std::unique_ptr<DeviceData> data;
-    std::string energyText;
     std::vector<std::string> globalParameterNames;
     std::vector<std::string> energyParameterDerivativeNames;
     std::vector<double> globalParameterValues;
-    bool hasInitialized = false;
 };
 
 } // namespace CoordinationPlugin

@@ -1,6 +1,5 @@
 #include "CommonCoordinationKernels.h"
 #include "CoordinationKernelSources.h"
-#include "internal/CoordinationForceImpl.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/common/ComputeSort.h"
 #include "openmm/common/ContextSelector.h"
@@ -172,8 +171,8 @@ private:
 };
 
 CommonCalcCoordinationForceKernel::CommonCalcCoordinationForceKernel(const string& name, const Platform& platform,
-                                                                     ComputeContext& cc, bool canFuseFinish)
-    : CalcCoordinationForceKernel(name, platform), cc(cc), canFuseFinish(canFuseFinish) {}
+                                                                     ComputeContext& cc, bool hasWarpShuffles)
+    : CalcCoordinationForceKernel(name, platform), cc(cc), hasWarpShuffles(hasWarpShuffles) {}
 
 CommonCalcCoordinationForceKernel::~CommonCalcCoordinationForceKernel() {}
 
@@ -181,37 +180,27 @@ bool CommonCalcCoordinationForceKernel::mixedIsDouble() const {
     return cc.getUseDoublePrecision() || cc.getUseMixedPrecision();
 }
 
-void CommonCalcCoordinationForceKernel::initialize(const System& system, const CoordinationForce& force) {
+void CommonCalcCoordinationForceKernel::initialize(const System& system, const ResolvedCoordinationForce& force) {
     ContextSelector selector(cc);
-    energyText = force.getEnergyFunction();
-    for (int i = 0; i < force.getNumGlobalParameters(); i++)
-        globalParameterNames.push_back(force.getGlobalParameterName(i));
-    for (int i = 0; i < force.getNumEnergyParameterDerivatives(); i++) {
-        energyParameterDerivativeNames.push_back(force.getEnergyParameterDerivativeName(i));
-        cc.addEnergyParameterDerivative(energyParameterDerivativeNames.back());
-    }
+    globalParameterNames = force.globalParameterNames;
+    energyParameterDerivativeNames = force.energyParameterDerivativeNames;
+    for (const string& name : energyParameterDerivativeNames)
+        cc.addEnergyParameterDerivative(name);
     build(force);
     cc.addReorderListener(new ReorderListener(*this));
 }
 
-void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
+void CommonCalcCoordinationForceKernel::build(const ResolvedCoordinationForce& force) {
     std::unique_ptr<DeviceData> next(new DeviceData());
     DeviceData& d = *next;
-    d.mode = force.getMode();
-    d.periodic = force.usesPeriodicBoundaryConditions();
-    d.groupA = force.getGroupA();
-    d.groupB = force.getGroupB();
-    std::set<int> unique(d.groupA.begin(), d.groupA.end());
-    unique.insert(d.groupB.begin(), d.groupB.end());
-    d.uniqueParticles.assign(unique.begin(), unique.end());
-    std::map<int, int> uniqueIndex;
-    for (int i = 0; i < (int) d.uniqueParticles.size(); i++)
-        uniqueIndex[d.uniqueParticles[i]] = i;
-    vector<int> slotUniqueA, slotUniqueB;
-    for (int atom : d.groupA)
-        slotUniqueA.push_back(uniqueIndex[atom]);
-    for (int atom : d.groupB)
-        slotUniqueB.push_back(uniqueIndex[atom]);
+    d.mode = force.mode;
+    d.periodic = force.periodic;
+    d.groupA = force.groupA;
+    d.groupB = force.groupB;
+    d.uniqueParticles = force.uniqueParticles;
+    const vector<int>& slotUniqueA = force.uniqueA;
+    const vector<int>& slotUniqueB = force.uniqueB;
+    const SwitchingFunctionConstants& switching = force.switching;
     const int numA = d.groupA.size(), numB = d.groupB.size(), numUnique = d.uniqueParticles.size();
 
     // Work decomposition.
@@ -228,7 +217,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
         d.pairBlockSize = PairBlockSize;
         d.pairWorkUnits = std::max(numA, 1);
     }
-    const double cutoff = force.getEffectiveDMax();
+    const double cutoff = switching.dmax;
     // A cutoff beyond 1e15 nm excludes nothing and its square does not fit in a float: treat it as none.
     const bool hasCutoff = std::isfinite(cutoff) && cutoff < 1e15;
     // Culling pays once there are more tiles than one pass of every warp on the device; below that the
@@ -314,7 +303,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     // chunks per row tile); the host reads the size of the first build and, after each re-sort, the size
     // the last build needed, and grows it.
     d.numRowTiles = tilesA;
-    d.listBlockSize = (canFuseFinish ? TileSize * WarpsPerBlock : TileSize); // one warp per block without shuffles
+    d.listBlockSize = (hasWarpShuffles ? TileSize * WarpsPerBlock : TileSize); // one warp per block without shuffles
     d.listCapacity = (d.culling ? std::max(64, 8 * tilesA) : 1);
     d.listState.initialize<int>(cc, ListStateSize, "coordinationListState");
     d.listState.upload(vector<int>(ListStateSize, 0));
@@ -327,8 +316,7 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     d.listParity = 0;
 
     // Program: the switching function's constants are compiled in.
-    SwitchingFunctionEvaluator sigma = CoordinationForceImpl::createSwitchingFunction(force);
-    const int n = force.getN(), m = force.getEffectiveM();
+    const int n = switching.n, m = switching.m;
     std::map<string, string> defines;
     defines["TILE_SIZE"] = cc.intToString(TileSize);
     defines["WARPS_PER_BLOCK"] = cc.intToString(WarpsPerBlock);
@@ -369,55 +357,47 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     // Sort cells of a non-periodic force: a tenth of the cutoff (at least 0.02 nm).
     defines["INV_SORT_CELL"] = cc.doubleToString(1.0 / (hasCutoff ? std::max(0.02, cutoff / 10) : 0.1));
     // Whether a pair of slots can hold the same atom (which counts 0) other than Self's diagonal.
-    bool sameAtomPossible = false;
-    if (d.mode == CoordinationForce::Self)
-        sameAtomPossible = ((int) std::set<int>(d.groupA.begin(), d.groupA.end()).size() != numA);
-    else if (d.mode == CoordinationForce::Dual) {
-        std::set<int> setA(d.groupA.begin(), d.groupA.end());
-        for (int atom : d.groupB)
-            sameAtomPossible = sameAtomPossible || setA.count(atom) > 0;
-    }
-    if (sameAtomPossible)
+    if (force.sameAtomPossible)
         defines["CHECK_SAME_ATOM"] = "1";
-    d.fusedFinish = canFuseFinish && numUnique <= MaxFusedUnique && !d.culling;
+    d.fusedFinish = hasWarpShuffles && numUnique <= MaxFusedUnique && !d.culling;
     if (d.fusedFinish) {
         defines["FUSED_FINISH"] = "1";
         d.blocksDone.initialize<unsigned int>(cc, 1, "coordinationBlocksDone");
         d.blocksDone.upload(vector<unsigned int>(1, 0));
     }
-    if (!cc.getUseDoublePrecision() && 1.0 / force.getR0() > 1e30)
-        throw OpenMMException("CoordinationForce: r0 = " + cc.doubleToString(force.getR0()) +
+    if (!cc.getUseDoublePrecision() && 1.0 / switching.r0 > 1e30)
+        throw OpenMMException("CoordinationForce: r0 = " + cc.doubleToString(switching.r0) +
                               " nm is too small for single or mixed precision; use Precision=double");
-    defines["D0"] = cc.doubleToString(force.getD0());
-    defines["STRETCH_FACTOR"] = cc.doubleToString(sigma.getStretchFactor());
-    defines["SHIFT"] = cc.doubleToString(sigma.getShift());
+    defines["D0"] = cc.doubleToString(switching.d0);
+    defines["STRETCH_FACTOR"] = cc.doubleToString(switching.stretchFactor);
+    defines["SHIFT"] = cc.doubleToString(switching.shift);
     std::map<string, string> replacements;
-    if (force.getSwitchingFunction() != CoordinationForce::Rational) {
+    if (switching.type != CoordinationForce::Rational) {
         // The other types: sigma of its variable, generated here (switchOfVariable in the kernel).
-        const CoordinationForce::SwitchingFunction type = force.getSwitchingFunction();
-        const double length = (type == CoordinationForce::Cubic ? cutoff - force.getD0() : force.getR0());
+        const CoordinationForce::SwitchingFunction type = switching.type;
+        const double length = (type == CoordinationForce::Cubic ? cutoff - switching.d0 : switching.r0);
         defines["INV_R0"] = cc.doubleToString(1.0 / length);
         defines["INV_R0_SQUARED"] = cc.doubleToString(1.0 / (length * length));
         if (type == CoordinationForce::NativeQ)
             defines["SWITCH_OF_R"] = "1";
-        if (type == CoordinationForce::Custom && sigma.getCustomVariable() == "x2")
+        if (switching.isFunctionOfX2())
             defines["SWITCH_OF_X2"] = "1";
-        replacements["SWITCH_VALUE_AND_DERIVATIVE"] = switchingFunctionSource(force);
+        replacements["SWITCH_VALUE_AND_DERIVATIVE"] = switchingFunctionSource(switching);
     }
     else {
     defines["SWITCH_RATIONAL"] = "1";
-    defines["INV_R0"] = cc.doubleToString(1.0 / force.getR0());
+    defines["INV_R0"] = cc.doubleToString(1.0 / switching.r0);
     defines["N_EXP"] = cc.intToString(n);
     defines["M_EXP"] = cc.intToString(m);
     defines["M_IS_2N"] = (m == 2 * n ? "1" : "0");
-    defines["N_OVER_M"] = cc.doubleToString(n / (double) m);
-    defines["TAYLOR_BAND"] = cc.doubleToString(RationalSwitchingFunction::TaylorBand);
-    defines["TAYLOR_FIRST"] = cc.doubleToString(n * (n - m) / (2.0 * m));
-    defines["TAYLOR_SECOND"] = cc.doubleToString(n * (m * (double) m - 3.0 * m * (n - 1) + n * (2.0 * n - 3.0)) / (6.0 * m));
+    defines["N_OVER_M"] = cc.doubleToString(switching.taylorValue);
+    defines["TAYLOR_BAND"] = cc.doubleToString(switching.taylorBand);
+    defines["TAYLOR_FIRST"] = cc.doubleToString(switching.taylorFirst);
+    defines["TAYLOR_SECOND"] = cc.doubleToString(switching.taylorSecond);
     if (!cc.getUseDoublePrecision())
         defines["NEAR_ONE_BAND"] = cc.doubleToString(0.25);
-    const double inverseR0Squared = 1.0 / (force.getR0() * force.getR0());
-    if (force.getD0() == 0.0 && n % 2 == 0 && m % 2 == 0 && (cc.getUseDoublePrecision() || inverseR0Squared < 1e30)) {
+    const double inverseR0Squared = 1.0 / (switching.r0 * switching.r0);
+    if (switching.d0 == 0.0 && n % 2 == 0 && m % 2 == 0 && (cc.getUseDoublePrecision() || inverseR0Squared < 1e30)) {
         // sigma as a function of r^2 (no square root for most pairs); near x = 1 it falls back to the
         // r form: |y - 1| < R2_BAND covers the Taylor band (double) or NEAR_ONE_BAND (single, mixed).
         defines["R2_PATH"] = "1";
@@ -428,13 +408,11 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     }
 
     // E(s) and dE/ds, generated from the expression; global parameters are read from device memory.
-    Lepton::ParsedExpression derivative;
-    Lepton::ParsedExpression energy = CoordinationForceImpl::parseEnergy(force, derivative);
     std::map<string, Lepton::ParsedExpression> expressions;
-    expressions["energy = "] = energy;
-    expressions["dEdS = "] = derivative;
+    expressions["energy = "] = force.energy;
+    expressions["dEdS = "] = force.energyDerivative;
     // dE/dlambda of each requested global parameter (at fixed s), added to OpenMM's buffer with the energy.
-    const vector<Lepton::ParsedExpression> parameterDerivatives = CoordinationForceImpl::parseEnergyParameterDerivatives(force);
+    const vector<Lepton::ParsedExpression>& parameterDerivatives = force.energyParameterDerivatives;
     string declarations, addDerivatives;
     for (int i = 0; i < (int) parameterDerivatives.size(); i++) {
         const string name = "parameterDerivative" + cc.intToString(i);
@@ -600,22 +578,22 @@ void CommonCalcCoordinationForceKernel::build(const CoordinationForce& force) {
     globalParameterValues.clear(); // upload on the next evaluation
 }
 
-string CommonCalcCoordinationForceKernel::switchingFunctionSource(const CoordinationForce& force) {
+string CommonCalcCoordinationForceKernel::switchingFunctionSource(const SwitchingFunctionConstants& sigma) {
     // PLUMED's definitions, as SwitchingFunctionEvaluator::evaluateOfX has them; v is x = (r - d0)/r0 > 0
     // (r for NativeQ, x2 = r^2/r0^2 for a Custom function of x2).
     const string pi = cc.doubleToString(3.14159265358979323846);
-    switch (force.getSwitchingFunction()) {
+    switch (sigma.type) {
     case CoordinationForce::Exponential:
         return "value = EXP(-v);\n*dValue = -value;\n";
     case CoordinationForce::Gaussian:
         return "value = EXP((real) -0.5 * v * v);\n*dValue = -v * value;\n";
     case CoordinationForce::Smap: {
-        const double a = force.getSmapA(), b = force.getSmapB();
+        const double a = sigma.smapA, b = sigma.smapB;
         // An overflowing x^a (astronomically far) is sigma's limit, 0, not inf/inf. The derivative
         // -b sx/x value/(1 + sx) is grouped as -b (sx/(1 + sx)) value/x: b sx alone can overflow in float
         // while sx is finite (then inf * a value flushed to 0 was NaN).
-        return "const real sx = (real) " + cc.doubleToString(std::pow(2.0, a / b) - 1.0) + " * integerPower(v, " +
-               cc.intToString(force.getSmapA()) + ");\n"
+        return "const real sx = (real) " + cc.doubleToString(sigma.smapC) + " * integerPower(v, " +
+               cc.intToString(sigma.smapA) + ");\n"
                "if (isinf(sx)) {\n    value = 0;\n    *dValue = 0;\n}\nelse {\n"
                "    const real onePlusSx = 1 + sx;\n"
                "    value = POW(onePlusSx, (real) " + cc.doubleToString(-b / a) + ");\n"
@@ -636,19 +614,17 @@ string CommonCalcCoordinationForceKernel::switchingFunctionSource(const Coordina
                "    *dValue = (real) " + cc.doubleToString(-0.5 * 3.14159265358979323846) + " * SIN(v * (real) " + pi + ");\n}\n";
     case CoordinationForce::NativeQ: {
         // exp overflowing (far out) gives value 0 and derivative 0; underflowing, 1 and 0: never NaN.
-        const string beta = cc.doubleToString(force.getNativeQBeta());
+        const string beta = cc.doubleToString(sigma.qBeta);
         return "const real e = EXP((real) " + beta + " * (v - (real) " +
-               cc.doubleToString(force.getNativeQLambda() * force.getNativeQReference()) + "));\n"
+               cc.doubleToString(sigma.qCentre) + "));\n"
                "value = RECIP(1 + e);\n*dValue = (real) -" + beta + " / (e + 2 + RECIP(e));\n";
     }
     case CoordinationForce::Custom: {
-        SwitchingFunctionEvaluator::CustomExpression custom =
-            SwitchingFunctionEvaluator::parseCustom(force.getCustomSwitchingFunction());
         std::map<string, Lepton::ParsedExpression> expressions;
-        expressions["value = "] = custom.value;
-        expressions["customDerivative = "] = custom.derivative;
+        expressions["value = "] = sigma.customValue;
+        expressions["customDerivative = "] = sigma.customDerivative;
         std::map<string, string> variables;
-        variables[custom.variable] = "v";
+        variables[sigma.customVariable] = "v";
         return "real customDerivative = 0;\n" +
                cc.getExpressionUtilities().createExpressions(expressions, variables, vector<const TabulatedFunction*>(),
                                                              vector<std::pair<string, string>>(), "switchTemp", "real") +
@@ -656,7 +632,7 @@ string CommonCalcCoordinationForceKernel::switchingFunctionSource(const Coordina
     }
     default:
         throw OpenMMException("CoordinationForce: internal error: no GPU code for switching function " +
-                              cc.intToString((int) force.getSwitchingFunction()));
+                              cc.intToString((int) sigma.type));
     }
 }
 
@@ -873,8 +849,8 @@ double CommonCalcCoordinationForceKernel::getCoordination(ContextImpl& context) 
     return results[0];
 }
 
-void CommonCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context, const CoordinationForce& force) {
+void CommonCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context,
+                                                                const ResolvedCoordinationForce& force) {
     ContextSelector selector(cc);
-    CoordinationForceImpl::checkEnergyUnchanged(force, energyText, globalParameterNames, energyParameterDerivativeNames);
     build(force);
 }

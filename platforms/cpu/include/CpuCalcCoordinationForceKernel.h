@@ -100,10 +100,10 @@ public:
     CpuCalcCoordinationForceKernel(const std::string& name, const OpenMM::Platform& platform)
         : CalcCoordinationForceKernel(name, platform) {}
     ~CpuCalcCoordinationForceKernel();
-    void initialize(const OpenMM::System& system, const CoordinationForce& force) override;
+    void initialize(const OpenMM::System& system, const ResolvedCoordinationForce& force) override;
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
     double getCoordination(OpenMM::ContextImpl& context) override;
-    void copyParametersToContext(OpenMM::ContextImpl& context, const CoordinationForce& force) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) override;
 
     /** A work item: a range of rows (all pairs), of pairs (Pair mode) or one home cell [begin, begin + 1). */
     struct WorkItem {
@@ -111,7 +111,7 @@ public:
     };
 
 private:
-    void setPairParameters(const CoordinationForce& force);
+    void setPairParameters(const ResolvedCoordinationForce& force);
     /** s at the positions; with computeGradient, ds/dx of uniqueAtoms in atomGradient. */
     double computeCoordination(OpenMM::ContextImpl& context, bool computeGradient);
     /** Sorts the entries into a cell grid (one work item per cell); false where a grid does not apply. */

@@ -365,7 +365,7 @@ void CpuCoordinationEntries::set(int entry, const Vec3& position, int particleIn
 
 CpuCalcCoordinationForceKernel::~CpuCalcCoordinationForceKernel() {}
 
-void CpuCalcCoordinationForceKernel::initialize(const System& system, const CoordinationForce& force) {
+void CpuCalcCoordinationForceKernel::initialize(const System& system, const ResolvedCoordinationForce& force) {
 #if COORDINATION_CPU_AVX2
     __builtin_cpu_init();
     useAvx2 = (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
@@ -375,34 +375,23 @@ void CpuCalcCoordinationForceKernel::initialize(const System& system, const Coor
     setPairParameters(force);
 }
 
-void CpuCalcCoordinationForceKernel::setPairParameters(const CoordinationForce& force) {
-    mode = force.getMode();
-    groupA = force.getGroupA();
-    groupB = force.getGroupB();
-    if (mode == CoordinationForce::Self)
-        groupB.clear();
-    periodic = force.usesPeriodicBoundaryConditions();
-    std::set<int> unique(groupA.begin(), groupA.end());
-    unique.insert(groupB.begin(), groupB.end());
-    uniqueAtoms.assign(unique.begin(), unique.end());
-    std::map<int, int> uniqueIndex;
-    for (int i = 0; i < (int) uniqueAtoms.size(); i++)
-        uniqueIndex[uniqueAtoms[i]] = i;
-    uniqueA.clear();
-    uniqueB.clear();
-    for (int atom : groupA)
-        uniqueA.push_back(uniqueIndex[atom]);
-    for (int atom : groupB)
-        uniqueB.push_back(uniqueIndex[atom]);
-    switchingFunction.reset(new SwitchingFunctionEvaluator(CoordinationForceImpl::createSwitchingFunction(force)));
-    cutoff = switchingFunction->getCutoff();
+void CpuCalcCoordinationForceKernel::setPairParameters(const ResolvedCoordinationForce& force) {
+    mode = force.mode;
+    groupA = force.groupA;
+    groupB = force.groupB;
+    periodic = force.periodic;
+    uniqueAtoms = force.uniqueParticles;
+    uniqueA = force.uniqueA;
+    uniqueB = force.uniqueB;
+    const SwitchingFunctionConstants& sigma = force.switching;
+    switchingFunction.reset(new SwitchingFunctionEvaluator(sigma));
+    cutoff = sigma.dmax;
     rational.reset();
-    if (force.getSwitchingFunction() == CoordinationForce::Rational)
-        rational.reset(new RationalSwitchingFunction(force.getR0(), force.getD0(), force.getN(), force.getEffectiveM(),
-                                                     cutoff, force.getStretch()));
-    r0 = force.getR0();
-    n = force.getN();
-    evenRational = (rational && force.getEffectiveM() == 2 * n && n % 2 == 0 && n <= 12 && force.getD0() == 0.0);
+    if (sigma.type == CoordinationForce::Rational)
+        rational.reset(new RationalSwitchingFunction(sigma));
+    r0 = sigma.r0;
+    n = sigma.n;
+    evenRational = (rational && sigma.m == 2 * n && n % 2 == 0 && n <= 12 && sigma.d0 == 0.0);
 
     // Work items of all pairs (or of Pair mode's pairs): about the same number of pairs each.
     allPairItems.clear();
@@ -425,8 +414,8 @@ void CpuCalcCoordinationForceKernel::setPairParameters(const CoordinationForce& 
     }
 }
 
-void CpuCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context, const CoordinationForce& force) {
-    energyFunction.checkUnchanged(force);
+void CpuCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context,
+                                                             const ResolvedCoordinationForce& force) {
     setPairParameters(force);
 }
 

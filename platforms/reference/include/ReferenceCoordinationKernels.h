@@ -20,19 +20,17 @@ class ReferenceCalcCoordinationForceKernel : public CalcCoordinationForceKernel 
 public:
     ReferenceCalcCoordinationForceKernel(const std::string& name, const OpenMM::Platform& platform)
         : CalcCoordinationForceKernel(name, platform) {}
-    void initialize(const OpenMM::System& system, const CoordinationForce& force) override;
+    void initialize(const OpenMM::System& system, const ResolvedCoordinationForce& force) override;
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
     double getCoordination(OpenMM::ContextImpl& context) override;
-    void copyParametersToContext(OpenMM::ContextImpl& context, const CoordinationForce& force) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) override;
 
 private:
-    void setPairParameters(const CoordinationForce& force);
+    void setParameters(const ResolvedCoordinationForce& force);
     /** s at the positions; if gradient is not null, ds/dx of every particle is added to it. */
     double computeCoordination(OpenMM::ContextImpl& context, std::vector<OpenMM::Vec3>* gradient) const;
 
-    CoordinationForce::Mode mode;
-    std::vector<int> groupA, groupB;
-    bool periodic;
+    ResolvedCoordinationForce resolved;
     std::unique_ptr<SwitchingFunctionEvaluator> switchingFunction;
     CoordinationEnergyFunction energyFunction;
     std::vector<OpenMM::Vec3> gradient;

@@ -1,5 +1,4 @@
 #include "ReferenceCoordinationKernels.h"
-#include "internal/CoordinationForceImpl.h"
 #include "internal/MinimumImage.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/internal/ContextImpl.h"
@@ -19,23 +18,19 @@ ReferencePlatform::PlatformData& getPlatformData(ContextImpl& context) {
 
 } // namespace
 
-void ReferenceCalcCoordinationForceKernel::initialize(const System& system, const CoordinationForce& force) {
+void ReferenceCalcCoordinationForceKernel::initialize(const System& system, const ResolvedCoordinationForce& force) {
     energyFunction = CoordinationEnergyFunction(force);
-    setPairParameters(force);
-}
-
-void ReferenceCalcCoordinationForceKernel::setPairParameters(const CoordinationForce& force) {
-    mode = force.getMode();
-    groupA = force.getGroupA();
-    groupB = force.getGroupB();
-    periodic = force.usesPeriodicBoundaryConditions();
-    switchingFunction.reset(new SwitchingFunctionEvaluator(CoordinationForceImpl::createSwitchingFunction(force)));
+    setParameters(force);
 }
 
 void ReferenceCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context,
-                                                                   const CoordinationForce& force) {
-    energyFunction.checkUnchanged(force);
-    setPairParameters(force);
+                                                                   const ResolvedCoordinationForce& force) {
+    setParameters(force);
+}
+
+void ReferenceCalcCoordinationForceKernel::setParameters(const ResolvedCoordinationForce& force) {
+    resolved = ResolvedCoordinationForce(force); // copied, then moved in (see ResolvedCoordinationForce)
+    switchingFunction.reset(new SwitchingFunctionEvaluator(force.switching));
 }
 
 double ReferenceCalcCoordinationForceKernel::computeCoordination(ContextImpl& context, vector<Vec3>* gradient) const {
@@ -50,7 +45,7 @@ double ReferenceCalcCoordinationForceKernel::computeCoordination(ContextImpl& co
         if (first == second)
             return;
         Vec3 delta = positions[second] - positions[first];
-        if (periodic)
+        if (resolved.periodic)
             delta = minimumImage(delta);
         double r2 = delta.dot(delta);
         if (r2 > cutoff2)
@@ -64,12 +59,14 @@ double ReferenceCalcCoordinationForceKernel::computeCoordination(ContextImpl& co
             (*gradient)[first] -= dSigmaDSecond;
         }
     };
+    const vector<int>& groupA = resolved.groupA;
+    const vector<int>& groupB = resolved.groupB;
     const int sizeA = groupA.size(), sizeB = groupB.size();
-    if (mode == CoordinationForce::Self) {
+    if (resolved.mode == CoordinationForce::Self) {
         for (int i = 0; i < sizeA; i++)
             for (int j = i + 1; j < sizeA; j++)
                 addPair(groupA[i], groupA[j]);
-    } else if (mode == CoordinationForce::Dual) {
+    } else if (resolved.mode == CoordinationForce::Dual) {
         for (int i = 0; i < sizeA; i++)
             for (int j = 0; j < sizeB; j++)
                 addPair(groupA[i], groupB[j]);
