@@ -24,5 +24,6 @@ configure_file("${generated_dir}/CoordinationKernelSources.cpp.new" "${generated
 
 set(COORDINATION_COMMON_SOURCES
     "${COORDINATION_COMMON_DIR}/src/CommonCoordinationKernels.cpp"
+    "${COORDINATION_COMMON_DIR}/src/CommonSwitchingDefines.cpp"
     "${generated_dir}/CoordinationKernelSources.cpp")
 set(COORDINATION_COMMON_INCLUDES "${COORDINATION_COMMON_DIR}/include" "${generated_dir}")

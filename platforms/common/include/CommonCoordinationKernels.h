@@ -43,8 +43,6 @@ private:
     /** Everything that depends on the force's settings; rebuilt by copyParametersToContext. */
     struct DeviceData;
     void build(const ResolvedCoordinationForce& force);
-    /** The switching function's device code for a type other than Rational (sets value and *dValue from v). */
-    std::string switchingFunctionSource(const SwitchingFunctionConstants& sigma);
     /** Point the finish at OpenMM's energy-parameter-derivative buffer (once, at the first evaluation). */
     void connectParameterDerivatives();
     void launch(bool computeGradient, bool addEnergy);

@@ -31,7 +31,7 @@
  * HAS_PARAMETER_DERIVATIVES, the switching function's (switching.cc); with the list USE_NEIGHBOR_LIST,
  * PADDED_LIST_CUTOFF_SQUARED, HALF_SKIN_SQUARED, LIST_WARPS_PER_BLOCK and LIST_STATE_* (indices into the
  * list's state: rebuild flags for even/odd evaluations, chunks of the build under way, chunks of the list).
- * Host replacements: COMPUTE_ENERGY, ADD_PARAMETER_DERIVATIVES (finish.cc), SWITCH_VALUE_AND_DERIVATIVE
+ * Host replacements: COMPUTE_ENERGY, ADD_PARAMETER_DERIVATIVES (finish.cc), CUSTOM_SWITCHING_FUNCTION
  * (switching.cc).
  */
 

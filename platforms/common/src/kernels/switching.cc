@@ -1,6 +1,16 @@
 /**
- * sigma(r), the switching function: Rational here (SWITCH_RATIONAL), the other types generated on the host
- * (SWITCH_VALUE_AND_DERIVATIVE); and one pair's contribution (evaluatePair).
+ * sigma(r), the switching function, of the type the host selects (addSwitchingFunctionDefines in
+ * platforms/common/src/CommonSwitchingDefines.cpp, from the force's SwitchingFunctionConstants): one of
+ * SWITCH_RATIONAL, SWITCH_EXPONENTIAL, SWITCH_GAUSSIAN, SWITCH_SMAP, SWITCH_CUBIC, SWITCH_TANH,
+ * SWITCH_COSINUS, SWITCH_NATIVEQ, SWITCH_CUSTOM. PLUMED's definitions, as SwitchingFunctionEvaluator
+ * (openmmapi/src/SwitchingFunctionEvaluator.cpp) and RationalSwitchingFunction have them.
+ *
+ * Defines: D0, INV_LENGTH (1/r0; Cubic: 1/(dmax - d0)), STRETCH_FACTOR, SHIFT; Rational: N_EXP, M_EXP,
+ * M_IS_2N, N_OVER_M, TAYLOR_BAND, TAYLOR_FIRST, TAYLOR_SECOND, NEAR_ONE_BAND (single and mixed precision),
+ * R2_PATH, INV_R0_SQUARED, R2_BAND, Y_MAX; Smap: SMAP_A, SMAP_B, SMAP_C, SMAP_EXPONENT; Cosinus: COSINUS_PI,
+ * COSINUS_MINUS_HALF_PI; NativeQ: NATIVEQ_BETA, NATIVEQ_CENTRE; Custom: SWITCH_OF_X2 and INV_R0_SQUARED
+ * for an expression of x2. The Custom expression is Lepton-generated on the host and replaces
+ * CUSTOM_SWITCHING_FUNCTION (it sets value and customDerivative from v).
  */
 
 /**
@@ -26,7 +36,7 @@ DEVICE real integerPower(real x, int k) {
  * cancellation.
  */
 DEVICE real switchingFunction(real r, real* dSigmaDr) {
-    real x = (r - (real) D0) * (real) INV_R0;
+    real x = (r - (real) D0) * (real) INV_LENGTH;
     real value, dSigmaDx;
     if (x <= 0) {
         value = 1;
@@ -78,7 +88,7 @@ DEVICE real switchingFunction(real r, real* dSigmaDr) {
         }
 #endif
     }
-    *dSigmaDr = dSigmaDx * (real) INV_R0 * (real) STRETCH_FACTOR;
+    *dSigmaDr = dSigmaDx * (real) INV_LENGTH * (real) STRETCH_FACTOR;
     return value * (real) STRETCH_FACTOR + (real) SHIFT;
 }
 
@@ -132,14 +142,64 @@ DEVICE real pairSwitch(real r2, real* scale) {
 }
 #else
 /**
- * The other switching functions (CoordinationForce::SwitchingFunction other than Rational): sigma as a
- * function of its variable v (x = (r - d0)/r0 > 0; r for NativeQ; x2 = r^2/r0^2 for a Custom function of
- * x2), generated on the host per type (SWITCH_VALUE_AND_DERIVATIVE sets value and dValue = dsigma/dv).
- * Mirrors SwitchingFunctionEvaluator (openmmapi/src/SwitchingFunctionEvaluator.cpp).
+ * The other switching functions: sigma as a function of its variable v (x = (r - d0)/r0 > 0, Cubic
+ * x = (r - d0)/(dmax - d0); r for NativeQ; x2 = r^2/r0^2 for a Custom function of x2); *dValue receives
+ * dsigma/dv.
  */
 DEVICE real switchOfVariable(real v, real* dValue) {
     real value;
-    SWITCH_VALUE_AND_DERIVATIVE
+#if defined(SWITCH_EXPONENTIAL)
+    value = EXP(-v);
+    *dValue = -value;
+#elif defined(SWITCH_GAUSSIAN)
+    value = EXP((real) -0.5 * v * v);
+    *dValue = -v * value;
+#elif defined(SWITCH_SMAP)
+    // An overflowing x^a (astronomically far) is sigma's limit, 0, not inf/inf. The derivative
+    // -b sx/x value/(1 + sx) is grouped as -b (sx/(1 + sx)) value/x: b sx alone can overflow in float
+    // while sx is finite (then inf * a value flushed to 0 was NaN).
+    const real sx = (real) SMAP_C * integerPower(v, SMAP_A);
+    if (isinf(sx)) {
+        value = 0;
+        *dValue = 0;
+    }
+    else {
+        const real onePlusSx = 1 + sx;
+        value = POW(onePlusSx, (real) SMAP_EXPONENT);
+        *dValue = (real) -SMAP_B * (sx / onePlusSx) * value / v;
+    }
+#elif defined(SWITCH_CUBIC)
+    const real xMinus1 = v - 1, onePlus2X = 1 + 2 * v;
+    value = xMinus1 * xMinus1 * onePlus2X;
+    *dValue = 2 * xMinus1 * onePlus2X + 2 * xMinus1 * xMinus1;
+#elif defined(SWITCH_TANH)
+    // Through exp, not tanh: CUDA compiles kernels with fast math, where tanh is the approximate hardware
+    // instruction (relative error ~1e-5 against Reference). With a = exp(-2|v|): 1 - tanh(v) is
+    // 2a/(1 + a) for v >= 0 and 2/(1 + a) for v < 0, its derivative -4a/(1 + a)^2; no cancellation, no overflow.
+    const real a = EXP(-2 * fabs(v)), onePlusA = 1 + a;
+    value = (v >= 0 ? 2 * a : (real) 2) / onePlusA;
+    *dValue = -4 * a / (onePlusA * onePlusA);
+#elif defined(SWITCH_COSINUS)
+    if (v > 1) {
+        value = 0;
+        *dValue = 0;
+    }
+    else {
+        value = (real) 0.5 * (COS(v * (real) COSINUS_PI) + 1);
+        *dValue = (real) COSINUS_MINUS_HALF_PI * SIN(v * (real) COSINUS_PI);
+    }
+#elif defined(SWITCH_NATIVEQ)
+    // exp overflowing (far out) gives value 0 and derivative 0; underflowing, 1 and 0: never NaN.
+    const real e = EXP((real) NATIVEQ_BETA * (v - (real) NATIVEQ_CENTRE));
+    value = RECIP(1 + e);
+    *dValue = (real) -NATIVEQ_BETA / (e + 2 + RECIP(e));
+#elif defined(SWITCH_CUSTOM)
+    real customDerivative = 0;
+    CUSTOM_SWITCHING_FUNCTION
+    *dValue = customDerivative;
+#else
+#error "no switching function type defined (SWITCH_*)"
+#endif
     return value;
 }
 
@@ -156,18 +216,18 @@ DEVICE real pairSwitch(real r2, real* scale) {
 #else
     const real r = SQRT(r2);
     real value, dSigmaDr = 0;
-#ifdef SWITCH_OF_R
+#ifdef SWITCH_NATIVEQ
     if (r <= (real) D0)
         value = 1;
     else
         value = switchOfVariable(r, &dSigmaDr);
 #else
-    const real x = (r - (real) D0) * (real) INV_R0;
+    const real x = (r - (real) D0) * (real) INV_LENGTH;
     if (x <= 0)
         value = 1;
     else {
         value = switchOfVariable(x, &dSigmaDr);
-        dSigmaDr *= (real) INV_R0;
+        dSigmaDr *= (real) INV_LENGTH;
     }
 #endif
     *scale = (r > 0 ? dSigmaDr * (real) STRETCH_FACTOR / r : (real) 0);
