@@ -1,8 +1,12 @@
 # Shared by the GPU platform plugins: the common kernel's C++ sources (the kernel class and its plan,
-# arrays, program, kernel set and box), and its kernel source (.cc)
-# embedded into a generated C++ file so that the platform compiles it at run time.
+# arrays, program, kernel set, box and switching-function defines), and its kernel sources (.cc)
+# embedded into a generated C++ file so that the platform compiles them at run time (as one program:
+# CommonCoordinationProgram concatenates them in the order of this list).
 set(COORDINATION_COMMON_DIR "${CMAKE_CURRENT_LIST_DIR}")
-set(COORDINATION_KERNEL_FILES "${COORDINATION_COMMON_DIR}/src/kernels/coordination.cc")
+set(COORDINATION_KERNEL_FILES "")
+foreach(kernel_name common switching sorting neighborList finish tiles reorder)
+    list(APPEND COORDINATION_KERNEL_FILES "${COORDINATION_COMMON_DIR}/src/kernels/${kernel_name}.cc")
+endforeach()
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${COORDINATION_KERNEL_FILES})
 set(generated_dir "${CMAKE_BINARY_DIR}/generated")
 set(header "#ifndef COORDINATION_KERNEL_SOURCES_H_\n#define COORDINATION_KERNEL_SOURCES_H_\n#include <string>\nnamespace CoordinationPlugin {\n/** Kernel sources of platforms/common/src/kernels, compiled by the platform at run time. */\nclass CoordinationKernelSources {\npublic:\n")
@@ -26,5 +30,6 @@ set(COORDINATION_COMMON_SOURCES
     "${COORDINATION_COMMON_DIR}/src/CommonCoordinationProgram.cpp"
     "${COORDINATION_COMMON_DIR}/src/CommonCoordinationKernelSet.cpp"
     "${COORDINATION_COMMON_DIR}/src/CommonCoordinationBox.cpp"
+    "${COORDINATION_COMMON_DIR}/src/CommonSwitchingDefines.cpp"
     "${generated_dir}/CoordinationKernelSources.cpp")
 set(COORDINATION_COMMON_INCLUDES "${COORDINATION_COMMON_DIR}/include" "${generated_dir}")

@@ -1,0 +1,187 @@
+/**
+ * CoordinationForce on OpenMM's common compute framework: one source for CUDA and OpenCL, in the files of
+ * platforms/common/src/kernels, which the host compiles as one program, concatenated in this order:
+ *   common.cc        types, the periodic box, positions, sums (compensated, fixed point, over a block)
+ *   switching.cc     sigma(r) of every switching function type (SWITCH_*), and one pair's contribution
+ *   sorting.cc       the slots' spatial order (sort keys, gather) and the tiles' bounding boxes
+ *   neighborList.cc  the neighbour list of (row tile, column slots) chunks
+ *   finish.cc        s from the partial sums, E(s), and the forces
+ *   tiles.cc         the tile kernel (Self, Dual) and the pair kernel (Pair)
+ *   reorder.cc       following OpenMM's reordering of the atoms
+ *
+ * One evaluation is two launches (one for small groups on CUDA: FUSED_FINISH), none of them synchronized
+ * with the host. With a cutoff over many tiles (USE_CULLING) there are also a small launch for the tile
+ * bounds (which also tests the atoms' motion for the neighbour list), the list build (USE_NEIGHBOR_LIST;
+ * it returns at once unless a rebuild is flagged) and, every 100 evaluations (the host's SortInterval), a
+ * re-sort:
+ *   1. computeCoordinationTiles / computeCoordinationPairs: every pair once; each block writes its
+ *      partial sum of s to partialSums (fixed order: deterministic; with the list, fixed-point partials
+ *      to partialFixed: exact in any order) and, if requested, adds ds/dx into gradientBuffer (64-bit
+ *      fixed point: deterministic). With a cutoff, the slots are kept in spatial (Morton) order; the
+ *      neighbour list holds, per 32-slot row tile, the column slots within the cutoff plus a skin of its
+ *      bounding box, in chunks of 32 (without the list, pairs of tiles whose bounding boxes are farther
+ *      apart than the cutoff are skipped).
+ *   2. finishCoordination: every block sums the partials in the same fixed order and evaluates E(s)
+ *      and dE/ds (code generated from the Lepton expression); block 0 adds E to the energy buffer;
+ *      then F -= dE/ds * ds/dx into OpenMM's force buffer, and the gradient is cleared.
+ *
+ * Host defines: TILE_SIZE (32), WARPS_PER_BLOCK, PAIR_BLOCK_SIZE, FINISH_BLOCK_SIZE, NUM_A, NUM_B, NUM_UNIQUE,
+ * MODE_SELF/MODE_DUAL/MODE_PAIR, NUM_TILES_A, NUM_TILES_B, NUM_TILES, PADDED_NUM_ATOMS, USE_PERIODIC, USE_CUTOFF,
+ * CUTOFF_SQUARED, USE_CULLING, CULL_CHUNK, PADDED_CUTOFF_SQUARED, INV_SORT_CELL, CHECK_SAME_ATOM, FUSED_FINISH,
+ * HAS_PARAMETER_DERIVATIVES, the switching function's (switching.cc); with the list USE_NEIGHBOR_LIST,
+ * PADDED_LIST_CUTOFF_SQUARED, HALF_SKIN_SQUARED, LIST_WARPS_PER_BLOCK and LIST_STATE_* (indices into the
+ * list's state: rebuild flags for even/odd evaluations, chunks of the build under way, chunks of the list).
+ * Host replacements: COMPUTE_ENERGY, ADD_PARAMETER_DERIVATIVES (finish.cc), CUSTOM_SWITCHING_FUNCTION
+ * (switching.cc).
+ */
+
+#if defined(__CUDA_ARCH__)
+// CUDA: warp shuffles and ballots. The tile loop moves the column atoms around the warp in registers
+// instead of local memory (it halves the traffic through the load/store pipe that bounds the local-memory
+// loop), and the neighbour-list build counts with ballots.
+#define USE_WARP_SHUFFLE
+#endif
+
+/** The periodic box, as every kernel that looks at positions receives it. */
+#define BOX_PARAMS real4 periodicBoxSize, real4 invPeriodicBoxSize, real4 periodicBoxVecX, real4 periodicBoxVecY, \
+                   real4 periodicBoxVecZ, int triclinic, real halfWidth2
+#define BOX_ARGS periodicBoxSize, invPeriodicBoxSize, periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ, triclinic, halfWidth2
+
+/** OpenMM's energy-parameter-derivative buffer and where each requested derivative goes in it. */
+#ifdef HAS_PARAMETER_DERIVATIVES
+#define DERIVATIVE_PARAMS , GLOBAL mixed* RESTRICT energyParamDerivs, GLOBAL const int* RESTRICT parameterDerivativeIndices
+#define DERIVATIVE_ARGS , energyParamDerivs, parameterDerivativeIndices
+#else
+#define DERIVATIVE_PARAMS
+#define DERIVATIVE_ARGS
+#endif
+
+#ifdef MODE_SELF
+#define MODE_IS_SELF true
+#else
+#define MODE_IS_SELF false
+#endif
+
+/**
+ * A displacement wrapped along each axis of a rectangular box (the nearest image when the box is
+ * rectangular; the first step of minimumImage in a triclinic one).
+ */
+DEVICE real3 wrapRectangular(real3 delta, real4 periodicBoxSize, real4 invPeriodicBoxSize) {
+    delta.x -= floor(delta.x * invPeriodicBoxSize.x + (real) 0.5) * periodicBoxSize.x;
+    delta.y -= floor(delta.y * invPeriodicBoxSize.y + (real) 0.5) * periodicBoxSize.y;
+    delta.z -= floor(delta.z * invPeriodicBoxSize.z + (real) 0.5) * periodicBoxSize.z;
+    return delta;
+}
+
+/**
+ * The minimum-image displacement. Wrapping along c, b, a gives the minimum image whenever it is shorter
+ * than half the smallest box width (halfWidth2 = its square); otherwise, in a triclinic box, the
+ * neighbouring images are searched, as in the Reference platform.
+ */
+DEVICE real3 minimumImage(real3 delta, BOX_PARAMS) {
+    if (!triclinic)
+        return wrapRectangular(delta, periodicBoxSize, invPeriodicBoxSize);
+    real scale3 = floor(delta.z * invPeriodicBoxSize.z + (real) 0.5);
+    delta.x -= scale3 * periodicBoxVecZ.x;
+    delta.y -= scale3 * periodicBoxVecZ.y;
+    delta.z -= scale3 * periodicBoxVecZ.z;
+    real scale2 = floor(delta.y * invPeriodicBoxSize.y + (real) 0.5);
+    delta.x -= scale2 * periodicBoxVecY.x;
+    delta.y -= scale2 * periodicBoxVecY.y;
+    real scale1 = floor(delta.x * invPeriodicBoxSize.x + (real) 0.5);
+    delta.x -= scale1 * periodicBoxVecX.x;
+    real best2 = delta.x * delta.x + delta.y * delta.y + delta.z * delta.z;
+    if (best2 <= halfWidth2)
+        return delta;
+    real3 best = delta;
+    for (int i = -1; i <= 1; i++)
+        for (int j = -1; j <= 1; j++)
+            for (int k = -1; k <= 1; k++) {
+                real3 image = make_real3(delta.x + i * periodicBoxVecX.x + j * periodicBoxVecY.x + k * periodicBoxVecZ.x,
+                                         delta.y + j * periodicBoxVecY.y + k * periodicBoxVecZ.y,
+                                         delta.z + k * periodicBoxVecZ.z);
+                real length2 = image.x * image.x + image.y * image.y + image.z * image.z;
+                if (length2 < best2) {
+                    best2 = length2;
+                    best = image;
+                }
+            }
+    return best;
+}
+
+/**
+ * An atom's position as the user sees it. OpenMM may have wrapped atoms into the periodic box one
+ * molecule at a time (cellOffsets counts the box vectors it subtracted); a force that uses periodic
+ * boundary conditions does not care, one that does not must undo the wrapping.
+ */
+DEVICE real3 atomPosition(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets, int atom,
+                          int unique, real4 periodicBoxVecX, real4 periodicBoxVecY, real4 periodicBoxVecZ) {
+    real4 pos = posq[atom];
+#ifdef USE_PERIODIC
+    return make_real3(pos.x, pos.y, pos.z);
+#else
+    int4 offset = cellOffsets[unique];
+    return make_real3(pos.x - offset.x * periodicBoxVecX.x - offset.y * periodicBoxVecY.x - offset.z * periodicBoxVecZ.x,
+                      pos.y - offset.y * periodicBoxVecY.y - offset.z * periodicBoxVecZ.y,
+                      pos.z - offset.z * periodicBoxVecZ.z);
+#endif
+}
+
+/**
+ * Kahan-compensated accumulation, so that s stays accurate over billions of terms in single precision.
+ */
+DEVICE void compensatedAdd(mixed* sum, mixed* compensation, mixed value) {
+    mixed corrected = value - *compensation;
+    mixed total = *sum + corrected;
+    *compensation = (total - *sum) - corrected;
+    *sum = total;
+}
+
+/**
+ * Sum a value of type TYPE over the block in a fixed order (deterministic; for integers exact, so any
+ * order would give the same result). One definition for each type used: reduceOverBlock (mixed) and,
+ * with the neighbour list, reduceLongOverBlock (mm_long).
+ */
+#define DEFINE_REDUCE_OVER_BLOCK(NAME, TYPE) \
+DEVICE TYPE NAME(TYPE value, LOCAL_ARG volatile TYPE* temp) { \
+    const int thread = LOCAL_ID; \
+    SYNC_THREADS; \
+    temp[thread] = value; \
+    SYNC_THREADS; \
+    for (int step = 1; step < LOCAL_SIZE; step *= 2) { \
+        if (thread + step < LOCAL_SIZE && thread % (2 * step) == 0) \
+            temp[thread] = temp[thread] + temp[thread + step]; \
+        SYNC_THREADS; \
+    } \
+    return temp[0]; \
+}
+
+DEFINE_REDUCE_OVER_BLOCK(reduceOverBlock, mixed)
+
+#ifdef USE_NEIGHBOR_LIST
+/**
+ * s in 64-bit fixed point, so that it does not depend on the order in which the list's chunks are
+ * visited (that order comes from atomics): value * 2^20 = hi + lo * 2^-32, both integers (exact for
+ * every finite tile sum; below 2^-52 the rest is dropped, the same way every time). Integer sums are
+ * exact in any order. Infinity and NaN go to the floating-point sum instead, so that they reach s.
+ */
+DEVICE void addFixedPoint(mm_long* hi, mm_long* lo, mixed* sum, mixed* compensation, real value) {
+    if (!isfinite(value)) {
+        compensatedAdd(sum, compensation, (mixed) value);
+        return;
+    }
+    const real scaled = value * (real) 1048576;
+    const real whole = floor(scaled);
+    *hi += (mm_long) whole;
+    *lo += (mm_long) ((scaled - whole) * (real) 4294967296.0);
+}
+
+DEFINE_REDUCE_OVER_BLOCK(reduceLongOverBlock, mm_long)
+#endif
+
+/** Add a gradient (64-bit fixed point) to a unique atom's row of gradientBuffer. */
+DEVICE void addGradient(GLOBAL mm_long* RESTRICT gradientBuffer, int unique, real3 gradient) {
+    ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[unique], (mm_ulong) realToFixedPoint(gradient.x));
+    ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[unique + NUM_UNIQUE], (mm_ulong) realToFixedPoint(gradient.y));
+    ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[unique + 2 * NUM_UNIQUE], (mm_ulong) realToFixedPoint(gradient.z));
+}

@@ -1,0 +1,118 @@
+/**
+ * The finish: s from the blocks' partial sums, E(s) and dE/ds (COMPUTE_ENERGY, generated on the host from
+ * the energy expression), the energy and its parameter derivatives, and F -= dE/ds * ds/dx. A launch of
+ * its own (finishCoordination) or, with FUSED_FINISH, the last block of the pair kernel.
+ */
+
+/**
+ * s from the partial sums (in a fixed order), E(s) and dE/ds from the energy expression; if
+ * writeResults, results = {s, dE/ds, E} and E is added to the energy buffer. Then, if computeGradient,
+ * F_i -= dE/ds * ds/dx_i for the unique atoms first, first + stride, ..., clearing their gradient.
+ * The partial sums and the gradient were written by other blocks: they are read through volatile.
+ */
+DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartials, GLOBAL const mixed* RESTRICT globals,
+        GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
+        GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
+        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed,
+        int first, int stride, bool writeResults, LOCAL_ARG volatile mixed* reduceTemp,
+        LOCAL_ARG volatile mm_long* longTemp, LOCAL_ARG mixed* derivative DERIVATIVE_PARAMS) {
+    mixed sum = 0, compensation = 0;
+    for (int i = LOCAL_ID; i < numPartials; i += LOCAL_SIZE)
+        compensatedAdd(&sum, &compensation, ((GLOBAL volatile const mixed*) partialSums)[i]);
+    mixed s = reduceOverBlock(sum, reduceTemp);
+#ifdef USE_NEIGHBOR_LIST
+    // The tile kernel's fixed-point partials (hi, lo per block): s += (hi + lo * 2^-32) * 2^-20.
+    mm_long hi = 0, lo = 0;
+    for (int i = LOCAL_ID; i < numPartials; i += LOCAL_SIZE) {
+        hi += partialFixed[2 * i];
+        lo += partialFixed[2 * i + 1];
+    }
+    hi = reduceLongOverBlock(hi, longTemp);
+    lo = reduceLongOverBlock(lo, longTemp);
+    s += ((mixed) hi + (mixed) lo * (mixed) (1.0 / 4294967296.0)) * (mixed) (1.0 / 1048576.0);
+#endif
+    if (LOCAL_ID == 0) {
+        mixed energy = 0, dEdS = 0;
+        COMPUTE_ENERGY
+        derivative[0] = dEdS;
+        if (writeResults) {
+            results[0] = s;
+            results[1] = dEdS;
+            results[2] = energy;
+            if (addEnergy) {
+                energyBuffer[0] += energy;
+                ADD_PARAMETER_DERIVATIVES
+            }
+        }
+    }
+    SYNC_THREADS;
+    if (!computeGradient)
+        return;
+    const real scale = (real) derivative[0] / (real) 0x100000000;
+    GLOBAL volatile mm_long* gradient = gradientBuffer;
+    for (int unique = first; unique < NUM_UNIQUE; unique += stride) {
+        const int atom = uniqueAtoms[unique];
+        for (int component = 0; component < 3; component++) {
+            const mm_long value = gradient[unique + component * NUM_UNIQUE];
+            gradient[unique + component * NUM_UNIQUE] = 0;
+            ATOMIC_ADD(&forceBuffers[atom + component * PADDED_NUM_ATOMS],
+                       (mm_ulong) realToFixedPoint(-scale * (real) value));
+        }
+    }
+}
+
+/**
+ * The separate finish (launch 2): every block computes s the same way; block 0 stores the results.
+ */
+KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int numPartials,
+        GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer,
+        int addEnergy, GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
+        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed
+        DERIVATIVE_PARAMS) {
+    LOCAL volatile mixed reduceTemp[FINISH_BLOCK_SIZE];
+    LOCAL volatile mm_long longTemp[FINISH_BLOCK_SIZE];
+    LOCAL mixed derivative[1];
+    finishBlock(partialSums, numPartials, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms,
+                forceBuffers, computeGradient, partialFixed, GLOBAL_ID, GLOBAL_SIZE, GROUP_ID == 0, reduceTemp,
+                longTemp, derivative DERIVATIVE_ARGS);
+}
+
+#ifdef FUSED_FINISH
+/**
+ * Small groups on CUDA: the last block of the pair kernel to finish does the finish itself, saving a
+ * launch. Each block makes its gradient and partial sum visible (fence) before it counts itself done;
+ * the last one sums the partials in a fixed order (with its own block size, so the last bits of s may
+ * differ from the separate finish's; for a given context the path, and so every bit, is fixed).
+ */
+DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL const mixed* RESTRICT globals,
+        GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
+        GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
+        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL unsigned int* RESTRICT blocksDone,
+        LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG mixed* derivative, LOCAL_ARG int* isLast DERIVATIVE_PARAMS) {
+    __threadfence();
+    SYNC_THREADS;
+    if (LOCAL_ID == 0)
+        isLast[0] = (atomicAdd(blocksDone, 1u) == (unsigned int) (NUM_GROUPS - 1));
+    SYNC_THREADS;
+    if (!isLast[0])
+        return;
+    __threadfence();
+    // (Never with the neighbour list: no fixed-point partials.)
+    finishBlock(partialSums, NUM_GROUPS, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms,
+                forceBuffers, computeGradient, 0, LOCAL_ID, LOCAL_SIZE, true, reduceTemp, 0, derivative DERIVATIVE_ARGS);
+    if (LOCAL_ID == 0)
+        *blocksDone = 0;
+}
+
+#define FUSED_FINISH_PARAMS , GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, \
+        GLOBAL mixed* RESTRICT energyBuffer, int addEnergy, GLOBAL const int* RESTRICT uniqueAtoms, \
+        GLOBAL mm_ulong* RESTRICT forceBuffers, GLOBAL unsigned int* RESTRICT blocksDone DERIVATIVE_PARAMS
+#define FUSED_FINISH_TAIL \
+    LOCAL mixed derivative[1]; \
+    LOCAL int isLast[1]; \
+    finishInLastBlock(partialSums, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms, forceBuffers, \
+                      computeGradient, blocksDone, reduceTemp, derivative, isLast DERIVATIVE_ARGS);
+#else
+#define FUSED_FINISH_PARAMS
+#define FUSED_FINISH_TAIL
+#endif

@@ -1,0 +1,184 @@
+/**
+ * The slots' spatial order (Morton sort keys, the sorted slots) and the tiles' bounding boxes, with the
+ * tests that cull by them (tilesInteract; atomNearTile in neighborList.cc).
+ */
+
+/**
+ * Spread the low 10 bits of v so that they occupy every third bit (for a 30-bit Morton code).
+ */
+DEVICE int spreadBits(int v) {
+    v &= 0x3ff;
+    v = (v | (v << 16)) & 0x030000FF;
+    v = (v | (v << 8)) & 0x0300F00F;
+    v = (v | (v << 4)) & 0x030C30C3;
+    v = (v | (v << 2)) & 0x09249249;
+    return v;
+}
+
+/**
+ * A cell coordinate in 0..1023 from a real number of cells (clamped before the conversion to int).
+ */
+DEVICE int cellCoordinate(real cells) {
+    return ((int) floor(fmin(fmax(cells, (real) -1e9), (real) 1e9))) & 1023;
+}
+
+/**
+ * Sort keys for the slots of one group: (Morton code of the atom's cell) << 32 | slot. The slot in the
+ * low bits makes every key unique, so the sorted order (and every sum that follows it) is deterministic.
+ * A periodic force uses 1024 cells along each box vector; a non-periodic one cells of 1/INV_SORT_CELL nm
+ * (the code repeats every 1024 cells: only locality is at stake, never correctness).
+ */
+KERNEL void computeSortKeys(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
+        GLOBAL const int* RESTRICT atoms, GLOBAL const int* RESTRICT uniques, int numSlots,
+        GLOBAL mm_long* RESTRICT keys, BOX_PARAMS) {
+    for (int slot = GLOBAL_ID; slot < numSlots; slot += GLOBAL_SIZE) {
+        real3 pos = atomPosition(posq, cellOffsets, atoms[slot], uniques[slot], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
+#ifdef USE_PERIODIC
+        real scale3 = floor(pos.z * invPeriodicBoxSize.z);
+        pos.x -= scale3 * periodicBoxVecZ.x;
+        pos.y -= scale3 * periodicBoxVecZ.y;
+        pos.z -= scale3 * periodicBoxVecZ.z;
+        real scale2 = floor(pos.y * invPeriodicBoxSize.y);
+        pos.x -= scale2 * periodicBoxVecY.x;
+        pos.y -= scale2 * periodicBoxVecY.y;
+        pos.x -= floor(pos.x * invPeriodicBoxSize.x) * periodicBoxVecX.x;
+        const int cx = min(cellCoordinate(pos.x * invPeriodicBoxSize.x * 1024), 1023);
+        const int cy = min(cellCoordinate(pos.y * invPeriodicBoxSize.y * 1024), 1023);
+        const int cz = min(cellCoordinate(pos.z * invPeriodicBoxSize.z * 1024), 1023);
+#else
+        const int cx = cellCoordinate(pos.x * (real) INV_SORT_CELL);
+        const int cy = cellCoordinate(pos.y * (real) INV_SORT_CELL);
+        const int cz = cellCoordinate(pos.z * (real) INV_SORT_CELL);
+#endif
+        const int morton = spreadBits(cx) | (spreadBits(cy) << 1) | (spreadBits(cz) << 2);
+        keys[slot] = (((mm_long) morton) << 32) | (mm_long) slot;
+    }
+}
+
+/**
+ * The slots in sorted order: sortedAtoms[k] = atoms[slot of key k] (and the same for the gradient rows).
+ * Runs after each sort and after each reordering of the atoms.
+ */
+KERNEL void gatherSortedSlots(GLOBAL const mm_long* RESTRICT keys, GLOBAL const int* RESTRICT atoms,
+        GLOBAL const int* RESTRICT uniques, GLOBAL int* RESTRICT sortedAtoms, GLOBAL int* RESTRICT sortedUniques,
+        int numSlots) {
+    for (int index = GLOBAL_ID; index < numSlots; index += GLOBAL_SIZE) {
+        const int slot = (int) (keys[index] & 0xFFFFFFFF);
+        sortedAtoms[index] = atoms[slot];
+        sortedUniques[index] = uniques[slot];
+    }
+}
+
+#ifdef USE_NEIGHBOR_LIST
+/**
+ * Whether a slot moved more than half the skin since the list was built (plain difference: an atom that
+ * OpenMM wrapped into the box counts as moved, which only costs a rebuild). NaN counts as moved.
+ */
+DEVICE bool movedTooFar(real3 pos, real4 listPos) {
+    const real dx = pos.x - listPos.x, dy = pos.y - listPos.y, dz = pos.z - listPos.z;
+    return !(dx * dx + dy * dy + dz * dz <= (real) HALF_SKIN_SQUARED);
+}
+#endif
+
+/**
+ * The bounding box of each tile of 32 sorted slots (centre and half extents). Periodic: every atom is
+ * taken at its image nearest the tile's first atom, so a tile that straddles the box edge stays compact.
+ */
+KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
+        GLOBAL const int* RESTRICT sortedAtoms, GLOBAL const int* RESTRICT sortedUniques, int numSlots, int numTiles,
+        GLOBAL real4* RESTRICT centers, GLOBAL real4* RESTRICT halfExtents, BOX_PARAMS
+#ifdef USE_NEIGHBOR_LIST
+        , GLOBAL const real4* RESTRICT listPositions, GLOBAL int* RESTRICT listState, int capacity, int parity,
+        int forceRebuild, int keepsBooks
+#endif
+        ) {
+#ifdef USE_NEIGHBOR_LIST
+    // The list's books (one thread of group A's launch). The previous evaluation's flag (1 - parity) says
+    // whether it built a list: that list is now the current one. This evaluation's flag is raised by the
+    // host (forceRebuild: new order, new box, first use), by an incomplete list and, below, by any slot
+    // that moved more than half the skin since the list was built.
+    if (keepsBooks && GLOBAL_ID == 0) {
+        if (listState[LIST_STATE_REBUILD + 1 - parity]) {
+            listState[LIST_STATE_CHUNKS] = listState[LIST_STATE_BUILT];
+            listState[LIST_STATE_REBUILD + 1 - parity] = 0;
+        }
+        listState[LIST_STATE_BUILT] = 0;
+        if (forceRebuild || listState[LIST_STATE_CHUNKS] > capacity)
+            listState[LIST_STATE_REBUILD + parity] = 1;
+    }
+    bool moved = false;
+#endif
+    for (int tile = GLOBAL_ID; tile < numTiles; tile += GLOBAL_SIZE) {
+        const int first = tile * TILE_SIZE;
+        const int last = min(first + TILE_SIZE, numSlots);
+        const real3 origin = atomPosition(posq, cellOffsets, sortedAtoms[first], sortedUniques[first], periodicBoxVecX,
+                                          periodicBoxVecY, periodicBoxVecZ);
+        real3 low = make_real3(0, 0, 0), high = make_real3(0, 0, 0);
+        bool notANumber = false;
+#ifdef USE_NEIGHBOR_LIST
+        moved = moved || movedTooFar(origin, listPositions[first]);
+#endif
+        for (int index = first + 1; index < last; index++) {
+            const real3 pos = atomPosition(posq, cellOffsets, sortedAtoms[index], sortedUniques[index], periodicBoxVecX,
+                                           periodicBoxVecY, periodicBoxVecZ);
+#ifdef USE_NEIGHBOR_LIST
+            moved = moved || movedTooFar(pos, listPositions[index]);
+#endif
+            real3 delta = make_real3(pos.x - origin.x, pos.y - origin.y, pos.z - origin.z);
+#ifdef USE_PERIODIC
+            if (!triclinic)
+                delta = wrapRectangular(delta, periodicBoxSize, invPeriodicBoxSize);
+#endif
+            low = make_real3(fmin(low.x, delta.x), fmin(low.y, delta.y), fmin(low.z, delta.z));
+            high = make_real3(fmax(high.x, delta.x), fmax(high.y, delta.y), fmax(high.z, delta.z));
+            notANumber = notANumber || isnan(delta.x + delta.y + delta.z);
+        }
+        // fmin/fmax drop a NaN: give such a tile enormous extents, so that it is never culled and the NaN
+        // reaches s as it would without culling. (A NaN first atom makes the centre NaN: never culled either.)
+        if (notANumber)
+            high = make_real3((real) 1e30, (real) 1e30, (real) 1e30);
+        centers[tile] = make_real4(origin.x + (real) 0.5 * (low.x + high.x), origin.y + (real) 0.5 * (low.y + high.y),
+                                   origin.z + (real) 0.5 * (low.z + high.z), 0);
+        halfExtents[tile] = make_real4((real) 0.5 * (high.x - low.x), (real) 0.5 * (high.y - low.y),
+                                       (real) 0.5 * (high.z - low.z), 0);
+    }
+#ifdef USE_NEIGHBOR_LIST
+    if (moved)
+        listState[LIST_STATE_REBUILD + parity] = 1;
+#endif
+}
+
+#ifdef USE_CULLING
+/**
+ * The squared gap between two axis-aligned boxes (centres a and b, half extents halfA and halfB), per axis
+ * (minimum image of the centres in a rectangular box). Far from the origin the centres carry rounding
+ * errors of a few ulps of the coordinates (a force without PBC sees unwrapped positions): each axis's gap is
+ * narrowed by 1e-6 of their magnitude (single precision: ~8 ulps). fmax drops a NaN: that axis's gap is 0.
+ */
+DEVICE real boxGapSquared(real4 a, real4 halfA, real4 b, real4 halfB, BOX_PARAMS) {
+    real3 delta = make_real3(b.x - a.x, b.y - a.y, b.z - a.z);
+#ifdef USE_PERIODIC
+    delta = wrapRectangular(delta, periodicBoxSize, invPeriodicBoxSize);
+#endif
+    const real dx = fmax((real) 0, fabs(delta.x) - halfA.x - halfB.x - (real) 1e-6 * (fabs(a.x) + fabs(b.x)));
+    const real dy = fmax((real) 0, fabs(delta.y) - halfA.y - halfB.y - (real) 1e-6 * (fabs(a.y) + fabs(b.y)));
+    const real dz = fmax((real) 0, fabs(delta.z) - halfA.z - halfB.z - (real) 1e-6 * (fabs(a.z) + fabs(b.z)));
+    return dx * dx + dy * dy + dz * dz;
+}
+
+/**
+ * Whether any pair of a row tile and a column tile can be within the cutoff: the gap between their
+ * bounding boxes, per axis (minimum image of the centres in a rectangular box), against the cutoff
+ * padded for rounding. A triclinic box is not culled.
+ */
+DEVICE bool tilesInteract(int rowTile, int columnTile, GLOBAL const real4* RESTRICT rowCenters,
+        GLOBAL const real4* RESTRICT rowHalfExtents, GLOBAL const real4* RESTRICT columnCenters,
+        GLOBAL const real4* RESTRICT columnHalfExtents, const real paddedCutoffSquared, BOX_PARAMS) {
+#ifdef USE_PERIODIC
+    if (triclinic)
+        return true;
+#endif
+    return boxGapSquared(rowCenters[rowTile], rowHalfExtents[rowTile], columnCenters[columnTile],
+                         columnHalfExtents[columnTile], BOX_ARGS) <= paddedCutoffSquared;
+}
+#endif

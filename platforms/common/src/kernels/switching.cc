@@ -1,0 +1,256 @@
+/**
+ * sigma(r), the switching function, of the type the host selects (addSwitchingFunctionDefines in
+ * platforms/common/src/CommonSwitchingDefines.cpp, from the force's SwitchingFunctionConstants): one of
+ * SWITCH_RATIONAL, SWITCH_EXPONENTIAL, SWITCH_GAUSSIAN, SWITCH_SMAP, SWITCH_CUBIC, SWITCH_TANH,
+ * SWITCH_COSINUS, SWITCH_NATIVEQ, SWITCH_CUSTOM. PLUMED's definitions, as SwitchingFunctionEvaluator
+ * (openmmapi/src/SwitchingFunctionEvaluator.cpp) and RationalSwitchingFunction have them.
+ *
+ * Defines: D0, INV_LENGTH (1/r0; Cubic: 1/(dmax - d0)), STRETCH_FACTOR, SHIFT; Rational: N_EXP, M_EXP,
+ * M_IS_2N, N_OVER_M, TAYLOR_BAND, TAYLOR_FIRST, TAYLOR_SECOND, NEAR_ONE_BAND (single and mixed precision),
+ * R2_PATH, INV_R0_SQUARED, R2_BAND, Y_MAX; Smap: SMAP_A, SMAP_B, SMAP_C, SMAP_EXPONENT; Cosinus: COSINUS_PI,
+ * COSINUS_MINUS_HALF_PI; NativeQ: NATIVEQ_BETA, NATIVEQ_CENTRE; Custom: SWITCH_OF_X2 and INV_R0_SQUARED
+ * for an expression of x2. The Custom expression is Lepton-generated on the host and replaces
+ * CUSTOM_SWITCHING_FUNCTION (it sets value and customDerivative from v).
+ */
+
+/**
+ * x^k for a compile-time k >= 0.
+ */
+DEVICE real integerPower(real x, int k) {
+    real result = 1;
+    while (k > 0) {
+        if (k & 1)
+            result *= x;
+        x *= x;
+        k >>= 1;
+    }
+    return result;
+}
+
+#ifdef SWITCH_RATIONAL
+/**
+ * PLUMED's rational switching function of r (r <= dmax), stretched; *dSigmaDr receives its derivative.
+ * Mirrors RationalSwitchingFunction::evaluate() in openmmapi/include/internal/RationalSwitchingFunction.h,
+ * plus NEAR_ONE_BAND: in single/mixed precision the direct ratio loses digits near x = 1 wider than the
+ * Taylor band, so there sigma = (1+x+...+x^(n-1)) / (1+x+...+x^(m-1)), the same function without the
+ * cancellation.
+ */
+DEVICE real switchingFunction(real r, real* dSigmaDr) {
+    real x = (r - (real) D0) * (real) INV_LENGTH;
+    real value, dSigmaDx;
+    if (x <= 0) {
+        value = 1;
+        dSigmaDx = 0;
+    }
+    else {
+#if M_IS_2N
+        real xNMinus1 = integerPower(x, N_EXP - 1);
+        real inverse = RECIP(1 + xNMinus1 * x);
+        value = inverse;
+        dSigmaDx = -N_EXP * xNMinus1 * inverse * inverse;
+#else
+        real e = x - 1;
+        if (fabs(e) < (real) TAYLOR_BAND) {
+            value = (real) N_OVER_M + e * ((real) TAYLOR_FIRST + (real) 0.5 * (real) TAYLOR_SECOND * e);
+            dSigmaDx = (real) TAYLOR_FIRST + (real) TAYLOR_SECOND * e;
+        }
+#ifdef NEAR_ONE_BAND
+        else if (fabs(e) < (real) NEAR_ONE_BAND) {
+            // Horner for G_k(x) = sum_{i<k} x^i and G_k'(x).
+            real gN = 0, dgN = 0, gM = 0, dgM = 0;
+            for (int i = 0; i < N_EXP; i++) {
+                dgN = dgN * x + gN;
+                gN = gN * x + 1;
+            }
+            for (int i = 0; i < M_EXP; i++) {
+                dgM = dgM * x + gM;
+                gM = gM * x + 1;
+            }
+            real inverseGM = RECIP(gM);
+            value = gN * inverseGM;
+            dSigmaDx = (dgN - value * dgM) * inverseGM;
+        }
+#endif
+        else {
+            real xNMinus1 = integerPower(x, N_EXP - 1);
+            real xMMinus1 = integerPower(x, M_EXP - 1);
+            real xM = xMMinus1 * x;
+            if (isinf(xM)) {
+                // x is astronomically large: the ratio's limit for m > n.
+                value = 0;
+                dSigmaDx = 0;
+            }
+            else {
+                real inverseDenominator = RECIP(1 - xM);
+                value = (1 - xNMinus1 * x) * inverseDenominator;
+                dSigmaDx = (-N_EXP * xNMinus1 + value * M_EXP * xMMinus1) * inverseDenominator;
+            }
+        }
+#endif
+    }
+    *dSigmaDr = dSigmaDx * (real) INV_LENGTH * (real) STRETCH_FACTOR;
+    return value * (real) STRETCH_FACTOR + (real) SHIFT;
+}
+
+/**
+ * sigma(r) (stretched) of a pair at squared distance r2; *scale receives dsigma/dr / r, so the gradient
+ * with respect to the second atom is delta * scale.
+ * R2_PATH (d0 = 0, n and m even): sigma is a function of y = r^2/r0^2 (x^n = y^(n/2)), so most pairs need
+ * no square root. Near x = 1, where the rational form needs its special cases, it falls back to
+ * switchingFunction(r).
+ */
+DEVICE real pairSwitch(real r2, real* scale) {
+#ifdef R2_PATH
+#if M_IS_2N
+#ifdef USE_CUTOFF
+    const real y = r2 * (real) INV_R0_SQUARED;
+#else
+    // Without a cutoff y is unbounded: beyond Y_MAX (y^(n/2) = 1e30, sigma = 1e-30) it is clamped, so
+    // that y^(n/2) never overflows (inf * 0 below would be NaN). A NaN stays NaN.
+    const real unclamped = r2 * (real) INV_R0_SQUARED;
+    const real y = (unclamped > (real) Y_MAX ? (real) Y_MAX : unclamped);
+#endif
+    const real yHalfNMinus1 = integerPower(y, N_EXP / 2 - 1);
+    const real inverse = RECIP(1 + yHalfNMinus1 * y);
+    *scale = (real) (-N_EXP * INV_R0_SQUARED * STRETCH_FACTOR) * yHalfNMinus1 * inverse * inverse;
+    return inverse * (real) STRETCH_FACTOR + (real) SHIFT;
+#else
+    const real y = r2 * (real) INV_R0_SQUARED;
+    if (fabs(y - 1) >= (real) R2_BAND) {
+        const real yHalfNMinus1 = integerPower(y, N_EXP / 2 - 1);
+        const real yHalfMMinus1 = integerPower(y, M_EXP / 2 - 1);
+        const real yHalfM = yHalfMMinus1 * y;
+        if (isinf(yHalfM)) {
+            *scale = 0;
+            return (real) SHIFT;
+        }
+        const real inverseDenominator = RECIP(1 - yHalfM);
+        const real value = (1 - yHalfNMinus1 * y) * inverseDenominator;
+        *scale = (real) (INV_R0_SQUARED * STRETCH_FACTOR) * (-N_EXP * yHalfNMinus1 + value * M_EXP * yHalfMMinus1) *
+                 inverseDenominator;
+        return value * (real) STRETCH_FACTOR + (real) SHIFT;
+    }
+#endif
+#endif
+#if !defined(R2_PATH) || !M_IS_2N
+    const real r = SQRT(r2);
+    real dSigmaDr;
+    const real value = switchingFunction(r, &dSigmaDr);
+    *scale = (r > 0 ? dSigmaDr / r : (real) 0);
+    return value;
+#endif
+}
+#else
+/**
+ * The other switching functions: sigma as a function of its variable v (x = (r - d0)/r0 > 0, Cubic
+ * x = (r - d0)/(dmax - d0); r for NativeQ; x2 = r^2/r0^2 for a Custom function of x2); *dValue receives
+ * dsigma/dv.
+ */
+DEVICE real switchOfVariable(real v, real* dValue) {
+    real value;
+#if defined(SWITCH_EXPONENTIAL)
+    value = EXP(-v);
+    *dValue = -value;
+#elif defined(SWITCH_GAUSSIAN)
+    value = EXP((real) -0.5 * v * v);
+    *dValue = -v * value;
+#elif defined(SWITCH_SMAP)
+    // An overflowing x^a (astronomically far) is sigma's limit, 0, not inf/inf. The derivative
+    // -b sx/x value/(1 + sx) is grouped as -b (sx/(1 + sx)) value/x: b sx alone can overflow in float
+    // while sx is finite (then inf * a value flushed to 0 was NaN).
+    const real sx = (real) SMAP_C * integerPower(v, SMAP_A);
+    if (isinf(sx)) {
+        value = 0;
+        *dValue = 0;
+    }
+    else {
+        const real onePlusSx = 1 + sx;
+        value = POW(onePlusSx, (real) SMAP_EXPONENT);
+        *dValue = (real) -SMAP_B * (sx / onePlusSx) * value / v;
+    }
+#elif defined(SWITCH_CUBIC)
+    const real xMinus1 = v - 1, onePlus2X = 1 + 2 * v;
+    value = xMinus1 * xMinus1 * onePlus2X;
+    *dValue = 2 * xMinus1 * onePlus2X + 2 * xMinus1 * xMinus1;
+#elif defined(SWITCH_TANH)
+    // Through exp, not tanh: CUDA compiles kernels with fast math, where tanh is the approximate hardware
+    // instruction (relative error ~1e-5 against Reference). With a = exp(-2|v|): 1 - tanh(v) is
+    // 2a/(1 + a) for v >= 0 and 2/(1 + a) for v < 0, its derivative -4a/(1 + a)^2; no cancellation, no overflow.
+    const real a = EXP(-2 * fabs(v)), onePlusA = 1 + a;
+    value = (v >= 0 ? 2 * a : (real) 2) / onePlusA;
+    *dValue = -4 * a / (onePlusA * onePlusA);
+#elif defined(SWITCH_COSINUS)
+    if (v > 1) {
+        value = 0;
+        *dValue = 0;
+    }
+    else {
+        value = (real) 0.5 * (COS(v * (real) COSINUS_PI) + 1);
+        *dValue = (real) COSINUS_MINUS_HALF_PI * SIN(v * (real) COSINUS_PI);
+    }
+#elif defined(SWITCH_NATIVEQ)
+    // exp overflowing (far out) gives value 0 and derivative 0; underflowing, 1 and 0: never NaN.
+    const real e = EXP((real) NATIVEQ_BETA * (v - (real) NATIVEQ_CENTRE));
+    value = RECIP(1 + e);
+    *dValue = (real) -NATIVEQ_BETA / (e + 2 + RECIP(e));
+#elif defined(SWITCH_CUSTOM)
+    real customDerivative = 0;
+    CUSTOM_SWITCHING_FUNCTION
+    *dValue = customDerivative;
+#else
+#error "no switching function type defined (SWITCH_*)"
+#endif
+    return value;
+}
+
+/**
+ * sigma(r) (stretched) of a pair at squared distance r2; *scale receives dsigma/dr / r. PLUMED's rules:
+ * sigma = 1 for r <= d0 (not for x2), stretched sigma' = sigma * STRETCH_FACTOR + SHIFT.
+ */
+DEVICE real pairSwitch(real r2, real* scale) {
+#ifdef SWITCH_OF_X2
+    real dValue;
+    const real value = switchOfVariable(r2 * (real) INV_R0_SQUARED, &dValue);
+    *scale = (real) (2 * INV_R0_SQUARED * STRETCH_FACTOR) * dValue;
+    return value * (real) STRETCH_FACTOR + (real) SHIFT;
+#else
+    const real r = SQRT(r2);
+    real value, dSigmaDr = 0;
+#ifdef SWITCH_NATIVEQ
+    if (r <= (real) D0)
+        value = 1;
+    else
+        value = switchOfVariable(r, &dSigmaDr);
+#else
+    const real x = (r - (real) D0) * (real) INV_LENGTH;
+    if (x <= 0)
+        value = 1;
+    else {
+        value = switchOfVariable(x, &dSigmaDr);
+        dSigmaDr *= (real) INV_LENGTH;
+    }
+#endif
+    *scale = (r > 0 ? dSigmaDr * (real) STRETCH_FACTOR / r : (real) 0);
+    return value * (real) STRETCH_FACTOR + (real) SHIFT;
+#endif
+}
+#endif
+
+/**
+ * The contribution of one pair: sigma(r) and its gradient with respect to the second atom's position.
+ * Returns false if the pair contributes nothing.
+ */
+DEVICE bool evaluatePair(real3 delta, real* sigma, real3* dSigmaDSecond, BOX_PARAMS) {
+#ifdef USE_PERIODIC
+    delta = minimumImage(delta, BOX_ARGS);
+#endif
+    real r2 = delta.x * delta.x + delta.y * delta.y + delta.z * delta.z;
+#ifdef USE_CUTOFF
+    if (r2 > (real) CUTOFF_SQUARED)
+        return false;
+#endif
+    real scale;
+    *sigma = pairSwitch(r2, &scale);
+    *dSigmaDSecond = make_real3(delta.x * scale, delta.y * scale, delta.z * scale);
+    return true;
+}
