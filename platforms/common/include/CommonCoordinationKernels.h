@@ -62,8 +62,6 @@ private:
     bool checkListSize();
     /** Give the neighbour list room for `needed` chunks (and a margin); the kernels' arguments follow. */
     void growList(int needed);
-    /** Whether the kernel's "mixed" type (sums, energy, global parameters) is double. */
-    bool mixedIsDouble() const;
 
     OpenMM::ComputeContext& cc;
     bool hasWarpShuffles;

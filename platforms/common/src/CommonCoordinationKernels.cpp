@@ -45,10 +45,6 @@ CommonCalcCoordinationForceKernel::CommonCalcCoordinationForceKernel(const strin
 
 CommonCalcCoordinationForceKernel::~CommonCalcCoordinationForceKernel() {}
 
-bool CommonCalcCoordinationForceKernel::mixedIsDouble() const {
-    return cc.getUseDoublePrecision() || cc.getUseMixedPrecision();
-}
-
 void CommonCalcCoordinationForceKernel::initialize(const System& system, const ResolvedCoordinationForce& force) {
     ContextSelector selector(cc);
     globalParameterNames = force.globalParameterNames;
@@ -120,7 +116,7 @@ void CommonCalcCoordinationForceKernel::updateGlobalParameters(ContextImpl& cont
     if (values == globalParameterValues || values.empty())
         return;
     globalParameterValues = values;
-    if (mixedIsDouble())
+    if (built->plan.mixedIsDouble)
         built->arrays.globals.upload(values);
     else
         built->arrays.globals.upload(vector<float>(values.begin(), values.end()));
@@ -284,7 +280,7 @@ double CommonCalcCoordinationForceKernel::getCoordination(ContextImpl& context) 
     ContextSelector selector(cc);
     updateGlobalParameters(context);
     launch(false, false);
-    if (mixedIsDouble()) {
+    if (built->plan.mixedIsDouble) {
         vector<double> results;
         built->arrays.results.download(results);
         return results[0];
