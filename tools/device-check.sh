@@ -67,9 +67,21 @@ cpp_precision() {
     echo "exit status $?" >> "$OUT/cpp-$precision.log"
     echo "CUDA $precision done at $SECONDS s"
 }
+# One CUDA process per GPU: a second process on the same GPU is refused contexts ("No compatible CUDA device").
+# With several GPUs (a 2-GPU machine) the precisions, and the Python suite's cases, are spread over them.
+gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l); [ "$gpus" -ge 1 ] || gpus=1
+# on_gpus CMD ITEM...: runs "CMD ITEM" for every item, item k on GPU k mod $gpus; one at a time per GPU.
+on_gpus() {
+    local cmd=$1; shift
+    local items=("$@") g k
+    for ((g = 0; g < gpus; g++)); do
+        ( for ((k = g; k < ${#items[@]}; k += gpus)); do CUDA_VISIBLE_DEVICES=$g "$cmd" "${items[k]}"; done ) &
+    done
+    wait
+}
 if want cpp; then
-    # One at a time: the GPU is in exclusive-process compute mode ("No compatible CUDA device" for a second process).
-    for precision in ${DEVICE_CHECK_PRECISIONS:-single mixed double}; do cpp_precision "$precision"; done
+    # shellcheck disable=SC2086
+    on_gpus cpp_precision ${DEVICE_CHECK_PRECISIONS:-single mixed double}
     for precision in ${DEVICE_CHECK_PRECISIONS:-single mixed double}; do
         line=$(grep -E "^\[  (PASSED|FAILED|SKIPPED)  \] [0-9]+ test|SKIPPED:|exit status" "$OUT/cpp-$precision.log" | tr '\n' ' ')
         echo "CUDA $precision (filter ${DEVICE_CHECK_GTEST_FILTER:-*}): $line"
@@ -81,12 +93,22 @@ fi
 if want python; then
 echo "== 3b. Python suite on CUDA (large-N and multi-context cases on)"
 # DEVICE_CHECK_PYTEST picks what pytest runs (default: the whole suite), e.g. "tests/python/test_gpu_platforms.py".
-# One case at a time (the GPU is in exclusive-process mode).
-COORDINATION_TEST_PLATFORMS="${DEVICE_CHECK_CASES:-CUDA:single,CUDA:mixed,CUDA:double}" \
-COORDINATION_LARGE_TESTS="${DEVICE_CHECK_LARGE:-1}" COORDINATION_TEST_DEVICE_INDEX="0,0" \
-    python3 -m pytest ${DEVICE_CHECK_PYTEST:-tests/python} -q -rs -p no:cacheprovider > "$OUT/pytest.log" 2>&1
-tail -40 "$OUT/pytest.log"
-record "Python suite, ${DEVICE_CHECK_CASES:-CUDA x3}" "$(tail -1 "$OUT/pytest.log")"
+# The cases (DEVICE_CHECK_CASES, comma-separated) are split over the GPUs: with two, single + mixed on GPU 0
+# and double on GPU 1 (double alone takes about as long as the other two), pytest-<cases>.log each.
+cases="${DEVICE_CHECK_CASES:-CUDA:single,CUDA:mixed,CUDA:double}"
+if [ "$gpus" -ge 2 ] && [ -z "${DEVICE_CHECK_CASES:-}" ]; then groups=("CUDA:single,CUDA:mixed" "CUDA:double"); else groups=("$cases"); fi
+pytest_cases() {
+    local log="$OUT/pytest-$(echo "$1" | tr -d 'A-Z:' | tr ',' '-').log"
+    COORDINATION_TEST_PLATFORMS="$1" COORDINATION_LARGE_TESTS="${DEVICE_CHECK_LARGE:-1}" COORDINATION_TEST_DEVICE_INDEX="0,0" \
+        python3 -m pytest ${DEVICE_CHECK_PYTEST:-tests/python} -q -rs -p no:cacheprovider > "$log" 2>&1
+    echo "exit status $?" >> "$log"
+}
+on_gpus pytest_cases "${groups[@]}"
+for group in "${groups[@]}"; do
+    log="$OUT/pytest-$(echo "$group" | tr -d 'A-Z:' | tr ',' '-').log"
+    tail -30 "$log"
+    record "Python suite, $group" "$(tail -2 "$log" | tr '\n' ' ')"
+done
 fi
 
 want nve && echo "== 4. NVE energy conservation"
