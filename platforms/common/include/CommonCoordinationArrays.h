@@ -17,9 +17,10 @@ public:
     /** The slots of one group in the order the tile kernel visits them, and the tiles' bounding boxes. */
     struct SortedGroup {
         int numSlots = 0, numTiles = 0;
-        OpenMM::ComputeArray keys;                 // (Morton code << 32) | slot, sorted; identity order without a cutoff
+        OpenMM::ComputeArray keys;                 // (Hilbert index << 32) | slot, sorted; identity order without a cutoff
         OpenMM::ComputeArray sortedAtoms, sortedUniques;
         OpenMM::ComputeArray tileCenters, tileHalfExtents;
+        OpenMM::ComputeArray positions;            // each sorted slot's position this evaluation (culling: computeTileBounds)
         OpenMM::ComputeArray listPositions;        // each sorted slot's position when the neighbour list was built
         OpenMM::ComputeSort sort;                  // culling only, and only for more than one tile
     };
@@ -29,12 +30,11 @@ public:
     /** Give the neighbour list room for `capacity` chunks (the contents are rebuilt). */
     void resizeList(int capacity);
 
-    OpenMM::ComputeArray particlesA, particlesB, particles; // the groups' particles and the unique ones, on the device (uploaded once)
+    OpenMM::ComputeArray particlesA, particlesB; // the groups' particles, on the device (uploaded once)
     OpenMM::ComputeArray positionOfParticle;   // particle -> current atom position (device-side, after reorders)
     OpenMM::ComputeArray atomsA, atomsB;       // slot -> current atom index (follows reordering)
-    OpenMM::ComputeArray uniqueA, uniqueB;     // slot -> index into uniqueParticles (gradient row)
-    OpenMM::ComputeArray uniqueAtoms;          // unique index -> current atom index
-    OpenMM::ComputeArray gradientBuffer;       // ds/dx, 64-bit fixed point, 3 x numUnique
+    OpenMM::ComputeArray uniqueA, uniqueB;     // slot -> index into uniqueParticles (its cell offsets)
+    OpenMM::ComputeArray gradientBuffer;       // ds/dx, 64-bit fixed point, 3 x numGradientRows (per sorted slot)
     OpenMM::ComputeArray cellOffsets;          // unique index -> periodic cells OpenMM wrapped it by (non-periodic forces)
     OpenMM::ComputeArray partialSums, globals, results;
     SortedGroup sortedA, sortedB;              // Self and Dual (sortedB: Dual only)

@@ -19,10 +19,10 @@ struct CommonCoordinationPlan {
     // With a cutoff the slots are re-sorted into spatial order every this many evaluations (and whenever
     // the force is rebuilt). Correctness never depends on the order; only how well tiles are culled does.
     static constexpr int SortInterval = 100;
-    // Groups of at most this many distinct atoms finish inside the pair kernel on CUDA (one launch). The
-    // last block then applies every force alone: measured on an H100, that wins for 1,000 atoms (12.5 -> 9 us
-    // per step) and loses for 2,000-4,000 (S3 1k x 1k 9 -> 14-17 us, S1 4k 20 -> 29 us).
-    static constexpr int MaxFusedUnique = 1024;
+    // Forces of at most this many gradient rows (slots) finish inside the pair kernel on CUDA (one launch).
+    // The last block then applies every force alone: measured on an H100, that wins for 1,000 atoms (12.5 ->
+    // 9 us per step) and loses for 2,000-4,000 (S3 1k x 1k 9 -> 14-17 us, S1 4k 20 -> 29 us).
+    static constexpr int MaxFusedRows = 1024;
     // Neighbour list (forces with a cutoff whose tiles are culled): built for dmax plus a skin of this
     // fraction of dmax (at least MinimumSkin nm), rebuilt when a slot has moved half the skin.
     static constexpr double SkinFraction = 0.1;
@@ -43,6 +43,9 @@ struct CommonCoordinationPlan {
     bool useDouble = false;            // the kernel's "real" is double
     bool mixedIsDouble = false;        // the kernel's "mixed" type (sums, energy, global parameters) is double
     int numA = 0, numB = 0, numUnique = 0;
+    // ds/dx is accumulated per slot, not per atom: row k is A's slot k, row NUM_A + k B's slot k (Dual and
+    // Pair), in the order the tile kernel visits the slots, so that a tile's gradient writes are contiguous.
+    int numGradientRows = 0;
     int numGlobals = 0, numParameterDerivatives = 0;
     int tilesA = 0, tilesB = 0;
     long long numTiles = 0;            // tiles of 32x32 pairs (Self, Dual)

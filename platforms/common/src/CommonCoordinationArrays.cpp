@@ -10,7 +10,7 @@ using std::vector;
 
 namespace {
 
-/** Sorts the 64-bit keys (Morton code << 32 | slot) that give the slots' spatial order. */
+/** Sorts the 64-bit keys (Hilbert index << 32 | slot) that give the slots' spatial order. */
 class SlotSortTrait : public ComputeSortImpl::SortTrait {
     int getDataSize() const override { return 8; }
     int getKeySize() const override { return 8; }
@@ -31,14 +31,12 @@ void CommonCoordinationArrays::initialize(ComputeContext& cc, const CommonCoordi
     const int mixedSize = (plan.mixedIsDouble ? sizeof(double) : sizeof(float));
     particlesA.initialize<int>(cc, std::max(numA, 1), "coordinationParticlesA");
     particlesB.initialize<int>(cc, std::max(numB, 1), "coordinationParticlesB");
-    particles.initialize<int>(cc, std::max(numUnique, 1), "coordinationParticles");
     positionOfParticle.initialize<int>(cc, cc.getPaddedNumAtoms(), "coordinationPositionOfParticle");
     atomsA.initialize<int>(cc, std::max(numA, 1), "coordinationAtomsA");
     atomsB.initialize<int>(cc, std::max(numB, 1), "coordinationAtomsB");
     uniqueA.initialize<int>(cc, std::max(numA, 1), "coordinationUniqueA");
     uniqueB.initialize<int>(cc, std::max(numB, 1), "coordinationUniqueB");
-    uniqueAtoms.initialize<int>(cc, std::max(numUnique, 1), "coordinationUniqueAtoms");
-    gradientBuffer.initialize<long long>(cc, 3 * std::max(numUnique, 1), "coordinationGradient");
+    gradientBuffer.initialize<long long>(cc, 3 * std::max(plan.numGradientRows, 1), "coordinationGradient");
     cellOffsets.initialize<mm_int4>(cc, std::max(numUnique, 1), "coordinationCellOffsets");
     cellOffsets.upload(vector<mm_int4>(cellOffsets.getSize(), mm_int4(0, 0, 0, 0)));
     partialSums.initialize(cc, std::max(plan.numPartials, 1), mixedSize, "coordinationPartialSums");
@@ -52,8 +50,6 @@ void CommonCoordinationArrays::initialize(ComputeContext& cc, const CommonCoordi
         particlesB.upload(force.groupB);
         uniqueB.upload(force.uniqueB);
     }
-    if (numUnique > 0)
-        particles.upload(force.uniqueParticles);
     gradientBuffer.upload(vector<long long>(gradientBuffer.getSize(), 0));
     if (plan.mode != CoordinationForce::Pair) {
         initializeSorted(cc, plan, sortedA, numA, "A");
@@ -91,6 +87,7 @@ void CommonCoordinationArrays::initializeSorted(ComputeContext& cc, const Common
     g.sortedUniques.upload(vector<int>(g.sortedUniques.getSize(), 0));
     g.tileCenters.initialize(cc, std::max(g.numTiles, 1), real4Size, "coordinationTileCenters" + name);
     g.tileHalfExtents.initialize(cc, std::max(g.numTiles, 1), real4Size, "coordinationTileHalfExtents" + name);
+    g.positions.initialize(cc, std::max(numSlots, 1), real4Size, "coordinationSortedPositions" + name);
     g.listPositions.initialize(cc, std::max(numSlots, 1), real4Size, "coordinationListPositions" + name);
     if (plan.useDouble)
         g.listPositions.upload(vector<mm_double4>(g.listPositions.getSize(), mm_double4(0, 0, 0, 0)));

@@ -65,6 +65,8 @@ void CommonCoordinationKernelSet::createPairKernel(ComputeContext& cc, ComputePr
     pairBoxArg = args.addBox(plan.useDouble);
     args.add(a.cellOffsets);
     if (!pairMode) {
+        args.add(a.sortedA.positions);
+        args.add(a.sortedB.positions);
         args.add(a.sortedA.tileCenters);
         args.add(a.sortedA.tileHalfExtents);
         args.add(a.sortedB.tileCenters);
@@ -84,7 +86,6 @@ void CommonCoordinationKernelSet::createPairKernel(ComputeContext& cc, ComputePr
         args.add(a.results);
         args.add(cc.getEnergyBuffer());
         pairAddEnergyArg = args.add(1);
-        args.add(a.uniqueAtoms);
         args.add(cc.getLongForceBuffer());
         args.add(a.blocksDone);
         if (plan.numParameterDerivatives > 0) {
@@ -126,6 +127,7 @@ void CommonCoordinationKernelSet::createGroupKernels(ComputeContext& cc, Compute
     boundsArgs.add(sorted.numTiles);
     boundsArgs.add(sorted.tileCenters);
     boundsArgs.add(sorted.tileHalfExtents);
+    boundsArgs.add(sorted.positions);
     g.boundsBoxArg = boundsArgs.addBox(plan.useDouble);
     if (plan.culling) {
         boundsArgs.add(sorted.listPositions);
@@ -141,12 +143,8 @@ void CommonCoordinationKernelSet::createBuildKernel(ComputeContext& cc, ComputeP
                                                     const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
     buildKernel = program->createKernel("buildNeighborList");
     Arguments args(buildKernel);
-    args.add(cc.getPosq());
-    args.add(a.cellOffsets);
-    args.add(a.sortedA.sortedAtoms);
-    args.add(a.sortedA.sortedUniques);
-    args.add(a.sortedB.sortedAtoms);
-    args.add(a.sortedB.sortedUniques);
+    args.add(a.sortedA.positions);
+    args.add(a.sortedB.positions);
     args.add(a.sortedA.tileCenters);
     args.add(a.sortedA.tileHalfExtents);
     args.add(a.sortedB.tileCenters);
@@ -172,7 +170,10 @@ void CommonCoordinationKernelSet::createFinishKernel(ComputeContext& cc, Compute
     args.add(cc.getEnergyBuffer());
     finishAddEnergyArg = args.add(1);
     args.add(a.gradientBuffer);
-    args.add(a.uniqueAtoms);
+    // The gradient rows' atoms: the slots' atoms in the tile kernel's order (Pair mode: the groups' order).
+    const bool pairMode = (plan.mode == CoordinationForce::Pair);
+    args.add(pairMode ? a.atomsA : a.sortedA.sortedAtoms);
+    args.add(pairMode ? a.atomsB : a.sortedB.sortedAtoms);
     args.add(cc.getLongForceBuffer());
     finishComputeGradientArg = args.add(1);
     args.add(a.partialFixed);
@@ -196,8 +197,6 @@ void CommonCoordinationKernelSet::createReorderKernels(ComputeContext& cc, Compu
     translateArgs.add(a.atomsA);
     translateArgs.add(a.particlesB);
     translateArgs.add(a.atomsB);
-    translateArgs.add(a.particles);
-    translateArgs.add(a.uniqueAtoms);
 }
 
 void CommonCoordinationKernelSet::setListArgs(CommonCoordinationArrays& a, int capacity) {

@@ -81,7 +81,7 @@ void CommonCalcCoordinationForceKernel::followAtomOrder() {
             positionOfParticle[order[i]] = i;
     }
     k.invertKernel->execute(cc.getNumAtoms());
-    k.translateKernel->execute(std::max({plan.numA, plan.numB, plan.numUnique, 1}));
+    k.translateKernel->execute(std::max({plan.numA, plan.numB, 1}));
     // The sorted order is of slots, so it survives a reordering; the atoms it points at are gathered again.
     for (GroupKernels* g : {&k.groupA, &k.groupB})
         if (g->gatherKernel && g->sorted->numSlots > 0)
@@ -170,7 +170,7 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
     k.finishKernel->setArg(k.finishAddEnergyArg, addEnergy ? 1 : 0);
     k.finishKernel->setArg(k.finishComputeGradientArg, computeGradient ? 1 : 0);
     if (computeGradient)
-        k.finishKernel->execute(std::max(plan.numUnique, Plan::FinishBlockSize), Plan::FinishBlockSize);
+        k.finishKernel->execute(std::max(plan.numGradientRows, Plan::FinishBlockSize), Plan::FinishBlockSize);
     else
         k.finishKernel->execute(Plan::FinishBlockSize, Plan::FinishBlockSize);
 }

@@ -47,6 +47,7 @@ CommonCoordinationPlan CommonCoordinationPlan::create(const ResolvedCoordination
     p.numA = force.groupA.size();
     p.numB = force.groupB.size();
     p.numUnique = force.uniqueParticles.size();
+    p.numGradientRows = p.numA + (p.mode == CoordinationForce::Self ? 0 : p.numB);
     p.numGlobals = force.globalParameterNames.size();
     p.numParameterDerivatives = force.energyParameterDerivatives.size();
     p.paddedNumAtoms = cc.getPaddedNumAtoms();
@@ -75,7 +76,7 @@ CommonCoordinationPlan CommonCoordinationPlan::create(const ResolvedCoordination
     }
     // Sort cells of a non-periodic force: a tenth of the cutoff (at least 0.02 nm).
     p.sortCell = (p.hasCutoff ? std::max(0.02, p.cutoff / 10) : 0.1);
-    p.fusedFinish = hasWarpShuffles && p.numUnique <= MaxFusedUnique && !p.culling;
+    p.fusedFinish = hasWarpShuffles && p.numGradientRows <= MaxFusedRows && !p.culling;
     // The neighbour list: every force whose tiles are culled has one. Its first capacity is a guess (8
     // chunks per row tile); the host reads the size of the first build and, after each re-sort, the size
     // the last build needed, and grows it.

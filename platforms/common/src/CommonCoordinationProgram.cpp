@@ -26,7 +26,7 @@ void addSizeDefines(ComputeContext& cc, const CommonCoordinationPlan& plan, map<
     defines["FINISH_BLOCK_SIZE"] = cc.intToString(Plan::FinishBlockSize);
     defines["NUM_A"] = cc.intToString(plan.numA);
     defines["NUM_B"] = cc.intToString(plan.numB);
-    defines["NUM_UNIQUE"] = cc.intToString(plan.numUnique);
+    defines["NUM_GRADIENT_ROWS"] = cc.intToString(plan.numGradientRows);
     defines["NUM_TILES_A"] = cc.intToString(plan.tilesA);
     defines["NUM_TILES_B"] = cc.intToString(plan.tilesB);
     defines["NUM_TILES"] = cc.intToString((int) plan.numTiles);

@@ -17,7 +17,7 @@
  *   1. computeCoordinationTiles / computeCoordinationPairs: every pair once; each block writes its
  *      partial sum of s to partialSums (fixed order: deterministic; with the list, fixed-point partials
  *      to partialFixed: exact in any order) and, if requested, adds ds/dx into gradientBuffer (64-bit
- *      fixed point: deterministic). With a cutoff, the slots are kept in spatial (Morton) order; the
+ *      fixed point: deterministic). With a cutoff, the slots are kept in spatial (Hilbert-curve) order; the
  *      neighbour list holds, per 32-slot row tile, the column slots within the cutoff plus a skin of its
  *      bounding box, in chunks of 32 (without the list, pairs of tiles whose bounding boxes are farther
  *      apart than the cutoff are skipped).
@@ -25,7 +25,7 @@
  *      and dE/ds (code generated from the Lepton expression); block 0 adds E to the energy buffer;
  *      then F -= dE/ds * ds/dx into OpenMM's force buffer, and the gradient is cleared.
  *
- * Host defines: TILE_SIZE (32), WARPS_PER_BLOCK, PAIR_BLOCK_SIZE, FINISH_BLOCK_SIZE, NUM_A, NUM_B, NUM_UNIQUE,
+ * Host defines: TILE_SIZE (32), WARPS_PER_BLOCK, PAIR_BLOCK_SIZE, FINISH_BLOCK_SIZE, NUM_A, NUM_B, NUM_GRADIENT_ROWS,
  * MODE_SELF/MODE_DUAL/MODE_PAIR, NUM_TILES_A, NUM_TILES_B, NUM_TILES, PADDED_NUM_ATOMS, USE_PERIODIC, USE_CUTOFF,
  * CUTOFF_SQUARED, USE_CULLING, CULL_CHUNK, PADDED_CUTOFF_SQUARED, INV_SORT_CELL, CHECK_SAME_ATOM, FUSED_FINISH,
  * HAS_PARAMETER_DERIVATIVES, the switching function's (switching.cc); with the list USE_NEIGHBOR_LIST,
@@ -179,9 +179,13 @@ DEVICE void addFixedPoint(mm_long* hi, mm_long* lo, mixed* sum, mixed* compensat
 DEFINE_REDUCE_OVER_BLOCK(reduceLongOverBlock, mm_long)
 #endif
 
-/** Add a gradient (64-bit fixed point) to a unique atom's row of gradientBuffer. */
-DEVICE void addGradient(GLOBAL mm_long* RESTRICT gradientBuffer, int unique, real3 gradient) {
-    ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[unique], (mm_ulong) realToFixedPoint(gradient.x));
-    ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[unique + NUM_UNIQUE], (mm_ulong) realToFixedPoint(gradient.y));
-    ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[unique + 2 * NUM_UNIQUE], (mm_ulong) realToFixedPoint(gradient.z));
+/**
+ * Add a gradient (64-bit fixed point) to one row of gradientBuffer. The rows are slots, not atoms: row k is
+ * A's slot k, row NUM_A + k B's slot k (Dual, Pair), in the tile kernel's (sorted) order, so the 32 rows of a
+ * tile are 32 consecutive entries. The finish adds each row to its slot's atom.
+ */
+DEVICE void addGradient(GLOBAL mm_long* RESTRICT gradientBuffer, int row, real3 gradient) {
+    ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[row], (mm_ulong) realToFixedPoint(gradient.x));
+    ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[row + NUM_GRADIENT_ROWS], (mm_ulong) realToFixedPoint(gradient.y));
+    ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[row + 2 * NUM_GRADIENT_ROWS], (mm_ulong) realToFixedPoint(gradient.z));
 }

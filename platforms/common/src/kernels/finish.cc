@@ -7,12 +7,13 @@
 /**
  * s from the partial sums (in a fixed order), E(s) and dE/ds from the energy expression; if
  * writeResults, results = {s, dE/ds, E} and E is added to the energy buffer. Then, if computeGradient,
- * F_i -= dE/ds * ds/dx_i for the unique atoms first, first + stride, ..., clearing their gradient.
+ * F_i -= dE/ds * ds/dx_i for the gradient rows (slots) first, first + stride, ..., each added to its slot's
+ * atom (slotAtomsA/B: the slots' current atoms, in the tile kernel's order), clearing the rows.
  * The partial sums and the gradient were written by other blocks: they are read through volatile.
  */
 DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartials, GLOBAL const mixed* RESTRICT globals,
         GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
-        GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
+        GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT slotAtomsA, GLOBAL const int* RESTRICT slotAtomsB,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed,
         int first, int stride, bool writeResults, LOCAL_ARG volatile mixed* reduceTemp,
         LOCAL_ARG volatile mm_long* longTemp, LOCAL_ARG mixed* derivative DERIVATIVE_PARAMS) {
@@ -50,11 +51,11 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
         return;
     const real scale = (real) derivative[0] / (real) 0x100000000;
     GLOBAL volatile mm_long* gradient = gradientBuffer;
-    for (int unique = first; unique < NUM_UNIQUE; unique += stride) {
-        const int atom = uniqueAtoms[unique];
+    for (int row = first; row < NUM_GRADIENT_ROWS; row += stride) {
+        const int atom = (row < NUM_A ? slotAtomsA[row] : slotAtomsB[row - NUM_A]);
         for (int component = 0; component < 3; component++) {
-            const mm_long value = gradient[unique + component * NUM_UNIQUE];
-            gradient[unique + component * NUM_UNIQUE] = 0;
+            const mm_long value = gradient[row + component * NUM_GRADIENT_ROWS];
+            gradient[row + component * NUM_GRADIENT_ROWS] = 0;
             ATOMIC_ADD(&forceBuffers[atom + component * PADDED_NUM_ATOMS],
                        (mm_ulong) realToFixedPoint(-scale * (real) value));
         }
@@ -66,13 +67,13 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
  */
 KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int numPartials,
         GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer,
-        int addEnergy, GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
+        int addEnergy, GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT slotAtomsA, GLOBAL const int* RESTRICT slotAtomsB,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed
         DERIVATIVE_PARAMS) {
     LOCAL volatile mixed reduceTemp[FINISH_BLOCK_SIZE];
     LOCAL volatile mm_long longTemp[FINISH_BLOCK_SIZE];
     LOCAL mixed derivative[1];
-    finishBlock(partialSums, numPartials, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms,
+    finishBlock(partialSums, numPartials, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB,
                 forceBuffers, computeGradient, partialFixed, GLOBAL_ID, GLOBAL_SIZE, GROUP_ID == 0, reduceTemp,
                 longTemp, derivative DERIVATIVE_ARGS);
 }
@@ -86,7 +87,7 @@ KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int num
  */
 DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL const mixed* RESTRICT globals,
         GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
-        GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT uniqueAtoms,
+        GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT slotAtomsA, GLOBAL const int* RESTRICT slotAtomsB,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL unsigned int* RESTRICT blocksDone,
         LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG mixed* derivative, LOCAL_ARG int* isLast DERIVATIVE_PARAMS) {
     __threadfence();
@@ -98,21 +99,22 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
         return;
     __threadfence();
     // (Never with the neighbour list: no fixed-point partials.)
-    finishBlock(partialSums, NUM_GROUPS, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms,
+    finishBlock(partialSums, NUM_GROUPS, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB,
                 forceBuffers, computeGradient, 0, LOCAL_ID, LOCAL_SIZE, true, reduceTemp, 0, derivative DERIVATIVE_ARGS);
     if (LOCAL_ID == 0)
         *blocksDone = 0;
 }
 
 #define FUSED_FINISH_PARAMS , GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, \
-        GLOBAL mixed* RESTRICT energyBuffer, int addEnergy, GLOBAL const int* RESTRICT uniqueAtoms, \
-        GLOBAL mm_ulong* RESTRICT forceBuffers, GLOBAL unsigned int* RESTRICT blocksDone DERIVATIVE_PARAMS
-#define FUSED_FINISH_TAIL \
+        GLOBAL mixed* RESTRICT energyBuffer, int addEnergy, GLOBAL mm_ulong* RESTRICT forceBuffers, \
+        GLOBAL unsigned int* RESTRICT blocksDone DERIVATIVE_PARAMS
+/* The kernel's arrays of the slots' atoms (the gradient rows' atoms): A's, then B's. */
+#define FUSED_FINISH_TAIL(slotAtomsA, slotAtomsB) \
     LOCAL mixed derivative[1]; \
     LOCAL int isLast[1]; \
-    finishInLastBlock(partialSums, globals, results, energyBuffer, addEnergy, gradientBuffer, uniqueAtoms, forceBuffers, \
-                      computeGradient, blocksDone, reduceTemp, derivative, isLast DERIVATIVE_ARGS);
+    finishInLastBlock(partialSums, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB, \
+                      forceBuffers, computeGradient, blocksDone, reduceTemp, derivative, isLast DERIVATIVE_ARGS);
 #else
 #define FUSED_FINISH_PARAMS
-#define FUSED_FINISH_TAIL
+#define FUSED_FINISH_TAIL(slotAtomsA, slotAtomsB)
 #endif

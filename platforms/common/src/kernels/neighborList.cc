@@ -1,7 +1,7 @@
 /**
  * The neighbour list (USE_NEIGHBOR_LIST, Self and Dual modes with culling): per row tile of A, the column
- * slots within the cutoff plus a skin of its bounding box, in chunks of 32 (computeCoordinationTiles in
- * tiles.cc visits them).
+ * slots within the cutoff plus a skin of at least one of its atoms, in chunks of 32
+ * (computeCoordinationTiles in tiles.cc visits them).
  */
 
 #ifdef USE_NEIGHBOR_LIST
@@ -13,6 +13,25 @@
 DEVICE bool atomNearTile(real3 pos, real4 center, real4 halfExtent, BOX_PARAMS) {
     return !(boxGapSquared(center, halfExtent, make_real4(pos.x, pos.y, pos.z, 0), make_real4(0, 0, 0, 0), BOX_ARGS) >
              (real) PADDED_LIST_CUTOFF_SQUARED);
+}
+
+/**
+ * Whether an atom is within the list cutoff (padded as in atomNearTile) of at least one of the first
+ * numRows positions of a row tile: the exact test after atomNearTile's quick one (a column atom near the
+ * tile's box but far from all its atoms would cost a lane of every chunk it joins, for nothing). A NaN
+ * anywhere counts as near.
+ */
+DEVICE bool atomNearRowAtoms(real3 pos, LOCAL_ARG const real4* rowPositions, int numRows, BOX_PARAMS) {
+    for (int k = 0; k < numRows; k++) {
+        const real4 row = rowPositions[k];
+        real3 delta = make_real3(pos.x - row.x, pos.y - row.y, pos.z - row.z);
+#ifdef USE_PERIODIC
+        delta = wrapRectangular(delta, periodicBoxSize, invPeriodicBoxSize);
+#endif
+        if (!(delta.x * delta.x + delta.y * delta.y + delta.z * delta.z > (real) PADDED_LIST_CUTOFF_SQUARED))
+            return true;
+    }
+    return false;
 }
 
 #ifdef USE_WARP_SHUFFLE
@@ -83,13 +102,12 @@ DEVICE void writeChunk(int rowTile, int count, LOCAL_ARG const int* buffer, int 
  * The neighbour list (only when this evaluation's rebuild flag is up; computeTileBounds raises it): for
  * each row tile of A, one warp visits the column tiles (Self: those after it; Dual: all of B) in order,
  * keeps those whose bounding boxes are within cutoff + skin of the row tile's (32 at a time, a ballot),
- * then the column slots of those within cutoff + skin of the row tile's box, and packs them into
+ * then the column slots of those within cutoff + skin of the row tile's box and of one of its atoms, and packs them into
  * chunks of 32 in that order. It records every slot's position (listPositions) for the motion test.
- * A pair within the cutoff now is in the list as long as no atom has moved half the skin since.
+ * A pair within the cutoff now is in the list as long as no atom has moved half the skin since. Positions
+ * come from sortedPositions (computeTileBounds wrote them this evaluation).
  */
-KERNEL void buildNeighborList(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
-        GLOBAL const int* RESTRICT sortedAtomsA, GLOBAL const int* RESTRICT sortedUniqueA,
-        GLOBAL const int* RESTRICT sortedAtomsB, GLOBAL const int* RESTRICT sortedUniqueB,
+KERNEL void buildNeighborList(GLOBAL const real4* RESTRICT sortedPositionsA, GLOBAL const real4* RESTRICT sortedPositionsB,
         GLOBAL const real4* RESTRICT tileCentersA, GLOBAL const real4* RESTRICT tileHalfExtentsA,
         GLOBAL const real4* RESTRICT tileCentersB, GLOBAL const real4* RESTRICT tileHalfExtentsB,
         GLOBAL real4* RESTRICT listPositionsA, GLOBAL real4* RESTRICT listPositionsB, GLOBAL int* RESTRICT listState,
@@ -98,41 +116,40 @@ KERNEL void buildNeighborList(GLOBAL const real4* RESTRICT posq, GLOBAL const in
         return;
     LOCAL int buffers[LIST_WARPS_PER_BLOCK * 2 * TILE_SIZE];
     LOCAL int hitLists[LIST_WARPS_PER_BLOCK * TILE_SIZE];
+    LOCAL real4 rowPositionLists[LIST_WARPS_PER_BLOCK * TILE_SIZE];
     LOCAL int scratches[LIST_WARPS_PER_BLOCK * TILE_SIZE];
     const int warpInBlock = LOCAL_ID / TILE_SIZE, lane = LOCAL_ID % TILE_SIZE;
     LOCAL_ARG int* buffer = buffers + warpInBlock * 2 * TILE_SIZE;
     LOCAL_ARG int* hits = hitLists + warpInBlock * TILE_SIZE;
+    LOCAL_ARG real4* rowPositions = rowPositionLists + warpInBlock * TILE_SIZE;
     LOCAL_ARG int* scratch = scratches + warpInBlock * TILE_SIZE;
 #ifdef MODE_SELF
     const int numColumnTiles = NUM_TILES_A, numColumns = NUM_A, numRows = NUM_TILES_A;
-    GLOBAL const int* RESTRICT columnAtoms = sortedAtomsA;
-    GLOBAL const int* RESTRICT columnUniques = sortedUniqueA;
+    GLOBAL const real4* RESTRICT columnPositions = sortedPositionsA;
     GLOBAL const real4* RESTRICT columnCenters = tileCentersA;
     GLOBAL const real4* RESTRICT columnHalfExtents = tileHalfExtentsA;
 #else
     // Rows past A's tiles only record B's positions.
     const int numColumnTiles = NUM_TILES_B, numColumns = NUM_B, numRows = NUM_TILES_A + NUM_TILES_B;
-    GLOBAL const int* RESTRICT columnAtoms = sortedAtomsB;
-    GLOBAL const int* RESTRICT columnUniques = sortedUniqueB;
+    GLOBAL const real4* RESTRICT columnPositions = sortedPositionsB;
     GLOBAL const real4* RESTRICT columnCenters = tileCentersB;
     GLOBAL const real4* RESTRICT columnHalfExtents = tileHalfExtentsB;
 #endif
     for (int row = GLOBAL_ID / TILE_SIZE; row < numRows; row += GLOBAL_SIZE / TILE_SIZE) {
         if (row >= NUM_TILES_A) {
             const int slot = (row - NUM_TILES_A) * TILE_SIZE + lane;
-            if (slot < numColumns) {
-                const real3 pos = atomPosition(posq, cellOffsets, columnAtoms[slot], columnUniques[slot],
-                                               periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
-                listPositionsB[slot] = make_real4(pos.x, pos.y, pos.z, 0);
-            }
+            if (slot < numColumns)
+                listPositionsB[slot] = columnPositions[slot];
             continue;
         }
         const int rowSlot = row * TILE_SIZE + lane;
+        const int numRowSlots = min(TILE_SIZE, NUM_A - row * TILE_SIZE);
         if (rowSlot < NUM_A) {
-            const real3 pos = atomPosition(posq, cellOffsets, sortedAtomsA[rowSlot], sortedUniqueA[rowSlot],
-                                           periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
-            listPositionsA[rowSlot] = make_real4(pos.x, pos.y, pos.z, 0);
+            const real4 pos = sortedPositionsA[rowSlot];
+            listPositionsA[rowSlot] = pos;
+            rowPositions[lane] = pos;
         }
+        LIST_SYNC;
         const real4 rowCenter = tileCentersA[row], rowHalf = tileHalfExtentsA[row];
         int count = 0; // slots waiting in buffer (the same in every lane)
         for (int columnBase = (MODE_IS_SELF ? row + 1 : 0); columnBase < numColumnTiles; columnBase += TILE_SIZE) {
@@ -149,9 +166,10 @@ KERNEL void buildNeighborList(GLOBAL const real4* RESTRICT posq, GLOBAL const in
                 const int slot = hits[h] * TILE_SIZE + lane;
                 bool near = false;
                 if (slot < numColumns) {
-                    const real3 pos = atomPosition(posq, cellOffsets, columnAtoms[slot], columnUniques[slot],
-                                                   periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
-                    near = atomNearTile(pos, rowCenter, rowHalf, BOX_ARGS);
+                    const real4 pos = columnPositions[slot];
+                    const real3 position = make_real3(pos.x, pos.y, pos.z);
+                    near = atomNearTile(position, rowCenter, rowHalf, BOX_ARGS) &&
+                           atomNearRowAtoms(position, rowPositions, numRowSlots, BOX_ARGS);
                 }
                 int numNear;
                 const int offset = warpExclusiveCount(near, lane, &numNear, scratch);

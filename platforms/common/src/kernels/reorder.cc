@@ -16,12 +16,9 @@ KERNEL void invertAtomOrder(GLOBAL const int* RESTRICT atomIndex, GLOBAL int* RE
  */
 KERNEL void translateParticles(GLOBAL const int* RESTRICT positionOfParticle,
         GLOBAL const int* RESTRICT particlesA, GLOBAL int* RESTRICT atomsA,
-        GLOBAL const int* RESTRICT particlesB, GLOBAL int* RESTRICT atomsB,
-        GLOBAL const int* RESTRICT uniqueParticles, GLOBAL int* RESTRICT uniqueAtoms) {
+        GLOBAL const int* RESTRICT particlesB, GLOBAL int* RESTRICT atomsB) {
     for (int i = GLOBAL_ID; i < NUM_A; i += GLOBAL_SIZE)
         atomsA[i] = positionOfParticle[particlesA[i]];
     for (int i = GLOBAL_ID; i < NUM_B; i += GLOBAL_SIZE)
         atomsB[i] = positionOfParticle[particlesB[i]];
-    for (int i = GLOBAL_ID; i < NUM_UNIQUE; i += GLOBAL_SIZE)
-        uniqueAtoms[i] = positionOfParticle[uniqueParticles[i]];
 }

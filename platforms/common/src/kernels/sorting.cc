@@ -1,10 +1,10 @@
 /**
- * The slots' spatial order (Morton sort keys, the sorted slots) and the tiles' bounding boxes, with the
+ * The slots' spatial order (Hilbert-curve sort keys, the sorted slots) and the tiles' bounding boxes, with the
  * tests that cull by them (tilesInteract; atomNearTile in neighborList.cc).
  */
 
 /**
- * Spread the low 10 bits of v so that they occupy every third bit (for a 30-bit Morton code).
+ * Spread the low 10 bits of v so that they occupy every third bit (to interleave three 10-bit numbers).
  */
 DEVICE int spreadBits(int v) {
     v &= 0x3ff;
@@ -16,6 +16,40 @@ DEVICE int spreadBits(int v) {
 }
 
 /**
+ * The index along a 3-D Hilbert curve (10 bits per axis, 30 bits) of the cell (x, y, z), each in 0..1023:
+ * John Skilling's transform of the axes to the curve's "transpose" (Programming the Hilbert curve, AIP
+ * Conf. Proc. 707, 381 (2004)), whose bits, interleaved, are the index. Consecutive indices are adjacent
+ * cells, so runs of 32 sorted slots are compact (about cubes), where a Morton order gives slabs.
+ */
+DEVICE int hilbertIndex(int x, int y, int z) {
+    int X[3] = {x, y, z};
+    // Undo the excess work of the curve's recursion, from the highest bit down.
+    for (int q = 512; q > 1; q >>= 1) {
+        const int p = q - 1;
+        for (int i = 0; i < 3; i++) {
+            if (X[i] & q)
+                X[0] ^= p; // invert
+            else {
+                const int t = (X[0] ^ X[i]) & p; // exchange
+                X[0] ^= t;
+                X[i] ^= t;
+            }
+        }
+    }
+    // Gray encode.
+    X[1] ^= X[0];
+    X[2] ^= X[1];
+    int t = 0;
+    for (int q = 512; q > 1; q >>= 1)
+        if (X[2] & q)
+            t ^= q - 1;
+    X[0] ^= t;
+    X[1] ^= t;
+    X[2] ^= t;
+    return (spreadBits(X[0]) << 2) | (spreadBits(X[1]) << 1) | spreadBits(X[2]);
+}
+
+/**
  * A cell coordinate in 0..1023 from a real number of cells (clamped before the conversion to int).
  */
 DEVICE int cellCoordinate(real cells) {
@@ -23,7 +57,7 @@ DEVICE int cellCoordinate(real cells) {
 }
 
 /**
- * Sort keys for the slots of one group: (Morton code of the atom's cell) << 32 | slot. The slot in the
+ * Sort keys for the slots of one group: (Hilbert index of the atom's cell) << 32 | slot. The slot in the
  * low bits makes every key unique, so the sorted order (and every sum that follows it) is deterministic.
  * A periodic force uses 1024 cells along each box vector; a non-periodic one cells of 1/INV_SORT_CELL nm
  * (the code repeats every 1024 cells: only locality is at stake, never correctness).
@@ -50,8 +84,7 @@ KERNEL void computeSortKeys(GLOBAL const real4* RESTRICT posq, GLOBAL const int4
         const int cy = cellCoordinate(pos.y * (real) INV_SORT_CELL);
         const int cz = cellCoordinate(pos.z * (real) INV_SORT_CELL);
 #endif
-        const int morton = spreadBits(cx) | (spreadBits(cy) << 1) | (spreadBits(cz) << 2);
-        keys[slot] = (((mm_long) morton) << 32) | (mm_long) slot;
+        keys[slot] = (((mm_long) hilbertIndex(cx, cy, cz)) << 32) | (mm_long) slot;
     }
 }
 
@@ -81,12 +114,15 @@ DEVICE bool movedTooFar(real3 pos, real4 listPos) {
 #endif
 
 /**
- * The bounding box of each tile of 32 sorted slots (centre and half extents). Periodic: every atom is
- * taken at its image nearest the tile's first atom, so a tile that straddles the box edge stays compact.
+ * The bounding box of each tile of 32 sorted slots (centre and half extents), and every sorted slot's
+ * position (sortedPositions: what the list build and the tile kernel read, contiguous in the sorted order
+ * instead of through slot -> atom -> posq). Periodic: every atom is taken at its image nearest the tile's
+ * first atom, so a tile that straddles the box edge stays compact.
  */
 KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
         GLOBAL const int* RESTRICT sortedAtoms, GLOBAL const int* RESTRICT sortedUniques, int numSlots, int numTiles,
-        GLOBAL real4* RESTRICT centers, GLOBAL real4* RESTRICT halfExtents, BOX_PARAMS
+        GLOBAL real4* RESTRICT centers, GLOBAL real4* RESTRICT halfExtents, GLOBAL real4* RESTRICT sortedPositions,
+        BOX_PARAMS
 #ifdef USE_NEIGHBOR_LIST
         , GLOBAL const real4* RESTRICT listPositions, GLOBAL int* RESTRICT listState, int capacity, int parity,
         int forceRebuild, int keepsBooks
@@ -113,6 +149,7 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
         const int last = min(first + TILE_SIZE, numSlots);
         const real3 origin = atomPosition(posq, cellOffsets, sortedAtoms[first], sortedUniques[first], periodicBoxVecX,
                                           periodicBoxVecY, periodicBoxVecZ);
+        sortedPositions[first] = make_real4(origin.x, origin.y, origin.z, 1);
         real3 low = make_real3(0, 0, 0), high = make_real3(0, 0, 0);
         bool notANumber = false;
 #ifdef USE_NEIGHBOR_LIST
@@ -121,6 +158,7 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
         for (int index = first + 1; index < last; index++) {
             const real3 pos = atomPosition(posq, cellOffsets, sortedAtoms[index], sortedUniques[index], periodicBoxVecX,
                                            periodicBoxVecY, periodicBoxVecZ);
+            sortedPositions[index] = make_real4(pos.x, pos.y, pos.z, 1);
 #ifdef USE_NEIGHBOR_LIST
             moved = moved || movedTooFar(pos, listPositions[index]);
 #endif

@@ -5,6 +5,34 @@
 
 #if defined(MODE_SELF) || defined(MODE_DUAL)
 /**
+ * The slots of both groups in the tile kernel's order: their atoms, unique indices (cell offsets) and, with
+ * culling, their positions this evaluation (computeTileBounds writes them).
+ */
+#define SLOT_PARAMS GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets, \
+        GLOBAL const int* RESTRICT sortedAtomsA, GLOBAL const int* RESTRICT sortedAtomsB, \
+        GLOBAL const int* RESTRICT sortedUniqueA, GLOBAL const int* RESTRICT sortedUniqueB, \
+        GLOBAL const real4* RESTRICT sortedPositionsA, GLOBAL const real4* RESTRICT sortedPositionsB
+#define SLOT_ARGS posq, cellOffsets, sortedAtomsA, sortedAtomsB, sortedUniqueA, sortedUniqueB, sortedPositionsA, \
+        sortedPositionsB
+
+/**
+ * The position of slot `slot` of group A or B: with culling, read contiguously from the sorted positions;
+ * otherwise through the slot's atom.
+ */
+DEVICE real3 slotPosition(bool groupB, int slot, SLOT_PARAMS, BOX_PARAMS) {
+#ifdef USE_CULLING
+    const real4 pos = (groupB ? sortedPositionsB : sortedPositionsA)[slot];
+    return make_real3(pos.x, pos.y, pos.z);
+#else
+    if (groupB)
+        return atomPosition(posq, cellOffsets, sortedAtomsB[slot], sortedUniqueB[slot], periodicBoxVecX, periodicBoxVecY,
+                            periodicBoxVecZ);
+    return atomPosition(posq, cellOffsets, sortedAtomsA[slot], sortedUniqueA[slot], periodicBoxVecX, periodicBoxVecY,
+                        periodicBoxVecZ);
+#endif
+}
+
+/**
  * Tile index -> (row tile, column tile). Self: the upper triangle, column by column,
  * tile = J(J+1)/2 + I with I <= J. Dual: row-major over NUM_TILES_A x NUM_TILES_B.
  */
@@ -134,11 +162,8 @@ DEVICE void tilePairsShuffled(const bool checked, const bool diagonal, const int
  * row tile with itself (only column > row counts). Returns this lane's sum of sigma over the tile.
  */
 DEVICE real processTile(const bool validTile, const int rowTile, const int columnSlotOfLane, const bool fullColumns,
-        const bool diagonal, GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
-        GLOBAL const int* RESTRICT sortedAtomsA, GLOBAL const int* RESTRICT sortedAtomsB,
-        GLOBAL const int* RESTRICT sortedUniqueA, GLOBAL const int* RESTRICT sortedUniqueB,
-        GLOBAL mm_long* RESTRICT gradientBuffer, int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
-        LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom) {
+        const bool diagonal, SLOT_PARAMS, GLOBAL mm_long* RESTRICT gradientBuffer, int computeGradient, BOX_PARAMS,
+        LOCAL_ARG real4* columnPos, LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom) {
     const int lane = LOCAL_ID % TILE_SIZE;
 #ifndef USE_WARP_SHUFFLE
     const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled columns
@@ -146,25 +171,20 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
     const int rowSlot = rowTile * TILE_SIZE + lane;
     const bool validColumnOfLane = validTile && columnSlotOfLane >= 0;
     const bool validRow = validTile && rowSlot < NUM_A;
-#ifdef MODE_SELF
-    GLOBAL const int* RESTRICT columnAtoms = sortedAtomsA;
-    GLOBAL const int* RESTRICT columnUniques = sortedUniqueA;
-#else
-    GLOBAL const int* RESTRICT columnAtoms = sortedAtomsB;
-    GLOBAL const int* RESTRICT columnUniques = sortedUniqueB;
-#endif
+    const bool columnsOfB = !MODE_IS_SELF; // the column group: Self A, Dual B
     const bool fullRows = (rowTile + 1) * TILE_SIZE <= NUM_A;
-    const int rowAtom = (validRow ? sortedAtomsA[rowSlot] : -1);
-    const real3 rowPos = (validRow ? atomPosition(posq, cellOffsets, rowAtom, sortedUniqueA[rowSlot], periodicBoxVecX,
-                                                  periodicBoxVecY, periodicBoxVecZ) : make_real3(0, 0, 0));
-    int atom = -1;
+    const real3 rowPos = (validRow ? slotPosition(false, rowSlot, SLOT_ARGS, BOX_ARGS) : make_real3(0, 0, 0));
     real4 pos = make_real4(0, 0, 0, 0); // w = 0: no atom
     if (validColumnOfLane) {
-        atom = columnAtoms[columnSlotOfLane];
-        const real3 p = atomPosition(posq, cellOffsets, atom, columnUniques[columnSlotOfLane], periodicBoxVecX,
-                                     periodicBoxVecY, periodicBoxVecZ);
+        const real3 p = slotPosition(columnsOfB, columnSlotOfLane, SLOT_ARGS, BOX_ARGS);
         pos = make_real4(p.x, p.y, p.z, 1);
     }
+#ifdef CHECK_SAME_ATOM
+    const int rowAtom = (validRow ? sortedAtomsA[rowSlot] : -1);
+    const int atom = (validColumnOfLane ? (columnsOfB ? sortedAtomsB : sortedAtomsA)[columnSlotOfLane] : -1);
+#else
+    const int rowAtom = -1, atom = -1;
+#endif
     real3 rowGradient = make_real3(0, 0, 0), columnTotal;
     real tileSum = 0;
     const bool fast = validTile && fullRows && fullColumns && !diagonal;
@@ -194,9 +214,9 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
 #endif
     if (computeGradient) {
         if (validRow)
-            addGradient(gradientBuffer, sortedUniqueA[rowSlot], rowGradient);
+            addGradient(gradientBuffer, rowSlot, rowGradient);
         if (validColumnOfLane)
-            addGradient(gradientBuffer, columnUniques[columnSlotOfLane], columnTotal);
+            addGradient(gradientBuffer, (columnsOfB ? NUM_A : 0) + columnSlotOfLane, columnTotal);
     }
     return tileSum;
 }
@@ -204,11 +224,8 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
 /**
  * Tile `tile` of the full enumeration (decodeTile); tile < 0: none (the warp still takes part in barriers).
  */
-DEVICE real processIndexedTile(int tile, GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
-        GLOBAL const int* RESTRICT sortedAtomsA, GLOBAL const int* RESTRICT sortedAtomsB,
-        GLOBAL const int* RESTRICT sortedUniqueA, GLOBAL const int* RESTRICT sortedUniqueB,
-        GLOBAL mm_long* RESTRICT gradientBuffer, int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
-        LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom) {
+DEVICE real processIndexedTile(int tile, SLOT_PARAMS, GLOBAL mm_long* RESTRICT gradientBuffer, int computeGradient,
+        BOX_PARAMS, LOCAL_ARG real4* columnPos, LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom) {
     int rowTile = 0, columnTile = 0;
     if (tile >= 0)
         decodeTile(tile, &rowTile, &columnTile);
@@ -219,9 +236,8 @@ DEVICE real processIndexedTile(int tile, GLOBAL const real4* RESTRICT posq, GLOB
 #endif
     const int columnSlot = columnTile * TILE_SIZE + LOCAL_ID % TILE_SIZE;
     return processTile(tile >= 0, rowTile, columnSlot < numColumns ? columnSlot : -1,
-                       (columnTile + 1) * TILE_SIZE <= numColumns, MODE_IS_SELF && rowTile == columnTile, posq,
-                       cellOffsets, sortedAtomsA, sortedAtomsB, sortedUniqueA, sortedUniqueB, gradientBuffer,
-                       computeGradient, BOX_ARGS, columnPos, columnGradient, columnAtom);
+                       (columnTile + 1) * TILE_SIZE <= numColumns, MODE_IS_SELF && rowTile == columnTile, SLOT_ARGS,
+                       gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient, columnAtom);
 }
 
 
@@ -242,6 +258,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         GLOBAL const int* RESTRICT sortedAtomsB, GLOBAL const int* RESTRICT sortedUniqueA,
         GLOBAL const int* RESTRICT sortedUniqueB, GLOBAL mm_long* RESTRICT gradientBuffer,
         GLOBAL mixed* RESTRICT partialSums, int computeGradient, BOX_PARAMS, GLOBAL const int4* RESTRICT cellOffsets,
+        GLOBAL const real4* RESTRICT sortedPositionsA, GLOBAL const real4* RESTRICT sortedPositionsB,
         GLOBAL const real4* RESTRICT tileCentersA, GLOBAL const real4* RESTRICT tileHalfExtentsA,
         GLOBAL const real4* RESTRICT tileCentersB, GLOBAL const real4* RESTRICT tileHalfExtentsB
 #ifdef USE_NEIGHBOR_LIST
@@ -305,8 +322,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
                 columnSlot = chunkSlots[chunk * TILE_SIZE + lane];
                 fullColumns = (chunkSlots[chunk * TILE_SIZE + TILE_SIZE - 1] >= 0);
             }
-            ADD_TILE_SUM(processTile(item < numItems, rowTile, columnSlot, fullColumns, item < numDiagonal, posq,
-                                     cellOffsets, sortedAtomsA, sortedAtomsB, sortedUniqueA, sortedUniqueB,
+            ADD_TILE_SUM(processTile(item < numItems, rowTile, columnSlot, fullColumns, item < numDiagonal, SLOT_ARGS,
                                      gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient, columnAtom));
         }
     }
@@ -342,8 +358,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
             const int count = scan[blockSize - 1];
             SYNC_THREADS;
             for (int first = 0; first < count; first += WARPS_PER_BLOCK)
-                ADD_TILE_SUM(processIndexedTile(first + warp < count ? tileList[first + warp] : -1, posq, cellOffsets,
-                                                sortedAtomsA, sortedAtomsB, sortedUniqueA, sortedUniqueB,
+                ADD_TILE_SUM(processIndexedTile(first + warp < count ? tileList[first + warp] : -1, SLOT_ARGS,
                                                 gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient,
                                                 columnAtom));
         }
@@ -351,9 +366,8 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
 #else
     for (int firstTile = GROUP_ID * WARPS_PER_BLOCK; firstTile < NUM_TILES; firstTile += NUM_GROUPS * WARPS_PER_BLOCK) {
         const int tile = firstTile + warp;
-        ADD_TILE_SUM(processIndexedTile(tile < NUM_TILES ? tile : -1, posq, cellOffsets, sortedAtomsA, sortedAtomsB,
-                                        sortedUniqueA, sortedUniqueB, gradientBuffer, computeGradient, BOX_ARGS,
-                                        columnPos, columnGradient, columnAtom));
+        ADD_TILE_SUM(processIndexedTile(tile < NUM_TILES ? tile : -1, SLOT_ARGS, gradientBuffer, computeGradient,
+                                        BOX_ARGS, columnPos, columnGradient, columnAtom));
     }
 #endif
 #undef ADD_TILE_SUM
@@ -368,7 +382,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         partialFixed[2 * GROUP_ID + 1] = blockLo;
     }
 #endif
-    FUSED_FINISH_TAIL
+    FUSED_FINISH_TAIL(sortedAtomsA, sortedAtomsB)
 }
 #endif
 
@@ -394,14 +408,14 @@ KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL c
         if (evaluatePair(delta, &sigma, &gradient, BOX_ARGS)) {
             compensatedAdd(&sum, &compensation, (mixed) sigma);
             if (computeGradient) {
-                addGradient(gradientBuffer, uniqueB[index], gradient);
-                addGradient(gradientBuffer, uniqueA[index], make_real3(-gradient.x, -gradient.y, -gradient.z));
+                addGradient(gradientBuffer, NUM_A + index, gradient);
+                addGradient(gradientBuffer, index, make_real3(-gradient.x, -gradient.y, -gradient.z));
             }
         }
     }
     mixed blockSum = reduceOverBlock(sum, reduceTemp);
     if (LOCAL_ID == 0)
         partialSums[GROUP_ID] = blockSum;
-    FUSED_FINISH_TAIL
+    FUSED_FINISH_TAIL(atomsA, atomsB)
 }
 #endif
