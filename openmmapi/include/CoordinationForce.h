@@ -456,6 +456,21 @@ public:
      */
     double getCoordination(OpenMM::Context& context) const;
     /**
+     * Get the number of candidate pairs: the pairs of group entries that the context's platform tests
+     * against the cutoff in one evaluation of this force. Without a cutoff it is every pair of the sum
+     * (Self n(n-1)/2, Dual nA*nB, Pair nA); with one it is what remains after the platform's own pruning
+     * (the CUDA and OpenCL platforms' neighbour list, the CPU platform's cell grid; the Reference platform
+     * tests every pair). Divided by the pairs within dMax, it tells how much work the cutoff saves.
+     * Pairs of an atom with itself are counted where they fall among the candidates (they count 0 to s).
+     *
+     * This evaluates s once, as getCoordination() does, and on a GPU downloads the neighbour list:
+     * meant for tuning and benchmarks, not for every step.
+     *
+     * @param context   a Context whose System contains this force, or a CustomCVForce that holds it
+     * @return the number of candidate pairs
+     */
+    long long getNumCandidatePairsInContext(OpenMM::Context& context) const;
+    /**
      * Copy the mode, the groups, the switching function parameters and the periodic boundary flag into
      * an existing Context, as if it had been created anew. The energy expression and the global
      * parameters (names and number) cannot be changed this way: create a new Context for that (an

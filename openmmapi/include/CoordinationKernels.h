@@ -35,6 +35,11 @@ public:
      */
     virtual double getCoordination(OpenMM::ContextImpl& context) = 0;
     /**
+     * Evaluate s once at the context's current positions and return how many pairs of group entries that
+     * evaluation tested against the cutoff (CoordinationForce::getNumCandidatePairsInContext).
+     */
+    virtual long long getNumCandidatePairs(OpenMM::ContextImpl& context) = 0;
+    /**
      * Copy changed parameters (mode, groups, switching function, periodic flag) into the kernel, from the
      * force's new resolved description (its energy expression, global parameters and requested derivatives
      * are unchanged: CoordinationForceImpl checks that).

@@ -291,6 +291,16 @@ double CoordinationForce::getCoordination(Context& context) const {
     return dynamic_cast<CoordinationForceImpl&>(force.getImplInContext(*where)).getCoordination(force.getContextImpl(*where));
 }
 
+long long CoordinationForce::getNumCandidatePairsInContext(Context& context) const {
+    Context* where;
+    CoordinationForce* copy;
+    if (!findForce(context, *this, true, where, copy))
+        throw notInContext("getNumCandidatePairsInContext");
+    const CoordinationForce& force = (copy == nullptr ? *this : *copy);
+    return dynamic_cast<CoordinationForceImpl&>(force.getImplInContext(*where))
+        .getNumCandidatePairs(force.getContextImpl(*where));
+}
+
 void CoordinationForce::updateParametersInContext(Context& context) {
     Context* where;
     CoordinationForce* copy;

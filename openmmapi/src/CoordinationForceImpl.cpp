@@ -241,6 +241,10 @@ double CoordinationForceImpl::getCoordination(ContextImpl& context) {
     return kernel.getAs<CalcCoordinationForceKernel>().getCoordination(context);
 }
 
+long long CoordinationForceImpl::getNumCandidatePairs(ContextImpl& context) {
+    return kernel.getAs<CalcCoordinationForceKernel>().getNumCandidatePairs(context);
+}
+
 void CoordinationForceImpl::updateParametersInContext(ContextImpl& context) {
     ResolvedCoordinationForce next = resolve(owner, context.getSystem().getNumParticles());
     checkEnergyUnchanged(resolved, next);

@@ -25,11 +25,14 @@ from coordination_testing import (
     assert_close,
     assert_forces_close,
     case_matrix,
+    coordination_force,
     coordination_numpy,
     energy_and_forces,
     energy_only,
     make_context,
     make_system,
+    minimum_image_rectangular,
+    pair_list,
     set_frame,
 )
 from openmmcoordination import CoordinationForce
@@ -617,3 +620,49 @@ def test_a_context_without_the_force_raises():
         force.getCoordination(other)
     with pytest.raises(mm.OpenMMException, match="this force is not in the Context's System"):
         force.updateParametersInContext(other)
+    with pytest.raises(mm.OpenMMException, match="this force is not in the Context's System"):
+        force.getNumCandidatePairsInContext(other)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Candidate pairs: what the platform's kernel tests against the cutoff
+# ---------------------------------------------------------------------------------------------------
+
+#: (mode, group A, group B) over 600 atoms, with an atom listed twice in each group and shared by both.
+CANDIDATE_GROUPS = {
+    "Self": (CoordinationForce.Self, list(range(0, 500)) + [7], []),
+    "Dual": (CoordinationForce.Dual, list(range(0, 200)) + [3], list(range(150, 600)) + [3]),
+    "Pair": (CoordinationForce.Pair, list(range(0, 300)) + [5], list(range(300, 600)) + [5]),
+}
+
+
+def pairs_within(positions, mode, group_a, group_b, edge, cutoff):
+    """The mode's pairs of distinct atoms within the cutoff (minimum image in a cubic box), brute force."""
+    pairs = np.array([(i, j) for i, j in pair_list(mode, group_a, group_b) if i != j])
+    delta = minimum_image_rectangular(positions[pairs[:, 1]] - positions[pairs[:, 0]], [edge] * 3)
+    return int(np.count_nonzero((delta ** 2).sum(axis=1) <= cutoff * cutoff))
+
+
+@pytest.mark.parametrize("case,name", case_matrix(ALL_CASES, CANDIDATE_GROUPS))
+def test_candidate_pairs_are_every_pair_without_a_cutoff_and_at_least_those_within_it(case, name):
+    """Without a cutoff every platform tests every pair of the sum (Self n(n-1)/2, Dual nA*nB, Pair nA,
+    same-atom pairs included); with one, at least the pairs within it (Reference: still every pair)."""
+    mode, group_a, group_b = CANDIDATE_GROUPS[name]
+    every = len(pair_list(mode, group_a, group_b))
+    edge = 4.0
+    positions = random_positions(600, edge, seed=11)
+    box = np.eye(3) * edge
+    for dmax, cutoff in ((INFINITY, None), (0.9, 0.9)):
+        force = coordination_force(mode, group_a, group_b, r0=0.3, dmax=dmax)
+        context = make_context(make_system(600, [force], box), case)
+        set_frame(context, positions, box)
+        candidates = force.getNumCandidatePairsInContext(context)
+        assert isinstance(candidates, int)
+        if cutoff is None or case.platform == "Reference" or mode == CoordinationForce.Pair:
+            assert candidates == every, f"dmax {dmax}"
+        else:
+            within = pairs_within(positions, mode, group_a, group_b, edge, cutoff)
+            assert within <= candidates <= every, f"dmax {dmax}: {within} within, {candidates} candidates of {every}"
+        # It evaluated s, as getCoordination does, and left the context as it was.
+        assert_close(force.getCoordination(context), coordination_numpy(
+            positions, mode, group_a, group_b, box_lengths=[edge] * 3, r0=0.3, dmax=dmax), case, what="s")

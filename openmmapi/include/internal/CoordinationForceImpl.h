@@ -29,6 +29,7 @@ public:
     std::map<std::string, double> getDefaultParameters() override;
     std::vector<std::string> getKernelNames() override;
     double getCoordination(OpenMM::ContextImpl& context);
+    long long getNumCandidatePairs(OpenMM::ContextImpl& context);
     void updateParametersInContext(OpenMM::ContextImpl& context);
     /**
      * Check every setting of a force against a system with numParticles particles (throws an

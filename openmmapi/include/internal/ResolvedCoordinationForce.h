@@ -69,6 +69,11 @@ struct ResolvedCoordinationForce {
     std::vector<Lepton::ParsedExpression> energyParameterDerivatives; ///< dE/dlambda, same order
     /** The cutoff (nm): infinity for none. */
     double getCutoff() const { return switching.dmax; }
+    /** The pairs of slots the sum runs over: Self n(n-1)/2, Dual nA*nB, Pair nA (same-atom pairs included). */
+    long long getNumSlotPairs() const {
+        const long long a = groupA.size(), b = groupB.size();
+        return (mode == CoordinationForce::Self ? a * (a - 1) / 2 : (mode == CoordinationForce::Dual ? a * b : a));
+    }
 };
 
 } // namespace CoordinationPlugin

@@ -32,6 +32,7 @@ public:
     void initialize(const OpenMM::System& system, const ResolvedCoordinationForce& force) override;
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
     double getCoordination(OpenMM::ContextImpl& context) override;
+    long long getNumCandidatePairs(OpenMM::ContextImpl& context) override;
     void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) override;
     /**
      * Translate the groups' particle indices into the context's current atom order, on the device
@@ -62,6 +63,11 @@ private:
     bool checkListSize();
     /** Give the neighbour list room for `needed` chunks (and a margin); the kernels' arguments follow. */
     void growList(int needed);
+    /**
+     * The pairs the last evaluation's tile kernel visited from the neighbour list (Self's diagonal tiles and
+     * the list's chunks), or -1 if it did not use a complete list (it visited tiles instead).
+     */
+    long long countListedPairs();
 
     OpenMM::ComputeContext& cc;
     bool hasWarpShuffles;

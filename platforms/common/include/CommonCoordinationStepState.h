@@ -24,6 +24,7 @@ struct CommonCoordinationStepState {
     bool checkListSize = false;        // download the list's size at the next evaluation
     bool firstListBuild = true;        // read the size of the context's first list as soon as it is built
     OpenMM::Vec3 lastBox[3];           // the box the list was built in
+    bool listUsed = false;             // whether the last evaluation's tile kernel was told to use the list
     // Energy-parameter derivatives: whether the kernels point at OpenMM's buffer yet (set at the first
     // evaluation: the buffer exists only once the context is initialized).
     bool parameterDerivativeArgsSet = false;

@@ -4,6 +4,7 @@
 #include "CommonCoordinationPlan.h"
 #include "CommonCoordinationProgram.h"
 #include "CommonCoordinationStepState.h"
+#include "openmm/OpenMMException.h"
 #include "openmm/common/ContextSelector.h"
 #include "openmm/internal/ContextImpl.h"
 #include <algorithm>
@@ -20,9 +21,10 @@ typedef CommonCoordinationKernelSet::GroupKernels GroupKernels;
 
 struct CommonCalcCoordinationForceKernel::Built {
     Built(const CommonCoordinationPlan& plan, const ResolvedCoordinationForce& force)
-        : plan(plan), uniqueParticles(force.uniqueParticles), state(plan) {}
+        : plan(plan), uniqueParticles(force.uniqueParticles), numSlotPairs(force.getNumSlotPairs()), state(plan) {}
     const CommonCoordinationPlan plan;
     const vector<int> uniqueParticles; // every particle in a group, once (updateCellOffsets looks them up)
+    const long long numSlotPairs;      // every pair of the sum (what the tile kernel visits without a list)
     CommonCoordinationArrays arrays;
     CommonCoordinationKernelSet kernels;
     CommonCoordinationStepState state;
@@ -206,6 +208,7 @@ void CommonCalcCoordinationForceKernel::prepareTiles(const CommonCoordinationBox
         g->boundsKernel->setArg(g->boundsForceRebuildArg, rebuild ? 1 : 0);
         g->boundsKernel->execute(g->sorted->numTiles);
     }
+    s.listUsed = useList;
     if (useList)
         buildList(box);
     k.pairKernel->setArg(k.pairUseListArg, useList ? 1 : 0);
@@ -288,6 +291,49 @@ double CommonCalcCoordinationForceKernel::getCoordination(ContextImpl& context) 
     vector<float> results;
     built->arrays.results.download(results);
     return results[0];
+}
+
+long long CommonCalcCoordinationForceKernel::getNumCandidatePairs(ContextImpl& context) {
+    ContextSelector selector(cc);
+    updateGlobalParameters(context);
+    // Without culling, or in a triclinic box (every tile interacts), the tile kernel visits every pair. A list
+    // that overflowed (the tile kernel then culls tiles instead) is grown at the next evaluation or two.
+    for (int attempt = 0; attempt < 3; attempt++) {
+        launch(false, false);
+        if (!built->plan.culling || !built->state.listUsed)
+            return built->numSlotPairs;
+        const long long listed = countListedPairs();
+        if (listed >= 0)
+            return listed;
+    }
+    throw OpenMMException("CoordinationForce: the GPU neighbour list was still incomplete after 3 evaluations");
+}
+
+long long CommonCalcCoordinationForceKernel::countListedPairs() {
+    const Plan& plan = built->plan;
+    const int parity = built->state.listParity ^ 1; // launch() flipped it after the tile kernel
+    vector<int> state;
+    built->arrays.listState.download(state);
+    const int chunks = (state[Plan::ListStateRebuild + parity] ? state[Plan::ListStateBuilt] : state[Plan::ListStateChunks]);
+    if (chunks > built->state.listCapacity)
+        return -1;
+    auto rowsOf = [&](int rowTile) { return (long long) std::min(Plan::TileSize, plan.numA - rowTile * Plan::TileSize); };
+    long long pairs = 0;
+    if (plan.mode == CoordinationForce::Self)
+        for (int rowTile = 0; rowTile < plan.tilesA; rowTile++)
+            pairs += rowsOf(rowTile) * (rowsOf(rowTile) - 1) / 2; // the diagonal tiles
+    if (chunks == 0)
+        return pairs;
+    vector<int> rows, slots;
+    built->arrays.chunkRows.download(rows);
+    built->arrays.chunkSlots.download(slots);
+    for (int chunk = 0; chunk < chunks; chunk++) {
+        long long columns = 0;
+        for (int lane = 0; lane < Plan::TileSize; lane++)
+            columns += (slots[(size_t) chunk * Plan::TileSize + lane] >= 0 ? 1 : 0);
+        pairs += rowsOf(rows[chunk]) * columns;
+    }
+    return pairs;
 }
 
 void CommonCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& context,

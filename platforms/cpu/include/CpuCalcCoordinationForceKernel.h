@@ -103,6 +103,7 @@ public:
     void initialize(const OpenMM::System& system, const ResolvedCoordinationForce& force) override;
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
     double getCoordination(OpenMM::ContextImpl& context) override;
+    long long getNumCandidatePairs(OpenMM::ContextImpl& context) override;
     void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) override;
 
     /** A work item: a range of rows (all pairs), of pairs (Pair mode) or one home cell [begin, begin + 1). */
@@ -130,7 +131,7 @@ private:
 #endif
     template <bool WithGradient, bool Oriented, class Sigma, class Image>
     double processItem(int item, const Sigma& sigma, const Image& image, double* gradient,
-                       CpuCoordinationCandidates& candidates) const;
+                       CpuCoordinationCandidates& candidates, long long& candidatePairs) const;
 
     CoordinationForce::Mode mode;
     std::vector<int> groupA, groupB;
@@ -153,6 +154,7 @@ private:
     CpuCoordinationCellGrid grid;
     std::vector<WorkItem> items;
     std::vector<double> itemSums;
+    std::vector<long long> itemPairs;      // the pairs each work item tested against the cutoff
     std::vector<std::vector<double>> threadGradients; // per thread: x, y, z over the entries (A's, then B's)
     std::vector<CpuCoordinationCandidates> threadCandidates; // per thread
     std::vector<OpenMM::Vec3> atomGradient;             // over uniqueAtoms

@@ -474,7 +474,7 @@ bool CpuCalcCoordinationForceKernel::buildCellGrid(const vector<Vec3>& positions
 template <bool WithGradient, bool Oriented, class Sigma, class Image>
 __attribute__((always_inline)) inline double
 CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma, const Image& image, double* gradient,
-                                            CpuCoordinationCandidates& candidates) const {
+                                            CpuCoordinationCandidates& candidates, long long& candidatePairs) const {
     const WorkItem work = items[item];
     const bool self = (mode == CoordinationForce::Self);
     const CpuCoordinationEntries& columns = (self ? entriesA : entriesB);
@@ -504,10 +504,10 @@ CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma, const 
         // Pair mode: pair k is row k with column k; all pairs: each row with every column (Self: later ones).
         const ColumnView view = viewOf(columns);
         for (int i = work.begin; i < work.end; i++) {
-            if (mode == CoordinationForce::Pair)
-                sum += addRowOf(i, view, columnGradient, i, i + 1);
-            else
-                sum += addRowOf(i, view, columnGradient, (self ? i + 1 : 0), columns.size());
+            const int begin = (mode == CoordinationForce::Pair ? i : (self ? i + 1 : 0));
+            const int end = (mode == CoordinationForce::Pair ? i + 1 : columns.size());
+            sum += addRowOf(i, view, columnGradient, begin, end);
+            candidatePairs += end - begin;
         }
         return sum;
     }
@@ -576,8 +576,11 @@ CpuCalcCoordinationForceKernel::processItem(int item, const Sigma& sigma, const 
     if (WithGradient)
         for (double* array : {gatheredGradient.x, gatheredGradient.y, gatheredGradient.z})
             std::fill(array, array + count, 0.0);
-    for (int i = homeBegin; i < homeEnd; i++)
-        sum += addRowOf(i, gathered, gatheredGradient, (self ? i - homeBegin + 1 : 0), count);
+    for (int i = homeBegin; i < homeEnd; i++) {
+        const int begin = (self ? i - homeBegin + 1 : 0);
+        sum += addRowOf(i, gathered, gatheredGradient, begin, count);
+        candidatePairs += count - begin;
+    }
     if (WithGradient) {
         const int* source = candidates.source.data();
         for (int k = 0; k < count; k++) {
@@ -600,7 +603,7 @@ void CpuCalcCoordinationForceKernel::processItems(int first, int stride, const S
         }
 #endif
     for (int item = first; item < (int) items.size(); item += stride)
-        itemSums[item] = processItem<WithGradient, Oriented>(item, sigma, image, gradient, candidates);
+        itemSums[item] = processItem<WithGradient, Oriented>(item, sigma, image, gradient, candidates, itemPairs[item]);
 }
 
 #if COORDINATION_CPU_AVX2
@@ -609,7 +612,7 @@ __attribute__((target("avx2,fma"))) void
 CpuCalcCoordinationForceKernel::processItemsAvx2(int first, int stride, const Sigma& sigma, const Image& image,
                                                  double* gradient, CpuCoordinationCandidates& candidates) {
     for (int item = first; item < (int) items.size(); item += stride)
-        itemSums[item] = processItem<WithGradient, Oriented>(item, sigma, image, gradient, candidates);
+        itemSums[item] = processItem<WithGradient, Oriented>(item, sigma, image, gradient, candidates, itemPairs[item]);
 }
 #endif
 
@@ -622,6 +625,7 @@ double CpuCalcCoordinationForceKernel::runItems(ThreadPool& threads, const Sigma
     const long long numEntries = entriesA.size() + (self ? 0 : entriesB.size());
     const long long length = 3 * numEntries;
     itemSums.assign(numItems, 0.0);
+    itemPairs.assign(numItems, 0);
     if (computeGradient)
         threadGradients.resize(numThreads);
     // Oriented pairs matter where the minimum image can meet a half-box tie: Self in a periodic box.
@@ -751,4 +755,12 @@ double CpuCalcCoordinationForceKernel::execute(ContextImpl& context, bool includ
 
 double CpuCalcCoordinationForceKernel::getCoordination(ContextImpl& context) {
     return computeCoordination(context, false);
+}
+
+long long CpuCalcCoordinationForceKernel::getNumCandidatePairs(ContextImpl& context) {
+    computeCoordination(context, false);
+    long long pairs = 0;
+    for (long long itemCount : itemPairs)
+        pairs += itemCount;
+    return pairs;
 }

@@ -23,6 +23,7 @@ public:
     void initialize(const OpenMM::System& system, const ResolvedCoordinationForce& force) override;
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
     double getCoordination(OpenMM::ContextImpl& context) override;
+    long long getNumCandidatePairs(OpenMM::ContextImpl& context) override;
     void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) override;
 
 private:

@@ -94,3 +94,8 @@ double ReferenceCalcCoordinationForceKernel::execute(ContextImpl& context, bool 
 double ReferenceCalcCoordinationForceKernel::getCoordination(ContextImpl& context) {
     return computeCoordination(context, nullptr);
 }
+
+long long ReferenceCalcCoordinationForceKernel::getNumCandidatePairs(ContextImpl& context) {
+    computeCoordination(context, nullptr);
+    return resolved.getNumSlotPairs(); // every pair, tested against the cutoff one by one
+}
