@@ -1,5 +1,6 @@
 #!/usr/bin/env python
-"""The benchmark suite: CoordinationForce against OpenMM's own route and PLUMED's published numbers.
+"""The benchmark suite: CoordinationForce against OpenMM's own route, OpenMM's pair loops and PLUMED's published
+numbers.
 
 One command builds the same systems for every contender, runs them in one process, prints Markdown
 tables and writes results.md, results.csv and results.png (if matplotlib imports) into --out.
@@ -9,6 +10,12 @@ Contenders
   OpenMM CustomCVForce  the way cvpack builds it: a CustomCVForce with the same energy of s, whose
                         collective variable s is a CustomNonbondedForce (interaction group A x A for
                         Self, A x B for Dual; cutoff dmax) or, in Pair mode, a CustomBondForce
+  anchors (Self and Dual cases with a cutoff; OpenMM's pair loop on the same pairs):
+    OpenMM CustomNonbondedForce      energy sigma(r) per pair (sums to s), cutoff dmax, no interaction groups
+                                     (per-particle flags zero the pairs outside the groups: a1*b2+a2*b1 in Dual)
+    OpenMM CustomCVForce, no groups  a CustomCVForce of the same energy of s over that CustomNonbondedForce
+    OpenMM NonbondedForce LJ+RF      a real MD pair loop on the groups' particles (sigma 0.3 nm, epsilon
+                                     0.5 kJ/mol, charges +-0.1, reaction field, cutoff dmax); it has no s
   Reference, CPU        this plugin on OpenMM's CPU-side platforms, for small cases (pairs <= --small-pairs)
   PLUMED (published)    PLUMED's own numbers for its COORDINATION benchmark (case S0), on an H100
 
@@ -21,7 +28,8 @@ two contexts alternate; the medians of the per-step times are subtracted: "ms pe
 added time per MD step. A contender is skipped (with the reason) when a first single step says its
 repetitions would take longer than --max-seconds-per-case, or when OpenMM's route would need longer than
 that (or > 16 GB) just to build its interaction-group tiles, and work stops when --budget-seconds is
-spent (results.* are rewritten after every row, so an interrupted run leaves what it measured).
+spent (results.* are rewritten after every row, so an interrupted run leaves what it measured). Order: the
+plugin on every case, S6, then the anchors, OpenMM's routes and the CPU platforms.
 
 Cases (r0 = 0.3 nm, n = 6, m = 12, energy 0.5*k*(s-s0)^2, random boxes at 100 atoms/nm^3 with PBC,
 automatic dmax (PLUMED's keyword form, stretched), unless said):
@@ -49,11 +57,11 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the package suite/ next to this script
 
 from suite.cases import define_cases  # noqa: E402
-from suite.common import ALL_FAMILIES, OPENMM, PLUGIN, log  # noqa: E402
+from suite.common import ALL_FAMILIES, CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS, PLUGIN, log  # noqa: E402
 from suite.contenders import add_published  # noqa: E402
 from suite.md import run_md  # noqa: E402
 from suite.report import Results, check_agreement, evaluate_targets, header_lines, read_csv, write_plot  # noqa: E402
-from suite.runner import Prepared, run_cpu_platforms, run_plugin_and_openmm  # noqa: E402
+from suite.runner import Prepared, run_cpu_platforms, run_on_platform  # noqa: E402
 from suite.timing import Budget, measure_ceiling  # noqa: E402
 
 
@@ -104,10 +112,11 @@ def main():
     prepared = Prepared()
     add_published(cases, prepared, results)
     log(f"cases: {', '.join(case.label for case in cases)}")
-    run_plugin_and_openmm(cases, PLUGIN, options, prepared, results, budget, state)
+    run_on_platform(cases, PLUGIN, options, prepared, results, budget, state)
     if "S6" in options.families:
         run_md(options, results, budget)
-    run_plugin_and_openmm(cases, OPENMM, options, prepared, results, budget, state)
+    for contender in (CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS):  # the budget cuts the last first
+        run_on_platform(cases, contender, options, prepared, results, budget, state)
     run_cpu_platforms(cases, options, prepared, results, budget, state)
     check_agreement(results)
     if options.targets:

@@ -11,7 +11,8 @@ import openmm as mm
 import openmmcoordination
 
 from .cases import short_count
-from .common import ALL_FAMILIES, CONTENDER_ORDER, NO_BIAS, OPENMM, PLUGIN, PLUMED, PRECISION_ORDER, log
+from .common import (ALL_FAMILIES, CONTENDER_ORDER, NO_BIAS, NONBONDED, OPENMM, PLUGIN, PLUMED, PRECISION_ORDER,
+                     VALUE_CONTENDERS, log)
 
 FIELDS = ["case", "label", "mode", "atoms", "particles", "dmax_nm", "pbc", "pairs", "pairs_method", "contender",
           "platform", "precision", "ms_per_evaluation", "pairs_per_second", "ceiling_percent", "added_ms_per_step",
@@ -97,12 +98,13 @@ def main_table(rows):
     shown = [r for r in rows if r["case"] != "S6" and r["status"] in ("ok", "published")]
     order = case_order_of(shown)
     for r in sorted(shown, key=lambda row: sort_key(row, order)):
+        s = "no s" if r["contender"] == NONBONDED else format_value(r["s"], ".7g")
         lines.append(f"| {r['label']} | {r['mode']} | {r['atoms']} | {r['dmax_nm']} | "
-                     f"{format_value(r['pairs'], '.3g')} | {r['pairs_method']} | {r['contender']} | {r['platform']} | "
-                     f"{r['precision']} | "
+                     f"{format_value(r['pairs'], '.3g')} | {r['pairs_method']} | {r['contender']} | "
+                     f"{r['platform']} | {r['precision']} | "
                      f"{format_value(r['ms_per_evaluation'], '.4g')} | {format_value(r['pairs_per_second'], '.3e')} | "
                      f"{format_value(r['ceiling_percent'], '.1f')} | {format_value(r['added_ms_per_step'], '.4g')} | "
-                     f"{format_value(r['s'], '.7g')} | {r['note'] or ''} |")
+                     f"{s} | {r['note'] or ''} |")
     return lines
 
 
@@ -162,7 +164,10 @@ def header_lines(options, state):
         "its share of the step. Unique pairs/s = pairs in the sum / that time. % ceiling: of "
         "`benchmarks/pair_ceiling.cu` on the same GPU (single-precision ceiling for single and mixed, double for "
         "double). OpenMM's route = CustomCVForce(E(s)) with s = CustomNonbondedForce (interaction groups, cutoff "
-        "dmax) or CustomBondForce (Pair), built as cvpack does. PLUMED rows are PLUMED's published numbers.",
+        "dmax) or CustomBondForce (Pair), built as cvpack does. Anchors (Self and Dual cases with a cutoff): "
+        "CustomNonbondedForce with energy sigma(r) (sums to s; no interaction groups, per-particle flags zero the "
+        "pairs outside the groups), a CustomCVForce over it, and NonbondedForce LJ + reaction field on the same "
+        "particles (an MD pair loop; no s). PLUMED rows are PLUMED's published numbers.",
     ]
 
 
@@ -179,20 +184,21 @@ def ceiling_percent(ceilings, platform, precision, pairs_per_second):
 # ---------------------------------------------------------------------------------------------------
 
 def check_agreement(results):
-    """Note on OpenMM's rows where its s differs from the plugin's (same case, platform, precision)."""
+    """Note on OpenMM's rows (its route and the anchors with an s) where s differs from the plugin's (same case,
+    platform, precision)."""
     plugin = {(r["label"], r["platform"], r["precision"]): r["s"] for r in results.rows
               if r["contender"] == PLUGIN and r["status"] == "ok"}
     for row in results.rows:
         key = (row["label"], row["platform"], row["precision"])
-        if row["contender"] != OPENMM or row["status"] != "ok" or key not in plugin:
+        if row["contender"] not in VALUE_CONTENDERS or row["status"] != "ok" or key not in plugin:
             continue
         difference = abs(row["s"] - plugin[key]) / max(abs(plugin[key]), 1e-30)
         tolerance = 1e-9 if row["precision"] == "double" else 1e-4
         if difference > tolerance and "NoCutoff" not in (row["note"] or ""):
             note = f"s differs from the plugin's by {difference:.2e}"
             row["note"] = f"{row['note']}; {note}" if row["note"] else note
-            log(f"WARNING {row['label']} {row['platform']} {row['precision']}: OpenMM's s {row['s']:.9g} vs the "
-                f"plugin's {plugin[key]:.9g} (relative {difference:.2e})")
+            log(f"WARNING {row['label']} {row['platform']} {row['precision']}: {row['contender']}'s s {row['s']:.9g} "
+                f"vs the plugin's {plugin[key]:.9g} (relative {difference:.2e})")
     results.write()
 
 
