@@ -272,6 +272,15 @@ def coordination_of(contender, context, system):
     return force.getCollectiveVariableValues(context)[0]
 
 
+def evaluated_pairs(contender, context, system):
+    """Pairs the plugin's kernel evaluates in one evaluation now (None for the other contenders, or when the
+    plugin has no getNumEvaluatedPairsInContext)."""
+    if contender != PLUGIN:
+        return None
+    method = getattr(CoordinationForce.cast(last_force(system)), "getNumEvaluatedPairsInContext", None)
+    return None if method is None else method(context)
+
+
 def add_published(cases, prepared, results):
     """PLUMED's published numbers as rows of the S0 cases that are run."""
     for case in cases:

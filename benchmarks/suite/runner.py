@@ -5,7 +5,8 @@ import time
 
 from .cases import count_unique_pairs, make_geometry
 from .common import NATIVE_PRECISION, OPENMM, PLUGIN, Skip, log
-from .contenders import build_system, coordination_of, openmm_setup_problem, periodic_cutoff_problem, runs_on
+from .contenders import (build_system, coordination_of, evaluated_pairs, openmm_setup_problem,
+                         periodic_cutoff_problem, runs_on)
 from .report import case_fields, measured_fields
 from .timing import device_name, make_context, measure_added, platform_precisions
 
@@ -65,6 +66,7 @@ def run_contender(case, contender, platform, precision, prepared, options, reps,
     measurement = measure_added(base, biased, options, reps, options.min_rep_ms / 1e3)
     s = coordination_of(contender, biased[0], biased_system)
     fields = measured_fields(measurement, pairs, s)
+    fields["evaluated_pairs"] = evaluated_pairs(contender, biased[0], biased_system)
     log(f"{case.label} | {contender} | {platform} {precision}: {measurement.added * 1e3:.4g} ms/eval, "
         f"s = {'none' if s is None else f'{s:.7g}'} (set-up {setup:.1f} s, K = {measurement.steps}, "
         f"{measurement.reps} reps)")
