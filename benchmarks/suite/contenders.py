@@ -8,6 +8,7 @@ from openmm import unit
 
 from openmmcoordination import CoordinationForce
 
+from . import fluid
 from .common import CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS, PLUGIN, PLUMED
 from .report import case_fields
 
@@ -34,7 +35,9 @@ PLUMED_PUBLISHED = {
 
 
 def runs_on(contender, case):
-    """Whether a contender has a row in a case."""
+    """Whether a contender has a row in a case (the moving rows are the plugin's alone)."""
+    if case.moving:
+        return contender == PLUGIN
     if contender in ANCHORS:
         return case.mode != "Pair" and math.isfinite(case.effective_dmax)
     return True
@@ -223,7 +226,7 @@ def lennard_jones_force(case, geometry, num_particles):
 def biasing_force(contender, case, geometry, num_particles):
     """The force a contender adds to the case's System (None: the baseline's do-nothing force instead)."""
     if contender == PLUGIN:
-        return plugin_force(case, geometry)
+        return plugin_force(case, geometry, k=fluid.BIAS_K if case.moving else 1.0)
     if contender == OPENMM:
         return openmm_force(case, geometry, num_particles)
     if contender == CUSTOM_NONBONDED:
@@ -235,20 +238,27 @@ def biasing_force(contender, case, geometry, num_particles):
     return None
 
 
-def particle_system(num_particles, edge):
-    """A System of massless particles (they never move) in a cubic box (10 nm when there is none)."""
+def particle_system(num_particles, edge, mass=0.0):
+    """A System of particles in a cubic box (10 nm when there is none); massless particles never move."""
     system = mm.System()
     for _ in range(num_particles):
-        system.addParticle(0.0)
+        system.addParticle(mass)
     edge = edge or 10.0
     system.setDefaultPeriodicBoxVectors(mm.Vec3(edge, 0, 0), mm.Vec3(0, edge, 0), mm.Vec3(0, 0, edge))
     return system
 
 
 def build_system(case, contender, geometry):
-    """The System of a contender on a case (None: the baseline): the particles, then the contender's force or a
-    do-nothing force, always last."""
-    system = particle_system(case.particles, geometry.edge)
+    """The System of a contender on a case (None: the baseline): the particles (in the moving rows with the
+    LJ fluid's force), then the contender's force or a do-nothing force, always last."""
+    if case.moving:
+        system = particle_system(case.particles, geometry.edge, fluid.MASS)
+        force = nonbonded_force(case.particles, range(case.particles), fluid.SIGMA, fluid.EPSILON, 0.0)
+        force.setNonbondedMethod(mm.NonbondedForce.CutoffPeriodic)
+        force.setCutoffDistance(fluid.CUTOFF)
+        system.addForce(force)
+    else:
+        system = particle_system(case.particles, geometry.edge)
     force = biasing_force(contender, case, geometry, case.particles)
     system.addForce(force if force is not None else mm.CustomExternalForce("0"))
     return system

@@ -14,7 +14,7 @@ from .cases import short_count
 from .common import (ALL_FAMILIES, CONTENDER_ORDER, NO_BIAS, NONBONDED, OPENMM, PLUGIN, PLUMED, PRECISION_ORDER,
                      VALUE_CONTENDERS, log)
 
-FIELDS = ["case", "label", "mode", "atoms", "particles", "dmax_nm", "pbc", "pairs", "pairs_method",
+FIELDS = ["case", "label", "mode", "atoms", "particles", "dmax_nm", "pbc", "moving", "pairs", "pairs_method",
           "evaluated_pairs", "contender", "platform", "precision", "ms_per_evaluation", "pairs_per_second",
           "ceiling_percent", "added_ms_per_step", "base_ms_per_step", "steps_per_rep", "reps", "s", "ns_per_day",
           "slowdown_percent", "status", "note"]
@@ -146,7 +146,7 @@ def case_fields(case, pairs, method):
     dmax = case.effective_dmax
     return {"case": case.family, "label": case.label, "mode": case.mode, "atoms": case.atoms,
             "particles": case.particles, "dmax_nm": "inf" if math.isinf(dmax) else f"{dmax:.4g}",
-            "pbc": case.pbc, "pairs": pairs, "pairs_method": method}
+            "pbc": case.pbc, "moving": case.moving, "pairs": pairs, "pairs_method": method}
 
 
 def measured_fields(measurement, pairs, s):
@@ -179,7 +179,9 @@ def header_lines(options, state):
         "dmax) or CustomBondForce (Pair), built as cvpack does. Anchors (Self and Dual cases with a cutoff): "
         "CustomNonbondedForce with energy sigma(r) (sums to s; no interaction groups, per-particle flags zero the "
         "pairs outside the groups), a CustomCVForce over it, and NonbondedForce LJ + reaction field on the same "
-        "particles (an MD pair loop; no s). PLUMED rows are PLUMED's published numbers.",
+        "particles (an MD pair loop; no s). The moving rows (S2 ... moving) run an LJ fluid (18 amu, sigma 0.2 nm, "
+        "Langevin 1 fs, 300 K) with and without the plugin, so its neighbour list is rebuilt as in MD. PLUMED rows "
+        "are PLUMED's published numbers.",
     ]
 
 

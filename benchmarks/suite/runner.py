@@ -1,8 +1,9 @@
-"""Running the contenders of cases S0-S5: the shared geometries and Systems, one row per (case, contender,
-platform, precision), skipped or failed rows recorded with the reason."""
+"""Running the contenders of cases S0-S5 (and S2's moving rows): the shared geometries and Systems, one row per
+(case, contender, platform, precision), skipped or failed rows recorded with the reason."""
 import math
 import time
 
+from . import fluid
 from .cases import count_unique_pairs, make_geometry
 from .common import NATIVE_PRECISION, OPENMM, PLUGIN, Skip, log
 from .contenders import (build_system, coordination_of, evaluated_pairs, openmm_setup_problem,
@@ -52,18 +53,27 @@ def check_setup(case, contender, geometry, options):
                    f"(checks every atom pair of the groups) > --max-seconds-per-case")
 
 
+def start_context(case, system, positions, platform, precision, options):
+    """A context whose particles stay in place, or in the moving rows an equilibrated moving one."""
+    if case.moving:
+        return fluid.fluid_context(system, positions, platform, precision, fluid.steps(options.quick))
+    return make_context(system, positions, platform, precision)
+
+
 def run_contender(case, contender, platform, precision, prepared, options, reps, state):
-    """Measure one contender on one case; returns the row fields beyond the case's."""
+    """Measure one contender on one case; returns the row fields beyond the case's. In the moving rows both
+    contexts run the LJ fluid's MD, at least fluid.steps() steps a repetition."""
     geometry = prepared.geometry(case)
     pairs, _ = prepared.pairs(case)
     check_setup(case, contender, geometry, options)
-    base = make_context(prepared.system(case, None), geometry.positions, platform, precision)
+    base = start_context(case, prepared.system(case, None), geometry.positions, platform, precision, options)
     start = time.perf_counter()
     biased_system = prepared.system(case, contender)
-    biased = make_context(biased_system, geometry.positions, platform, precision)
+    biased = start_context(case, biased_system, geometry.positions, platform, precision, options)
     state.setdefault("device", device_name(biased[0]))
     setup = time.perf_counter() - start
-    measurement = measure_added(base, biased, options, reps, options.min_rep_ms / 1e3)
+    measurement = measure_added(base, biased, options, reps, options.min_rep_ms / 1e3,
+                                fluid.steps(options.quick) if case.moving else 1)
     s = coordination_of(contender, biased[0], biased_system)
     fields = measured_fields(measurement, pairs, s)
     fields["evaluated_pairs"] = evaluated_pairs(contender, biased[0], biased_system)
