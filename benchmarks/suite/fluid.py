@@ -2,8 +2,8 @@
 rebuilt (and its atoms re-sorted) as in real MD; the added time per step includes those rebuilds.
 
 The fluid: 18 amu, LJ sigma 0.2 nm, epsilon 0.5 kJ/mol, cutoff 1 nm, no charges (at 100 atoms/nm^3 and
-300 K that is reduced density 0.8 and temperature 5: a dense, stable fluid; sigma 0.3 nm would be a solid
-under pressure). It starts on a lattice (cases.fluid_positions: no clashes, so no minimization), gets
+300 K that is reduced density 0.8 and temperature 5: a dense, stable fluid; sigma 0.3 nm would be reduced
+density 2.7, beyond close packing at 1.41). It starts on a lattice (cases.fluid_positions: no clashes, so no minimization), gets
 velocities at 300 K and runs LangevinMiddleIntegrator at 1 fs; both contexts (with the bias and without)
 move. The bias has k = BIAS_K: its forces are negligible next to the fluid's, so both run the same dynamics.
 """
