@@ -1,5 +1,6 @@
 #!/usr/bin/env python
-"""The benchmark suite: CoordinationForce against OpenMM's own route and PLUMED's published numbers.
+"""The benchmark suite: CoordinationForce against OpenMM's own route, OpenMM's pair loops and PLUMED's published
+numbers.
 
 One command builds the same systems for every contender, runs them in one process, prints Markdown
 tables and writes results.md, results.csv and results.png (if matplotlib imports) into --out.
@@ -9,6 +10,12 @@ Contenders
   OpenMM CustomCVForce  the way cvpack builds it: a CustomCVForce with the same energy of s, whose
                         collective variable s is a CustomNonbondedForce (interaction group A x A for
                         Self, A x B for Dual; cutoff dmax) or, in Pair mode, a CustomBondForce
+  anchors (Self and Dual cases with a cutoff; OpenMM's pair loop on the same pairs):
+    OpenMM CustomNonbondedForce      energy sigma(r) per pair (sums to s), cutoff dmax, no interaction groups
+                                     (per-particle flags zero the pairs outside the groups: a1*b2+a2*b1 in Dual)
+    OpenMM CustomCVForce, no groups  a CustomCVForce of the same energy of s over that CustomNonbondedForce
+    OpenMM NonbondedForce LJ+RF      a real MD pair loop on the groups' particles (sigma 0.3 nm, epsilon
+                                     0.5 kJ/mol, charges +-0.1, reaction field, cutoff dmax); it has no s
   Reference, CPU        this plugin on OpenMM's CPU-side platforms, for small cases (pairs <= --small-pairs)
   PLUMED (published)    PLUMED's own numbers for its COORDINATION benchmark (case S0), on an H100
 
@@ -21,13 +28,16 @@ two contexts alternate; the medians of the per-step times are subtracted: "ms pe
 added time per MD step. A contender is skipped (with the reason) when a first single step says its
 repetitions would take longer than --max-seconds-per-case, or when OpenMM's route would need longer than
 that (or > 16 GB) just to build its interaction-group tiles, and work stops when --budget-seconds is
-spent (results.* are rewritten after every row, so an interrupted run leaves what it measured).
+spent (results.* are rewritten after every row, so an interrupted run leaves what it measured). Order: the
+plugin on every case (S2's moving rows with it), S6, then the anchors, OpenMM's routes and the CPU platforms.
 
 Cases (r0 = 0.3 nm, n = 6, m = 12, energy 0.5*k*(s-s0)^2, random boxes at 100 atoms/nm^3 with PBC,
 automatic dmax (PLUMED's keyword form, stretched), unless said):
   S0  PLUMED's benchmark: simple-cubic 1 nm lattice, Self, r0 = 1 nm (dmax 6.81 nm), no PBC; N = 1k, 16k, 128k
   S1  Self, all pairs (no cutoff, no PBC: a random cube); N = 1k, 4k, 16k, 32k, 64k, 128k (powers of two)
-  S2  Self, dmax = 1 nm and automatic (2.04 nm); N = 10k, 100k, 1M
+  S2  Self, dmax = 1 nm without stretch (the issue's measurement) and automatic (2.04 nm); N = 10k, 100k, 1M;
+      "moving" rows at dmax = 1 nm, N = 100k, 1M: the particles are an LJ fluid in MD (18 amu, sigma 0.2 nm,
+      Langevin 1 fs, 300 K), with and without the plugin, so its neighbour list is rebuilt as in MD
   S3  Dual, disjoint groups: 1k x 1k, 100 x 100k, 1 x 100k, 100k x 1, 10k x 10k
   S4  Pair: 1k, 100k, 1M pairs (2 particles per pair; each partner 0.1-0.6 nm from its first atom)
   S5  slow branches on S2's 10k box: (n=6, m=10), d0 = 0.1 nm, (n=5, m=11)
@@ -35,8 +45,10 @@ automatic dmax (PLUMED's keyword form, stretched), unless said):
       restraint on water oxygens, + a 100-oxygen Self restraint; ns/day and slowdown
 "pairs" is the number of unique pairs in the sum: all pairs without a cutoff; with one, the pairs
 within dmax, counted exactly (cKDTree or brute force) where cheap, else the uniform-density estimate
-(column "pairs from"). "% ceiling" divides pairs/s by benchmarks/pair_ceiling.cu's measured ceiling
-(single precision for single and mixed; double for double), on CUDA when nvcc is found.
+(column "pairs from"). "listed/pairs" divides the pairs the plugin's kernel evaluates per evaluation
+(CoordinationForce.getNumEvaluatedPairsInContext; n/a where the plugin lacks it) by "pairs". "% ceiling"
+divides pairs/s by benchmarks/pair_ceiling.cu's measured ceiling (single precision for single and mixed;
+double for double), on CUDA when nvcc is found. Targets: see benchmarks/README.md.
 
     python3 benchmarks/benchmark_suite.py --platform CUDA --out /tmp/benchmarks
     python3 benchmarks/benchmark_suite.py --platform OpenCL --precisions single --quick --out /tmp/bench-quick
@@ -49,11 +61,11 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the package suite/ next to this script
 
 from suite.cases import define_cases  # noqa: E402
-from suite.common import ALL_FAMILIES, OPENMM, PLUGIN, log  # noqa: E402
+from suite.common import ALL_FAMILIES, CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS, PLUGIN, log  # noqa: E402
 from suite.contenders import add_published  # noqa: E402
 from suite.md import run_md  # noqa: E402
 from suite.report import Results, check_agreement, evaluate_targets, header_lines, read_csv, write_plot  # noqa: E402
-from suite.runner import Prepared, run_cpu_platforms, run_plugin_and_openmm  # noqa: E402
+from suite.runner import Prepared, run_cpu_platforms, run_on_platform  # noqa: E402
 from suite.timing import Budget, measure_ceiling  # noqa: E402
 
 
@@ -104,11 +116,12 @@ def main():
     prepared = Prepared()
     add_published(cases, prepared, results)
     log(f"cases: {', '.join(case.label for case in cases)}")
-    run_plugin_and_openmm(cases, PLUGIN, options, prepared, results, budget, state)
+    run_on_platform(cases, PLUGIN, options, prepared, results, budget, state)
     if "S6" in options.families:
         run_md(options, results, budget)
-    run_plugin_and_openmm(cases, OPENMM, options, prepared, results, budget, state)
-    run_cpu_platforms(cases, options, prepared, results, budget, state)
+    for contender in (CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS):  # the budget cuts the last first
+        run_on_platform(cases, contender, options, prepared, results, budget, state)
+    run_cpu_platforms([case for case in cases if not case.moving], options, prepared, results, budget, state)
     check_agreement(results)
     if options.targets:
         results.target_lines = evaluate_targets(results.rows, options.platform)

@@ -1,4 +1,5 @@
-"""Cases S0-S5: Case, define_cases, the positions and groups of a case, the count of the pairs in the sum."""
+"""Cases S0-S5 (and S2's moving rows): Case, define_cases, the positions and groups of a case, the count of the
+pairs in the sum."""
 import dataclasses
 import importlib.util
 import math
@@ -18,7 +19,7 @@ class Case:
     label: str
     mode: str  # "Self", "Dual" or "Pair"
     sizes: tuple  # Self: (N,); Dual: (NA, NB); Pair: (pairs,)
-    geometry: str = "random"  # "random" (box at DENSITY) or "lattice" (1 nm simple cubic)
+    geometry: str = "random"  # "random" (box at DENSITY), "lattice" (1 nm simple cubic) or "fluid" (fluid.py)
     r0: float = 0.3
     n: int = 6
     m: int = 12
@@ -32,6 +33,11 @@ class Case:
     def particles(self):
         """Particles of the System: disjoint groups, two per pair in Pair mode."""
         return {"Self": self.sizes[0], "Dual": sum(self.sizes), "Pair": 2 * self.sizes[0]}[self.mode]
+
+    @property
+    def moving(self):
+        """Whether the particles move (an LJ fluid in MD) instead of staying in place."""
+        return self.geometry == "fluid"
 
     @property
     def effective_dmax(self):
@@ -72,14 +78,16 @@ def dmax_label(dmax):
 
 
 def define_cases(quick):
-    """Cases S0-S5 in run order.
+    """Cases S0-S5 in run order, S2's moving rows after S2's static ones.
 
-    --quick: sizes small enough for PoCL and the Reference platform; S3 then uses dmax = 1 nm, so that its
-    small boxes (>= 2 nm) still allow OpenMM's periodic cutoff.
+    S2 at dmax = 1 nm is the issue's measurement: no stretch. --quick: sizes small enough for PoCL and the
+    Reference platform; S3 then uses dmax = 1 nm, so that its small boxes (>= 2 nm) still allow OpenMM's
+    periodic cutoff, and the moving row has 1000 atoms (a 2.15 nm box: the fluid's 1 nm cutoff fits).
     """
     s0 = [125, 1000] if quick else [1000, 16000, 128000]
     s1 = [256, 1024] if quick else [1024, 4096, 16384, 32768, 65536, 131072]
     s2 = [2000] if quick else [10000, 100000, 1000000]
+    s2_moving = [1000] if quick else [100000, 1000000]
     s3 = ([(1000, 1000), (10, 1000), (1, 1000), (1000, 1), (300, 1000)] if quick
           else [(1000, 1000), (100, 100000), (1, 100000), (100000, 1), (10000, 10000)])
     s4 = [100, 1000] if quick else [1000, 100000, 1000000]
@@ -87,8 +95,10 @@ def define_cases(quick):
     cases = [Case("S0", f"S0 lattice N={short_count(n)}", "Self", (n,), geometry="lattice", r0=1.0, pbc=False)
              for n in s0]
     cases += [Case("S1", f"S1 all pairs N={short_count(n)}", "Self", (n,), dmax=math.inf, pbc=False) for n in s1]
-    cases += [Case("S2", f"S2 N={short_count(n)} dmax={dmax_label(d)}", "Self", (n,), dmax=d)
+    cases += [Case("S2", f"S2 N={short_count(n)} dmax={dmax_label(d)}", "Self", (n,), dmax=d, stretch=d == 0.0)
               for n in s2 for d in (1.0, 0.0)]
+    cases += [Case("S2", f"S2 N={short_count(n)} dmax=1 nm moving", "Self", (n,), geometry="fluid", dmax=1.0,
+                   stretch=False) for n in s2_moving]
     s3_dmax = 1.0 if quick else 0.0
     cases += [Case("S3", f"S3 {short_count(a)} x {short_count(b)}" + (" dmax=1 nm" if quick else ""), "Dual", (a, b),
                    dmax=s3_dmax) for a, b in s3]
@@ -109,15 +119,29 @@ class Geometry:
     group_b: list
 
 
-def lattice_positions(num_atoms):
-    """PLUMED's benchmark lattice: atom k at (i, j, l) nm, i fastest, edge ceil(N^(1/3)) sites."""
+def lattice_sites(num_atoms):
+    """Sites along an edge of the smallest simple-cubic lattice with at least num_atoms sites."""
     edge = int(round(num_atoms ** (1.0 / 3.0)))
     while edge ** 3 < num_atoms:
         edge += 1
     while (edge - 1) ** 3 >= num_atoms:
         edge -= 1
+    return edge
+
+
+def lattice_positions(num_atoms):
+    """PLUMED's benchmark lattice: atom k at (i, j, l) nm, i fastest, edge ceil(N^(1/3)) sites."""
+    edge = lattice_sites(num_atoms)
     k = np.arange(num_atoms)
     return np.stack([k % edge, (k // edge) % edge, k // (edge * edge)], axis=1).astype(float)
+
+
+def fluid_positions(num_atoms, edge, rng):
+    """The moving rows' start: N sites, in random order, of a simple-cubic lattice that fills the periodic box
+    (spacing 0.215 nm at DENSITY, so no two atoms clash and no minimization is needed)."""
+    sites = lattice_sites(num_atoms)
+    grid = lattice_positions(sites ** 3) * (edge / sites)
+    return grid[rng.choice(len(grid), size=num_atoms, replace=False)]
 
 
 def make_geometry(case):
@@ -126,6 +150,8 @@ def make_geometry(case):
         return Geometry(lattice_positions(case.sizes[0]), None, list(range(case.sizes[0])), [])
     rng = np.random.default_rng(case.seed)
     edge = (case.particles / DENSITY) ** (1.0 / 3.0)
+    if case.moving:
+        return Geometry(fluid_positions(case.particles, edge, rng), edge, list(range(case.particles)), [])
     positions = rng.random((case.particles, 3)) * edge
     if case.mode == "Self":
         return Geometry(positions, edge, list(range(case.sizes[0])), [])

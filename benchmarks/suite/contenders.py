@@ -1,12 +1,15 @@
 """The contenders' forces and Systems: this plugin's CoordinationForce, OpenMM's own route (a CustomCVForce
-as cvpack builds it), and PLUMED's published numbers."""
+as cvpack builds it), the anchors (OpenMM's CustomNonbondedForce summing sigma without interaction groups, a
+CustomCVForce over it, a NonbondedForce LJ + reaction field), and PLUMED's published numbers."""
 import math
 
 import openmm as mm
+from openmm import unit
 
 from openmmcoordination import CoordinationForce
 
-from .common import PLUGIN, PLUMED
+from . import fluid
+from .common import CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS, PLUGIN, PLUMED
 from .report import case_fields
 
 ENERGY = "0.5*k*(s-s0)^2"
@@ -14,6 +17,10 @@ ENERGY = "0.5*k*(s-s0)^2"
 #: checks every atom pair of the two sets; a binary search when the sets overlap), seconds per pair checked.
 OVERLAPPING_SETUP_SECONDS_PER_PAIR = 2e-8
 DISJOINT_SETUP_SECONDS_PER_PAIR = 3e-9
+#: The NonbondedForce contender: LJ sigma (nm), epsilon (kJ/mol) and the alternating charges' magnitude (e).
+LJ_SIGMA, LJ_EPSILON, LJ_CHARGE = 0.3, 0.5, 0.1
+#: The anchors run on the Self and Dual cases with a cutoff; the plugin and OpenMM's route on every case.
+ANCHORS = (CUSTOM_NONBONDED, NONBONDED, OPENMM_NO_GROUPS)
 #: OpenMM stores 32 int4 per 32 x 32 interaction-group tile, twice with a cutoff (the filtered copy).
 GROUP_DATA_BYTES_LIMIT = 16e9
 #: PLUMED's published COORDINATION benchmark (case S0) on an H100: atoms -> (platform, precision, ms, note).
@@ -25,6 +32,15 @@ PLUMED_PUBLISHED = {
     128000: [("CUDA (H100)", "single", 24.9, "GPU port, CUDACOORDINATIONFLOAT"),
              ("CUDA (H100)", "double", 25.5, "GPU port, double")],
 }
+
+
+def runs_on(contender, case):
+    """Whether a contender has a row in a case (the moving rows are the plugin's alone)."""
+    if case.moving:
+        return contender == PLUGIN
+    if contender in ANCHORS:
+        return case.mode != "Pair" and math.isfinite(case.effective_dmax)
+    return True
 
 
 def plugin_force(case, geometry, k=1.0):
@@ -78,13 +94,28 @@ def switching_expression(case):
     return f"sigma; sigma={sigma}; x={x}"
 
 
+def scaled(factor, expression):
+    """A Lepton expression multiplied by factor (its first part; the definitions after ';' kept)."""
+    head, definitions = expression.split(";", 1)
+    return f"{factor}*({head});{definitions}"
+
+
+def periodic_cutoff_problem(case, geometry):
+    """Why OpenMM refuses the case's cutoff (a periodic cutoff above half the box), or None."""
+    dmax = case.effective_dmax
+    if case.pbc and math.isfinite(dmax) and geometry.edge is not None and 2 * dmax > geometry.edge:
+        return f"OpenMM needs a periodic cutoff <= half the box (dmax {dmax:.3g} nm, box {geometry.edge:.3g} nm)"
+    return None
+
+
 def openmm_setup_problem(case, geometry):
     """Why OpenMM's route cannot run a case in reasonable time and memory, or None."""
     if case.mode == "Pair":
         return None  # a CustomBondForce: no cutoff, no interaction groups
+    cutoff_problem = periodic_cutoff_problem(case, geometry)
+    if cutoff_problem:
+        return cutoff_problem
     dmax = case.effective_dmax
-    if case.pbc and math.isfinite(dmax) and geometry.edge is not None and 2 * dmax > geometry.edge:
-        return f"OpenMM needs a periodic cutoff <= half the box (dmax {dmax:.3g} nm, box {geometry.edge:.3g} nm)"
     size_a = case.sizes[0]
     size_b = size_a if case.mode == "Self" else case.sizes[1]
     width = min(32, size_a, size_b)
@@ -96,6 +127,25 @@ def openmm_setup_problem(case, geometry):
     return size_a * size_b * per_pair
 
 
+def set_cutoff(force, case):
+    """The case's cutoff on a (Custom)NonbondedForce: dmax, periodic when the case uses PBC; NoCutoff without one."""
+    dmax = case.effective_dmax
+    if math.isinf(dmax):
+        force.setNonbondedMethod(force.NoCutoff)
+        return
+    force.setNonbondedMethod(force.CutoffPeriodic if case.pbc else force.CutoffNonPeriodic)
+    force.setCutoffDistance(dmax)
+
+
+def custom_cv_force(collective, k=1.0):
+    """CustomCVForce of the suite's energy 0.5*k*(s-s0)^2 with `collective` as s."""
+    force = mm.CustomCVForce(ENERGY)
+    force.addGlobalParameter("k", k)
+    force.addGlobalParameter("s0", 0.0)
+    force.addCollectiveVariable("s", collective)
+    return force
+
+
 def openmm_force(case, geometry, num_particles, k=1.0):
     """OpenMM's own route (as cvpack builds it): a CustomCVForce of the same energy, s from a
     CustomNonbondedForce over interaction groups (Self, Dual) or a CustomBondForce (Pair)."""
@@ -103,8 +153,7 @@ def openmm_force(case, geometry, num_particles, k=1.0):
     if case.mode == "Pair":
         expression = switching_expression(case)
         if math.isfinite(dmax):
-            head, definitions = expression.split(";", 1)
-            expression = f"step({dmax!r}-r)*({head});{definitions}"
+            expression = scaled(f"step({dmax!r}-r)", expression)
         collective = mm.CustomBondForce(expression)
         for a, b in zip(geometry.group_a, geometry.group_b):
             collective.addBond(a, b, [])
@@ -114,42 +163,132 @@ def openmm_force(case, geometry, num_particles, k=1.0):
         for _ in range(num_particles):
             collective.addParticle([])
         collective.addInteractionGroup(geometry.group_a, geometry.group_a if case.mode == "Self" else geometry.group_b)
-        if math.isinf(dmax):
-            collective.setNonbondedMethod(mm.CustomNonbondedForce.NoCutoff)
-        else:
-            collective.setNonbondedMethod(mm.CustomNonbondedForce.CutoffPeriodic if case.pbc
-                                          else mm.CustomNonbondedForce.CutoffNonPeriodic)
-            collective.setCutoffDistance(dmax)
-    force = mm.CustomCVForce(ENERGY)
-    force.addGlobalParameter("k", k)
-    force.addGlobalParameter("s0", 0.0)
-    force.addCollectiveVariable("s", collective)
+        set_cutoff(collective, case)
+    return custom_cv_force(collective, k)
+
+
+def membership(num_particles, group):
+    """1.0 for the particles of a group, 0.0 for the others."""
+    flags = [0.0] * num_particles
+    for index in group:
+        flags[index] = 1.0
+    return flags
+
+
+def group_filter(case, geometry, num_particles):
+    """(factor, {parameter: per-particle values}) that zero the pairs outside the groups in a pair expression:
+    Dual a1*b2+a2*b1, Self on a subset a1*a2; (None, {}) for Self over every particle."""
+    if case.mode == "Self" and len(geometry.group_a) == num_particles:
+        return None, {}
+    a = membership(num_particles, geometry.group_a)
+    if case.mode == "Self":
+        return "a1*a2", {"a": a}
+    return "(a1*b2+a2*b1)", {"a": a, "b": membership(num_particles, geometry.group_b)}
+
+
+def pair_sum_force(case, geometry, num_particles):
+    """The anchor: a CustomNonbondedForce whose energy is sigma(r) of each pair, so that it sums to s; no
+    interaction groups (per-particle flags zero the pairs outside the groups, so it visits the neighbour list a
+    user of this force would get), the case's cutoff, no switching function, no long-range correction."""
+    factor, parameters = group_filter(case, geometry, num_particles)
+    expression = switching_expression(case)
+    force = mm.CustomNonbondedForce(expression if factor is None else scaled(factor, expression))
+    for name in parameters:
+        force.addPerParticleParameter(name)
+    for index in range(num_particles):
+        force.addParticle([values[index] for values in parameters.values()])
+    set_cutoff(force, case)
+    force.setUseSwitchingFunction(False)
+    force.setUseLongRangeCorrection(False)
     return force
 
 
-def particle_system(num_particles, edge):
-    """A System of massless particles (they never move) in a cubic box (10 nm when there is none)."""
+def nonbonded_force(num_particles, members, sigma, epsilon, charge):
+    """OpenMM's NonbondedForce: LJ (sigma, epsilon) and charges +-charge alternating on `members`; the other
+    particles have no charge and epsilon 0. No cutoff set here; no dispersion correction."""
+    force = mm.NonbondedForce()
+    sign = {index: (-1) ** rank for rank, index in enumerate(sorted(members))}
+    for index in range(num_particles):
+        inside = index in sign
+        force.addParticle(charge * sign[index] if inside else 0.0, sigma, epsilon if inside else 0.0)
+    force.setUseDispersionCorrection(False)
+    return force
+
+
+def lennard_jones_force(case, geometry, num_particles):
+    """The cost of a real MD pair loop on the same particles: LJ + reaction field at the case's cutoff."""
+    members = set(geometry.group_a) | set(geometry.group_b)
+    force = nonbonded_force(num_particles, members, LJ_SIGMA, LJ_EPSILON, LJ_CHARGE)
+    set_cutoff(force, case)
+    return force
+
+
+def biasing_force(contender, case, geometry, num_particles):
+    """The force a contender adds to the case's System (None: the baseline's do-nothing force instead)."""
+    if contender == PLUGIN:
+        return plugin_force(case, geometry, k=fluid.BIAS_K if case.moving else 1.0)
+    if contender == OPENMM:
+        return openmm_force(case, geometry, num_particles)
+    if contender == CUSTOM_NONBONDED:
+        return pair_sum_force(case, geometry, num_particles)
+    if contender == OPENMM_NO_GROUPS:
+        return custom_cv_force(pair_sum_force(case, geometry, num_particles))
+    if contender == NONBONDED:
+        return lennard_jones_force(case, geometry, num_particles)
+    return None
+
+
+def particle_system(num_particles, edge, mass=0.0):
+    """A System of particles in a cubic box (10 nm when there is none); massless particles never move."""
     system = mm.System()
     for _ in range(num_particles):
-        system.addParticle(0.0)
+        system.addParticle(mass)
     edge = edge or 10.0
     system.setDefaultPeriodicBoxVectors(mm.Vec3(edge, 0, 0), mm.Vec3(0, edge, 0), mm.Vec3(0, 0, edge))
     return system
 
 
-def with_force(system_builder, force):
-    """A fresh System from system_builder() with `force` added (None: a do-nothing force instead)."""
-    system = system_builder()
+def build_system(case, contender, geometry):
+    """The System of a contender on a case (None: the baseline): the particles (in the moving rows with the
+    LJ fluid's force), then the contender's force or a do-nothing force, always last."""
+    if case.moving:
+        system = particle_system(case.particles, geometry.edge, fluid.MASS)
+        force = nonbonded_force(case.particles, range(case.particles), fluid.SIGMA, fluid.EPSILON, 0.0)
+        force.setNonbondedMethod(mm.NonbondedForce.CutoffPeriodic)
+        force.setCutoffDistance(fluid.CUTOFF)
+        system.addForce(force)
+    else:
+        system = particle_system(case.particles, geometry.edge)
+    force = biasing_force(contender, case, geometry, case.particles)
     system.addForce(force if force is not None else mm.CustomExternalForce("0"))
     return system
 
 
+def last_force(system):
+    """The contender's force: the System's last."""
+    return system.getForce(system.getNumForces() - 1)
+
+
 def coordination_of(contender, context, system):
-    """s at the context's positions, from the contender's force (the System's last)."""
-    force = system.getForce(system.getNumForces() - 1)
+    """s at the context's positions, from the contender's force (None for the NonbondedForce: it has no s)."""
+    force = last_force(system)
     if contender == PLUGIN:
         return CoordinationForce.cast(force).getCoordination(context)
+    if contender == CUSTOM_NONBONDED:
+        state = context.getState(getEnergy=True, groups={force.getForceGroup()})
+        return state.getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)
+    if contender == NONBONDED:
+        return None
     return force.getCollectiveVariableValues(context)[0]
+
+
+def evaluated_pairs(contender, context, system):
+    """Pairs the plugin's kernel evaluates in one evaluation now (None for the other contenders, or when the
+    plugin has no getNumEvaluatedPairsInContext)."""
+    if contender != PLUGIN:
+        return None
+    method = getattr(CoordinationForce.cast(last_force(system)), "getNumEvaluatedPairsInContext", None)
+    return None if method is None else method(context)
 
 
 def add_published(cases, prepared, results):

@@ -1,11 +1,13 @@
-"""Running the contenders of cases S0-S5: the shared geometries and Systems, one row per (case, contender,
-platform, precision), skipped or failed rows recorded with the reason."""
+"""Running the contenders of cases S0-S5 (and S2's moving rows): the shared geometries and Systems, one row per
+(case, contender, platform, precision), skipped or failed rows recorded with the reason."""
 import math
 import time
 
+from . import fluid
 from .cases import count_unique_pairs, make_geometry
 from .common import NATIVE_PRECISION, OPENMM, PLUGIN, Skip, log
-from .contenders import coordination_of, openmm_force, openmm_setup_problem, particle_system, plugin_force, with_force
+from .contenders import (build_system, coordination_of, evaluated_pairs, openmm_setup_problem,
+                         periodic_cutoff_problem, runs_on)
 from .report import case_fields, measured_fields
 from .timing import device_name, make_context, measure_added, platform_precisions
 
@@ -35,40 +37,49 @@ class Prepared:
         """The System of a contender (None: the baseline)."""
         key = (case, contender)
         if key not in self.systems:
-            geometry = self.geometry(case)
-            builder = lambda: particle_system(case.particles, geometry.edge)  # noqa: E731
-            if contender == PLUGIN:
-                force = plugin_force(case, geometry)
-            elif contender == OPENMM:
-                force = openmm_force(case, geometry, case.particles)
-            else:
-                force = None
-            self.systems[key] = with_force(builder, force)
+            self.systems[key] = build_system(case, contender, self.geometry(case))
         return self.systems[key]
 
 
+def check_setup(case, contender, geometry, options):
+    """Raise Skip where OpenMM refuses the case's cutoff or its route's set-up would take too long."""
+    if contender == PLUGIN:
+        return
+    problem = openmm_setup_problem(case, geometry) if contender == OPENMM else periodic_cutoff_problem(case, geometry)
+    if isinstance(problem, str):
+        raise Skip(problem)
+    if problem is not None and problem > options.max_seconds_per_case:
+        raise Skip(f"OpenMM's interaction-group set-up would take about {problem:.0f} s "
+                   f"(checks every atom pair of the groups) > --max-seconds-per-case")
+
+
+def start_context(case, system, positions, platform, precision, options):
+    """A context whose particles stay in place, or in the moving rows an equilibrated moving one."""
+    if case.moving:
+        return fluid.fluid_context(system, positions, platform, precision, fluid.steps(options.quick))
+    return make_context(system, positions, platform, precision)
+
+
 def run_contender(case, contender, platform, precision, prepared, options, reps, state):
-    """Measure one contender on one case; returns the row fields beyond the case's."""
+    """Measure one contender on one case; returns the row fields beyond the case's. In the moving rows both
+    contexts run the LJ fluid's MD, at least fluid.steps() steps a repetition."""
     geometry = prepared.geometry(case)
     pairs, _ = prepared.pairs(case)
-    if contender == OPENMM:
-        problem = openmm_setup_problem(case, geometry)
-        if isinstance(problem, str):
-            raise Skip(problem)
-        if problem is not None and problem > options.max_seconds_per_case:
-            raise Skip(f"OpenMM's interaction-group set-up would take about {problem:.0f} s "
-                       f"(checks every atom pair of the groups) > --max-seconds-per-case")
-    base = make_context(prepared.system(case, None), geometry.positions, platform, precision)
+    check_setup(case, contender, geometry, options)
+    base = start_context(case, prepared.system(case, None), geometry.positions, platform, precision, options)
     start = time.perf_counter()
     biased_system = prepared.system(case, contender)
-    biased = make_context(biased_system, geometry.positions, platform, precision)
+    biased = start_context(case, biased_system, geometry.positions, platform, precision, options)
     state.setdefault("device", device_name(biased[0]))
     setup = time.perf_counter() - start
-    measurement = measure_added(base, biased, options, reps, options.min_rep_ms / 1e3)
+    measurement = measure_added(base, biased, options, reps, options.min_rep_ms / 1e3,
+                                fluid.steps(options.quick) if case.moving else 1)
     s = coordination_of(contender, biased[0], biased_system)
     fields = measured_fields(measurement, pairs, s)
+    fields["evaluated_pairs"] = evaluated_pairs(contender, biased[0], biased_system)
     log(f"{case.label} | {contender} | {platform} {precision}: {measurement.added * 1e3:.4g} ms/eval, "
-        f"s = {s:.7g} (set-up {setup:.1f} s, K = {measurement.steps}, {measurement.reps} reps)")
+        f"s = {'none' if s is None else f'{s:.7g}'} (set-up {setup:.1f} s, K = {measurement.steps}, "
+        f"{measurement.reps} reps)")
     if contender == OPENMM and case.pbc and math.isinf(case.effective_dmax):
         fields["note"] = (fields["note"] + "; " if fields["note"] else "") + "NoCutoff: OpenMM ignores PBC, s differs"
     return fields
@@ -104,9 +115,11 @@ def run_case_contender(case, contender, platform, precision, prepared, options, 
     attempt(results, base_fields, work)
 
 
-def run_plugin_and_openmm(cases, contender, options, prepared, results, budget, state):
-    """One contender on --platform over the cases, at every precision."""
+def run_on_platform(cases, contender, options, prepared, results, budget, state):
+    """One contender on --platform over the cases it runs on, at every precision."""
     for case in cases:
+        if not runs_on(contender, case):
+            continue
         for precision in platform_precisions(options.platform, options.precisions):
             run_case_contender(case, contender, options.platform, precision, prepared, options, options.reps,
                                results, budget, state)

@@ -68,12 +68,12 @@ def seconds_per_step(context, integrator, steps):
     return (time.perf_counter() - start) / steps
 
 
-def steps_for(context, integrator, min_rep_seconds):
-    """(K, first single step's seconds): K steps take about min_rep_seconds (one calibration run)."""
+def steps_for(context, integrator, min_rep_seconds, min_steps=1):
+    """(K, first single step's seconds): K >= min_steps steps take about min_rep_seconds (one calibration run)."""
     first = seconds_per_step(context, integrator, 1)
-    steps = max(1, math.ceil(min_rep_seconds / first))
+    steps = max(min_steps, math.ceil(min_rep_seconds / first))
     if steps > 1:
-        steps = max(1, math.ceil(min_rep_seconds / seconds_per_step(context, integrator, steps)))
+        steps = max(min_steps, math.ceil(min_rep_seconds / seconds_per_step(context, integrator, steps)))
     return min(steps, 200000), first
 
 
@@ -92,14 +92,15 @@ class Measurement:
         return self.biased - self.base
 
 
-def measure_added(base, biased, options, reps, min_rep_seconds):
-    """Time two (context, integrator) pairs alternately; raises Skip if it would exceed the time limit."""
+def measure_added(base, biased, options, reps, min_rep_seconds, min_steps=1):
+    """Time two (context, integrator) pairs alternately, K >= min_steps steps a repetition; raises Skip if it
+    would exceed the time limit."""
     for context, integrator in (base, biased):
         integrator.step(2)  # warm-up (kernels compiled, buffers allocated)
         drain(context)
-    base_steps, base_first = steps_for(*base, min_rep_seconds)
-    biased_steps, biased_first = steps_for(*biased, min_rep_seconds)
-    per_rep = max(min_rep_seconds, base_first) + max(min_rep_seconds, biased_first)
+    base_steps, base_first = steps_for(*base, min_rep_seconds, min_steps)
+    biased_steps, biased_first = steps_for(*biased, min_rep_seconds, min_steps)
+    per_rep = max(min_rep_seconds, min_steps * base_first) + max(min_rep_seconds, min_steps * biased_first)
     affordable = int(options.max_seconds_per_case / per_rep)
     if affordable < min(3, reps):
         raise Skip(f"a first step takes {biased_first:.3g} s: {min(3, reps)} repetitions of {per_rep:.3g} s "
