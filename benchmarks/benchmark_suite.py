@@ -45,8 +45,8 @@ automatic dmax (PLUMED's keyword form, stretched), unless said):
       restraint on water oxygens, + a 100-oxygen Self restraint; ns/day and slowdown
 "pairs" is the number of unique pairs in the sum: all pairs without a cutoff; with one, the pairs
 within dmax, counted exactly (cKDTree or brute force) where cheap, else the uniform-density estimate
-(column "pairs from"). "listed/pairs" divides the pairs the plugin's kernel evaluates per evaluation
-(CoordinationForce.getNumEvaluatedPairsInContext; n/a where the plugin lacks it) by "pairs". "% ceiling"
+(column "pairs from"). "candidates/pairs" divides the pairs the plugin's kernel tests against the cutoff per
+evaluation (CoordinationForce.getNumCandidatePairsInContext) by "pairs". "% ceiling"
 divides pairs/s by benchmarks/pair_ceiling.cu's measured ceiling (single precision for single and mixed;
 double for double), on CUDA when nvcc is found. Targets: see benchmarks/README.md.
 

@@ -282,13 +282,12 @@ def coordination_of(contender, context, system):
     return force.getCollectiveVariableValues(context)[0]
 
 
-def evaluated_pairs(contender, context, system):
-    """Pairs the plugin's kernel evaluates in one evaluation now (None for the other contenders, or when the
-    plugin has no getNumEvaluatedPairsInContext)."""
+def kernel_candidates(contender, context, system):
+    """The pairs the plugin's kernel tests against the cutoff in one evaluation now (None for the other
+    contenders)."""
     if contender != PLUGIN:
         return None
-    method = getattr(CoordinationForce.cast(last_force(system)), "getNumEvaluatedPairsInContext", None)
-    return None if method is None else method(context)
+    return CoordinationForce.cast(last_force(system)).getNumCandidatePairsInContext(context)
 
 
 def add_published(cases, prepared, results):

@@ -14,10 +14,10 @@ from .common import (ALL_FAMILIES, CONTENDER_ORDER, CUSTOM_NONBONDED, NO_BIAS, N
                      PRECISION_ORDER, VALUE_CONTENDERS, log)
 
 FIELDS = ["case", "label", "mode", "atoms", "particles", "dmax_nm", "pbc", "moving", "pairs", "pairs_method",
-          "evaluated_pairs", "contender", "platform", "precision", "ms_per_evaluation", "pairs_per_second",
+          "kernel_candidates", "contender", "platform", "precision", "ms_per_evaluation", "pairs_per_second",
           "ceiling_percent", "added_ms_per_step", "base_ms_per_step", "steps_per_rep", "reps", "s", "ns_per_day",
           "slowdown_percent", "status", "note"]
-NUMERIC_FIELDS = ("particles", "pairs", "evaluated_pairs", "ms_per_evaluation", "pairs_per_second", "ceiling_percent",
+NUMERIC_FIELDS = ("particles", "pairs", "kernel_candidates", "ms_per_evaluation", "pairs_per_second", "ceiling_percent",
                   "added_ms_per_step", "base_ms_per_step", "steps_per_rep", "reps", "s", "ns_per_day",
                   "slowdown_percent")
 
@@ -90,18 +90,18 @@ def case_order_of(rows):
     return {label: index for index, label in enumerate(labels)}
 
 
-def listed_ratio(row):
-    """The plugin's evaluated pairs per pair in the sum ('n/a' where the plugin cannot say; '' for the others)."""
+def candidates_ratio(row):
+    """The plugin's kernel's candidate pairs per pair in the sum ('n/a' where not counted; '' for the others)."""
     if row["contender"] != PLUGIN or row["status"] != "ok":
         return ""
-    if row["evaluated_pairs"] is None or not row["pairs"]:
+    if row["kernel_candidates"] is None or not row["pairs"]:
         return "n/a"
-    return format(row["evaluated_pairs"] / row["pairs"], ".3g")
+    return format(row["kernel_candidates"] / row["pairs"], ".3g")
 
 
 def main_table(rows):
     """Markdown table of cases S0-S5 (measured and published rows)."""
-    lines = ["| case | mode | atoms | dmax (nm) | pairs | pairs from | listed/pairs | contender | platform | "
+    lines = ["| case | mode | atoms | dmax (nm) | pairs | pairs from | candidates/pairs | contender | platform | "
              "precision | ms/eval | unique pairs/s | % ceiling | added ms/step | s | note |",
              "|---|---|---:|---:|---:|---|---:|---|---|---|---:|---:|---:|---:|---:|---|"]
     shown = [r for r in rows if r["case"] != "S6" and r["status"] in ("ok", "published")]
@@ -109,7 +109,7 @@ def main_table(rows):
     for r in sorted(shown, key=lambda row: sort_key(row, order)):
         s = "no s" if r["contender"] == NONBONDED else format_value(r["s"], ".7g")
         lines.append(f"| {r['label']} | {r['mode']} | {r['atoms']} | {r['dmax_nm']} | "
-                     f"{format_value(r['pairs'], '.3g')} | {r['pairs_method']} | {listed_ratio(r)} | "
+                     f"{format_value(r['pairs'], '.3g')} | {r['pairs_method']} | {candidates_ratio(r)} | "
                      f"{r['contender']} | {r['platform']} | {r['precision']} | "
                      f"{format_value(r['ms_per_evaluation'], '.4g')} | {format_value(r['pairs_per_second'], '.3e')} | "
                      f"{format_value(r['ceiling_percent'], '.1f')} | {format_value(r['added_ms_per_step'], '.4g')} | "
@@ -170,8 +170,8 @@ def header_lines(options, state):
         "with a do-nothing force; per repetition `integrator.step(K)` then `getState(getEnergy=True)` on an empty "
         "force group (drains the queue, no extra evaluation); repetitions alternate; medians. "
         "**ms/eval = the added time per MD step** (with - without), so it includes the force's launches and "
-        "its share of the step. Unique pairs/s = pairs in the sum / that time. Listed/pairs = the pairs the "
-        "plugin's kernel evaluates per evaluation (`getNumEvaluatedPairsInContext`; n/a where the plugin lacks it) "
+        "its share of the step. Unique pairs/s = pairs in the sum / that time. Candidates/pairs = the pairs the "
+        "plugin's kernel tests against the cutoff per evaluation (`getNumCandidatePairsInContext`) "
         "/ the pairs in the sum. % ceiling: of "
         "`benchmarks/pair_ceiling.cu` on the same GPU (single-precision ceiling for single and mixed, double for "
         "double). OpenMM's route = CustomCVForce(E(s)) with s = CustomNonbondedForce (interaction groups, cutoff "

@@ -6,7 +6,7 @@ import time
 from . import fluid
 from .cases import count_unique_pairs, make_geometry
 from .common import NATIVE_PRECISION, OPENMM, PLUGIN, Skip, log
-from .contenders import (build_system, coordination_of, evaluated_pairs, openmm_setup_problem,
+from .contenders import (build_system, coordination_of, kernel_candidates, openmm_setup_problem,
                          periodic_cutoff_problem, runs_on)
 from .report import case_fields, measured_fields
 from .timing import device_name, make_context, measure_added, platform_precisions
@@ -76,7 +76,7 @@ def run_contender(case, contender, platform, precision, prepared, options, reps,
                                 fluid.steps(options.quick) if case.moving else 1)
     s = coordination_of(contender, biased[0], biased_system)
     fields = measured_fields(measurement, pairs, s)
-    fields["evaluated_pairs"] = evaluated_pairs(contender, biased[0], biased_system)
+    fields["kernel_candidates"] = kernel_candidates(contender, biased[0], biased_system)
     log(f"{case.label} | {contender} | {platform} {precision}: {measurement.added * 1e3:.4g} ms/eval, "
         f"s = {'none' if s is None else f'{s:.7g}'} (set-up {setup:.1f} s, K = {measurement.steps}, "
         f"{measurement.reps} reps)")
