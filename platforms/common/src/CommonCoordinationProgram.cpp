@@ -49,6 +49,7 @@ void addCutoffDefines(ComputeContext& cc, const CommonCoordinationPlan& plan, co
     if (plan.culling) {
         defines["USE_CULLING"] = "1";
         defines["CULL_CHUNK"] = cc.intToString(plan.cullChunk);
+        defines["PADDED_CUTOFF"] = cc.doubleToString(plan.paddedCutoff);
         defines["PADDED_CUTOFF_SQUARED"] = cc.doubleToString(plan.paddedCutoff * plan.paddedCutoff);
         defines["USE_NEIGHBOR_LIST"] = "1";
         defines["PADDED_LIST_CUTOFF_SQUARED"] = cc.doubleToString(plan.listCutoff * plan.listCutoff);

@@ -238,11 +238,14 @@ DEVICE real pairSwitch(real r2, real* scale) {
 
 /**
  * The contribution of one pair: sigma(r) and its gradient with respect to the second atom's position.
- * Returns false if the pair contributes nothing.
+ * Returns false if the pair contributes nothing. wrap: take the minimum image of delta (with PBC); false
+ * where the caller has put both atoms at images whose difference is the minimum image of every pair within
+ * the cutoff (processTile's single periodic copy).
  */
-DEVICE bool evaluatePair(real3 delta, real* sigma, real3* dSigmaDSecond, BOX_PARAMS) {
+DEVICE bool evaluatePair(real3 delta, real* sigma, real3* dSigmaDSecond, const bool wrap, BOX_PARAMS) {
 #ifdef USE_PERIODIC
-    delta = minimumImage(delta, BOX_ARGS);
+    if (wrap)
+        delta = minimumImage(delta, BOX_ARGS);
 #endif
     real r2 = delta.x * delta.x + delta.y * delta.y + delta.z * delta.z;
 #ifdef USE_CUTOFF

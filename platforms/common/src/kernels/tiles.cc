@@ -75,11 +75,11 @@ DEVICE bool includePair(const bool checked, const bool diagonal, const int lane,
  * column's accumulators.
  */
 DEVICE void accumulatePair(const real4 column, const real3 rowPos, real* sum, real3* rowGradient,
-        real3* columnGradient, BOX_PARAMS) {
+        real3* columnGradient, const bool wrap, BOX_PARAMS) {
     const real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
     real sigma;
     real3 gradient;
-    if (evaluatePair(delta, &sigma, &gradient, BOX_ARGS)) {
+    if (evaluatePair(delta, &sigma, &gradient, wrap, BOX_ARGS)) {
         *sum += sigma;
         rowGradient->x -= gradient.x;
         rowGradient->y -= gradient.y;
@@ -99,7 +99,7 @@ DEVICE void accumulatePair(const real4 column, const real3 rowPos, real* sum, re
  */
 DEVICE void tilePairs(const bool checked, const bool diagonal, const int lane, LOCAL_ARG const real4* columnPos,
         LOCAL_ARG const int* columnAtom, LOCAL_ARG real3* columnGradient, const real3 rowPos, const int rowAtom,
-        const bool validRow, real* tileSum, real3* rowGradient, BOX_PARAMS) {
+        const bool validRow, real* tileSum, real3* rowGradient, const bool wrap, BOX_PARAMS) {
     real sum = 0;
     real3 gradientSum = make_real3(0, 0, 0);
     for (int k = 0; k < TILE_SIZE; k++) {
@@ -112,7 +112,7 @@ DEVICE void tilePairs(const bool checked, const bool diagonal, const int lane, L
 #endif
         if (includePair(checked, diagonal, lane, k, other.w, validRow, otherAtom, rowAtom)) {
             real3 columnTotal = columnGradient[index];
-            accumulatePair(other, rowPos, &sum, &gradientSum, &columnTotal, BOX_ARGS);
+            accumulatePair(other, rowPos, &sum, &gradientSum, &columnTotal, wrap, BOX_ARGS);
             columnGradient[index] = columnTotal;
         }
         SYNC_WARPS;
@@ -129,14 +129,14 @@ DEVICE void tilePairs(const bool checked, const bool diagonal, const int lane, L
  */
 DEVICE void tilePairsShuffled(const bool checked, const bool diagonal, const int lane, real4 column, int columnAtomOfLane,
         const real3 rowPos, const int rowAtom, const bool validRow, real* tileSum, real3* rowGradient,
-        real3* columnGradient, BOX_PARAMS) {
+        real3* columnGradient, const bool wrap, BOX_PARAMS) {
     real sum = 0;
     real3 gradientSum = make_real3(0, 0, 0);
     real3 held = make_real3(0, 0, 0);
     const int source = (lane + 1) & (TILE_SIZE - 1);
     for (int k = 0; k < TILE_SIZE; k++) {
         if (includePair(checked, diagonal, lane, k, column.w, validRow, columnAtomOfLane, rowAtom))
-            accumulatePair(column, rowPos, &sum, &gradientSum, &held, BOX_ARGS);
+            accumulatePair(column, rowPos, &sum, &gradientSum, &held, wrap, BOX_ARGS);
         column.x = __shfl_sync(0xffffffff, column.x, source);
         column.y = __shfl_sync(0xffffffff, column.y, source);
         column.z = __shfl_sync(0xffffffff, column.z, source);
@@ -162,8 +162,9 @@ DEVICE void tilePairsShuffled(const bool checked, const bool diagonal, const int
  * row tile with itself (only column > row counts). Returns this lane's sum of sigma over the tile.
  */
 DEVICE real processTile(const bool validTile, const int rowTile, const int columnSlotOfLane, const bool fullColumns,
-        const bool diagonal, SLOT_PARAMS, GLOBAL mm_long* RESTRICT gradientBuffer, int computeGradient, BOX_PARAMS,
-        LOCAL_ARG real4* columnPos, LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom) {
+        const bool diagonal, const bool singleCopy, const real4 centre, SLOT_PARAMS,
+        GLOBAL mm_long* RESTRICT gradientBuffer, int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
+        LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom) {
     const int lane = LOCAL_ID % TILE_SIZE;
 #ifndef USE_WARP_SHUFFLE
     const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled columns
@@ -173,12 +174,23 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
     const bool validRow = validTile && rowSlot < NUM_A;
     const bool columnsOfB = !MODE_IS_SELF; // the column group: Self A, Dual B
     const bool fullRows = (rowTile + 1) * TILE_SIZE <= NUM_A;
-    const real3 rowPos = (validRow ? slotPosition(false, rowSlot, SLOT_ARGS, BOX_ARGS) : make_real3(0, 0, 0));
+    real3 rowPos = (validRow ? slotPosition(false, rowSlot, SLOT_ARGS, BOX_ARGS) : make_real3(0, 0, 0));
     real4 pos = make_real4(0, 0, 0, 0); // w = 0: no atom
     if (validColumnOfLane) {
         const real3 p = slotPosition(columnsOfB, columnSlotOfLane, SLOT_ARGS, BOX_ARGS);
         pos = make_real4(p.x, p.y, p.z, 1);
     }
+#ifdef USE_PERIODIC
+    if (singleCopy) {
+        // Every atom at its image nearest the row tile's centre, once, instead of a minimum image per pair.
+        const real3 rowOffset = wrapRectangular(make_real3(rowPos.x - centre.x, rowPos.y - centre.y, rowPos.z - centre.z),
+                                                periodicBoxSize, invPeriodicBoxSize);
+        rowPos = make_real3(centre.x + rowOffset.x, centre.y + rowOffset.y, centre.z + rowOffset.z);
+        const real3 offset = wrapRectangular(make_real3(pos.x - centre.x, pos.y - centre.y, pos.z - centre.z),
+                                             periodicBoxSize, invPeriodicBoxSize);
+        pos = make_real4(centre.x + offset.x, centre.y + offset.y, centre.z + offset.z, pos.w);
+    }
+#endif
 #ifdef CHECK_SAME_ATOM
     const int rowAtom = (validRow ? sortedAtomsA[rowSlot] : -1);
     const int atom = (validColumnOfLane ? (columnsOfB ? sortedAtomsB : sortedAtomsA)[columnSlotOfLane] : -1);
@@ -189,12 +201,15 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
     real tileSum = 0;
     const bool fast = validTile && fullRows && fullColumns && !diagonal;
 #ifdef USE_WARP_SHUFFLE
-    if (fast)
+    if (fast && singleCopy)
         tilePairsShuffled(false, false, lane, pos, atom, rowPos, rowAtom, validRow, &tileSum, &rowGradient, &columnTotal,
-                          BOX_ARGS);
+                          false, BOX_ARGS);
+    else if (fast)
+        tilePairsShuffled(false, false, lane, pos, atom, rowPos, rowAtom, validRow, &tileSum, &rowGradient, &columnTotal,
+                          true, BOX_ARGS);
     else
         tilePairsShuffled(true, diagonal, lane, pos, atom, rowPos, rowAtom, validRow, &tileSum, &rowGradient,
-                          &columnTotal, BOX_ARGS);
+                          &columnTotal, !singleCopy, BOX_ARGS);
 #else
     columnAtom[localBase + lane] = atom;
     columnAtom[localBase + lane + TILE_SIZE] = atom;
@@ -206,7 +221,7 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
     // One call site: tilePairs holds barriers (SYNC_WARPS), which every thread of the block must reach
     // in the same place where a barrier is block-wide (OpenCL on a CPU).
     tilePairs(!fast, diagonal, lane, columnPos + localBase, columnAtom + localBase, columnGradient + localBase, rowPos,
-              rowAtom, validRow, &tileSum, &rowGradient, BOX_ARGS);
+              rowAtom, validRow, &tileSum, &rowGradient, !singleCopy, BOX_ARGS);
     SYNC_THREADS;
     const real3 first = columnGradient[localBase + lane], second = columnGradient[localBase + lane + TILE_SIZE];
     columnTotal = make_real3(first.x + second.x, first.y + second.y, first.z + second.z);
@@ -236,7 +251,8 @@ DEVICE real processIndexedTile(int tile, SLOT_PARAMS, GLOBAL mm_long* RESTRICT g
 #endif
     const int columnSlot = columnTile * TILE_SIZE + LOCAL_ID % TILE_SIZE;
     return processTile(tile >= 0, rowTile, columnSlot < numColumns ? columnSlot : -1,
-                       (columnTile + 1) * TILE_SIZE <= numColumns, MODE_IS_SELF && rowTile == columnTile, SLOT_ARGS,
+                       (columnTile + 1) * TILE_SIZE <= numColumns, MODE_IS_SELF && rowTile == columnTile, false,
+                       make_real4(0, 0, 0, 0), SLOT_ARGS,
                        gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient, columnAtom);
 }
 
@@ -322,8 +338,21 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
                 columnSlot = chunkSlots[chunk * TILE_SIZE + lane];
                 fullColumns = (chunkSlots[chunk * TILE_SIZE + TILE_SIZE - 1] >= 0);
             }
-            ADD_TILE_SUM(processTile(item < numItems, rowTile, columnSlot, fullColumns, item < numDiagonal, SLOT_ARGS,
-                                     gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient, columnAtom));
+            // One periodic copy suffices where half the box exceeds the row tile's half extent plus the cutoff on
+            // every axis: then the images nearest the tile's centre differ by the minimum image for every pair
+            // within the cutoff (a pair beyond it may get another image, which is still beyond it).
+            const real4 centre = tileCentersA[rowTile];
+#ifdef USE_PERIODIC
+            const real4 halfExtent = tileHalfExtentsA[rowTile];
+            const bool singleCopy = (real) 0.5 * periodicBoxSize.x - halfExtent.x > (real) PADDED_CUTOFF &&
+                                    (real) 0.5 * periodicBoxSize.y - halfExtent.y > (real) PADDED_CUTOFF &&
+                                    (real) 0.5 * periodicBoxSize.z - halfExtent.z > (real) PADDED_CUTOFF;
+#else
+            const bool singleCopy = false;
+#endif
+            ADD_TILE_SUM(processTile(item < numItems, rowTile, columnSlot, fullColumns, item < numDiagonal, singleCopy,
+                                     centre, SLOT_ARGS, gradientBuffer, computeGradient, BOX_ARGS, columnPos,
+                                     columnGradient, columnAtom));
         }
     }
 #endif
@@ -405,7 +434,7 @@ KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL c
         real3 delta = make_real3(secondPos.x - firstPos.x, secondPos.y - firstPos.y, secondPos.z - firstPos.z);
         real sigma;
         real3 gradient;
-        if (evaluatePair(delta, &sigma, &gradient, BOX_ARGS)) {
+        if (evaluatePair(delta, &sigma, &gradient, true, BOX_ARGS)) {
             compensatedAdd(&sum, &compensation, (mixed) sigma);
             if (computeGradient) {
                 addGradient(gradientBuffer, NUM_A + index, gradient);
