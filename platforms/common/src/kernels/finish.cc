@@ -4,6 +4,8 @@
  * its own (finishCoordination) or, with FUSED_FINISH, the last block of the pair kernel.
  */
 
+#define FINISH_BATCH 8
+
 /**
  * s from the partial sums (in a fixed order), E(s) and dE/ds from the energy expression; if
  * writeResults, results = {s, dE/ds, E} and E is added to the energy buffer. Then, if computeGradient,
@@ -51,13 +53,29 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
         return;
     const real scale = (real) derivative[0] / (real) 0x100000000;
     GLOBAL volatile mm_long* gradient = gradientBuffer;
-    for (int row = first; row < NUM_GRADIENT_ROWS; row += stride) {
-        const int atom = (row < NUM_A ? slotAtomsA[row] : slotAtomsB[row - NUM_A]);
-        for (int component = 0; component < 3; component++) {
-            const mm_long value = gradient[row + component * NUM_GRADIENT_ROWS];
-            gradient[row + component * NUM_GRADIENT_ROWS] = 0;
-            ATOMIC_ADD(&forceBuffers[atom + component * PADDED_NUM_ATOMS],
-                       (mm_ulong) realToFixedPoint(-scale * (real) value));
+    // FINISH_BATCH rows per thread at a time: all their loads are issued before the first is used, so a thread
+    // with many rows (the fused finish: one block for every row) waits for memory once per batch, not per row.
+    for (int base = first; base < NUM_GRADIENT_ROWS; base += FINISH_BATCH * stride) {
+        mm_long values[FINISH_BATCH][3];
+        int atoms[FINISH_BATCH];
+        for (int b = 0; b < FINISH_BATCH; b++) {
+            const int row = base + b * stride;
+            atoms[b] = -1;
+            if (row < NUM_GRADIENT_ROWS) {
+                atoms[b] = (row < NUM_A ? slotAtomsA[row] : slotAtomsB[row - NUM_A]);
+                for (int component = 0; component < 3; component++)
+                    values[b][component] = gradient[row + component * NUM_GRADIENT_ROWS];
+            }
+        }
+        for (int b = 0; b < FINISH_BATCH; b++) {
+            if (atoms[b] < 0)
+                continue;
+            const int row = base + b * stride;
+            for (int component = 0; component < 3; component++) {
+                gradient[row + component * NUM_GRADIENT_ROWS] = 0;
+                ATOMIC_ADD(&forceBuffers[atoms[b] + component * PADDED_NUM_ATOMS],
+                           (mm_ulong) realToFixedPoint(-scale * (real) values[b][component]));
+            }
         }
     }
 }
