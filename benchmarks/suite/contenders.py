@@ -284,10 +284,12 @@ def coordination_of(contender, context, system):
 
 def kernel_candidates(contender, context, system):
     """The pairs the plugin's kernel tests against the cutoff in one evaluation now (None for the other
-    contenders)."""
+    contenders, and for a build of the plugin older than getNumCandidatePairsInContext, as
+    tools/device-compare.sh times with this suite)."""
     if contender != PLUGIN:
         return None
-    return CoordinationForce.cast(last_force(system)).getNumCandidatePairsInContext(context)
+    method = getattr(CoordinationForce.cast(last_force(system)), "getNumCandidatePairsInContext", None)
+    return None if method is None else method(context)
 
 
 def add_published(cases, prepared, results):
