@@ -299,6 +299,33 @@ def test_neighbour_list_holds_every_pair_within_its_cutoff_and_few_beyond(case):
 
 
 @pytest.mark.parametrize("case", GPU_CASES)
+def test_unbalanced_dual_lists_the_larger_group_as_rows(case):
+    """Dual of a small group spread over a large one (1 atom in 200 against the rest, water density,
+    dmax = 1 nm): the kernel makes the larger group the row tiles whichever group the user calls A, so both
+    orders have the same candidate pairs (small-group rows: 32-atom tiles spread over the box list nearly
+    all of the other group; counted on OpenCL, 100 x 19,900 atoms: 823,488 candidates, 140,116 with the larger
+    group as rows), and s matches the Reference platform in both."""
+    atoms = 80000 if case.platform == "CUDA" else 20000  # culled on an H100 too (7 x 2,500 tile pairs)
+    edge = (atoms / 100.0) ** (1 / 3)
+    box = np.eye(3) * edge
+    positions = np.random.default_rng(61).uniform(0, edge, size=(atoms, 3))
+    small = list(range(0, atoms, 200))
+    large = [atom for atom in range(atoms) if atom % 200]
+    candidates = []
+    for group_a, group_b in ((small, large), (large, small)):
+        force = coordination_force(CoordinationForce.Dual, group_a, group_b, periodic=True, r0=0.3, dmax=1.0)
+        system = make_system(atoms, [force], box)
+        context = make_context(system, case)
+        reference = make_context(system, REFERENCE)
+        set_frame(context, positions, box)
+        set_frame(reference, positions, box)
+        candidates.append(force.getNumCandidatePairsInContext(context))
+        assert_matches(evaluate(context, force), evaluate(reference, force), case, f"A of {len(group_a)} atoms")
+    assert candidates[0] == candidates[1]
+    assert candidates[0] < 0.2 * len(small) * len(large), f"{candidates[0]} candidates of {len(small) * len(large)} pairs"
+
+
+@pytest.mark.parametrize("case", GPU_CASES)
 def test_neighbour_list_grows_when_it_overflows(case):
     """A dense system with a long cutoff needs far more list room than the kernel's first guess (8 chunks of
     32 atoms per row tile): the first evaluations run without the list, the host grows it after reading

@@ -58,6 +58,20 @@ void CommonCalcCoordinationForceKernel::initialize(const System& system, const R
 }
 
 void CommonCalcCoordinationForceKernel::build(const ResolvedCoordinationForce& force) {
+    // Dual's sum is symmetric in A and B. With a cutoff the larger group makes the row tiles: they are then
+    // compact (a few tiles of a small group spread over the box would list nearly all of the other group),
+    // and the list build has a warp per row tile to spread over the device.
+    if (force.mode == CoordinationForce::Dual && force.groupB.size() > force.groupA.size() && force.getCutoff() < 1e15) {
+        ResolvedCoordinationForce swapped(force);
+        std::swap(swapped.groupA, swapped.groupB);
+        std::swap(swapped.uniqueA, swapped.uniqueB);
+        buildFor(swapped);
+    }
+    else
+        buildFor(force);
+}
+
+void CommonCalcCoordinationForceKernel::buildFor(const ResolvedCoordinationForce& force) {
     // Built afresh and swapped in only when complete: if anything throws, the previous build stays.
     std::unique_ptr<Built> next(new Built(Plan::create(force, cc, hasWarpShuffles), force));
     next->arrays.initialize(cc, next->plan, force);
