@@ -326,6 +326,51 @@ def test_unbalanced_dual_lists_the_larger_group_as_rows(case):
 
 
 @pytest.mark.parametrize("case", GPU_CASES)
+def test_dual_pairs_half_a_box_apart_take_the_reference_image_in_either_order(case):
+    """A 4 x 4 x 4 lattice of 0.5 nm in a 2 nm box with dmax = 1.2 nm: pairs exactly half a box apart count,
+    and their minimum image is a tie. With 16 atoms in A and 48 in B the kernel makes B the row group; the
+    ties must still take the Reference platform's image (its force sign), as with the groups the other way."""
+    edge = 2.0
+    grid = np.arange(4) * 0.5
+    positions = np.array([(x, y, z) for x in grid for y in grid for z in grid])
+    box = np.eye(3) * edge
+    small, large = list(range(0, 64, 4)), [atom for atom in range(64) if atom % 4]
+    for group_a, group_b in ((small, large), (large, small)):
+        force = coordination_force(CoordinationForce.Dual, group_a, group_b, periodic=True, r0=0.4, dmax=1.2)
+        system = make_system(64, [force], box)
+        context = make_context(system, case)
+        reference = make_context(system, REFERENCE)
+        set_frame(context, positions, box)
+        set_frame(reference, positions, box)
+        assert_matches(evaluate(context, force), evaluate(reference, force), case, f"A of {len(group_a)} atoms")
+
+
+@pytest.mark.parametrize("case", GPU_CASES)
+def test_candidate_pairs_after_the_list_overflowed(case):
+    """The atoms crowd together between two re-sorts, so the list's next build needs more room than it has:
+    getNumCandidatePairsInContext grows it and counts it (at least every pair within dmax), and s still
+    matches the Reference platform."""
+    atoms, edge = 4000, 10.0
+    box = np.eye(3) * edge
+    force = coordination_force(CoordinationForce.Self, range(atoms), periodic=True, r0=0.3, dmax=1.0)
+    system = make_system(atoms, [force], box)
+    context = make_context(system, case)
+    positions = np.random.default_rng(67).uniform(0, edge, size=(atoms, 3))
+    set_frame(context, positions, box)
+    spread = force.getNumCandidatePairsInContext(context)
+    for _ in range(5):
+        force.getCoordination(context)
+    crowded = 0.4 * positions
+    set_frame(context, crowded, box)
+    candidates = force.getNumCandidatePairsInContext(context)
+    within = count_pairs_within(crowded, np.arange(atoms), 1.0, edge)
+    assert candidates > spread and candidates >= within, f"{candidates} candidates, {within} pairs within dmax"
+    reference = make_context(system, REFERENCE)
+    set_frame(reference, crowded, box)
+    assert_matches(evaluate(context, force), evaluate(reference, force), case, "crowded")
+
+
+@pytest.mark.parametrize("case", GPU_CASES)
 def test_neighbour_list_grows_when_it_overflows(case):
     """A dense system with a long cutoff needs far more list room than the kernel's first guess (8 chunks of
     32 atoms per row tile): the first evaluations run without the list, the host grows it after reading

@@ -49,7 +49,7 @@ private:
     struct Built;
     /** Build for `force` (Dual with a cutoff: the larger group as A, the row group). */
     void build(const ResolvedCoordinationForce& force);
-    void buildFor(const ResolvedCoordinationForce& force);
+    void buildFor(const ResolvedCoordinationForce& force, bool groupsSwapped);
     /** Point the finish at OpenMM's energy-parameter-derivative buffer (once, at the first evaluation). */
     void connectParameterDerivatives();
     void launch(bool computeGradient, bool addEnergy);

@@ -62,6 +62,7 @@ struct CommonCoordinationPlan {
     double paddedCutoff = 0.0;         // culling: the cutoff padded against rounding in the bounding boxes
     double sortCell = 0.0;             // nm: the sort cells of a non-periodic force
     bool fusedFinish = false;          // the pair kernel's last block finishes (no finishKernel launch)
+    bool groupsSwapped = false;        // A is the user's B (Dual with a cutoff: the larger group makes the rows)
     // Neighbour list (every culled force has one).
     double skin = 0.0, listCutoff = 0.0;
     int numRowTiles = 0, listBlockSize = 0;

@@ -65,15 +65,17 @@ void CommonCalcCoordinationForceKernel::build(const ResolvedCoordinationForce& f
         ResolvedCoordinationForce swapped(force);
         std::swap(swapped.groupA, swapped.groupB);
         std::swap(swapped.uniqueA, swapped.uniqueB);
-        buildFor(swapped);
+        buildFor(swapped, true);
     }
     else
-        buildFor(force);
+        buildFor(force, false);
 }
 
-void CommonCalcCoordinationForceKernel::buildFor(const ResolvedCoordinationForce& force) {
+void CommonCalcCoordinationForceKernel::buildFor(const ResolvedCoordinationForce& force, bool groupsSwapped) {
     // Built afresh and swapped in only when complete: if anything throws, the previous build stays.
-    std::unique_ptr<Built> next(new Built(Plan::create(force, cc, hasWarpShuffles), force));
+    Plan plan = Plan::create(force, cc, hasWarpShuffles);
+    plan.groupsSwapped = groupsSwapped;
+    std::unique_ptr<Built> next(new Built(plan, force));
     next->arrays.initialize(cc, next->plan, force);
     ComputeProgram program = CommonCoordinationProgram::compile(cc, next->plan, force);
     next->kernels.create(cc, program, next->plan, next->arrays);
@@ -311,7 +313,8 @@ long long CommonCalcCoordinationForceKernel::getNumCandidatePairs(ContextImpl& c
     ContextSelector selector(cc);
     updateGlobalParameters(context);
     // Without culling, or in a triclinic box (every tile interacts), the tile kernel visits every pair. A list
-    // that overflowed (the tile kernel then culls tiles instead) is grown at the next evaluation or two.
+    // that overflowed (the tile kernel then culls tiles instead) is grown by the next evaluation, which is
+    // told to read the size the build needed.
     for (int attempt = 0; attempt < 3; attempt++) {
         launch(false, false);
         if (!built->plan.culling || !built->state.listUsed)
@@ -319,6 +322,7 @@ long long CommonCalcCoordinationForceKernel::getNumCandidatePairs(ContextImpl& c
         const long long listed = countListedPairs();
         if (listed >= 0)
             return listed;
+        built->state.checkListSize = true;
     }
     throw OpenMMException("CoordinationForce: the GPU neighbour list was still incomplete after 3 evaluations");
 }

@@ -36,6 +36,8 @@ void addSizeDefines(ComputeContext& cc, const CommonCoordinationPlan& plan, map<
         defines["USE_PERIODIC"] = "1";
     if (plan.fusedFinish)
         defines["FUSED_FINISH"] = "1";
+    if (plan.groupsSwapped)
+        defines["GROUPS_SWAPPED"] = "1";
 }
 
 /** The cutoff, the culling and the neighbour list's settings, the sort cells, the same-atom check. */

@@ -244,8 +244,16 @@ DEVICE real pairSwitch(real r2, real* scale) {
  */
 DEVICE bool evaluatePair(real3 delta, real* sigma, real3* dSigmaDSecond, const bool wrap, BOX_PARAMS) {
 #ifdef USE_PERIODIC
-    if (wrap)
+    if (wrap) {
+#ifdef GROUPS_SWAPPED
+        // delta is (user's A) - (user's B): wrap it as the Reference platform wraps B - A, so that a pair exactly
+        // half a box apart takes the same image (and its force the same sign).
+        const real3 image = minimumImage(make_real3(-delta.x, -delta.y, -delta.z), BOX_ARGS);
+        delta = make_real3(-image.x, -image.y, -image.z);
+#else
         delta = minimumImage(delta, BOX_ARGS);
+#endif
+    }
 #endif
     real r2 = delta.x * delta.x + delta.y * delta.y + delta.z * delta.z;
 #ifdef USE_CUTOFF

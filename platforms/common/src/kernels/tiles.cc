@@ -340,13 +340,18 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
             }
             // One periodic copy suffices where half the box exceeds the row tile's half extent plus the cutoff on
             // every axis: then the images nearest the tile's centre differ by the minimum image for every pair
-            // within the cutoff (a pair beyond it may get another image, which is still beyond it).
+            // within the cutoff (a pair beyond it may get another image, which is still beyond it). The margin
+            // grows with the box and the coordinates, whose rounding can move the choice of image.
             const real4 centre = tileCentersA[rowTile];
 #ifdef USE_PERIODIC
             const real4 halfExtent = tileHalfExtentsA[rowTile];
-            const bool singleCopy = (real) 0.5 * periodicBoxSize.x - halfExtent.x > (real) PADDED_CUTOFF &&
-                                    (real) 0.5 * periodicBoxSize.y - halfExtent.y > (real) PADDED_CUTOFF &&
-                                    (real) 0.5 * periodicBoxSize.z - halfExtent.z > (real) PADDED_CUTOFF;
+            const bool singleCopy =
+                (real) 0.5 * periodicBoxSize.x - halfExtent.x >
+                    (real) PADDED_CUTOFF + (real) 1e-6 * (periodicBoxSize.x + fabs(centre.x)) &&
+                (real) 0.5 * periodicBoxSize.y - halfExtent.y >
+                    (real) PADDED_CUTOFF + (real) 1e-6 * (periodicBoxSize.y + fabs(centre.y)) &&
+                (real) 0.5 * periodicBoxSize.z - halfExtent.z >
+                    (real) PADDED_CUTOFF + (real) 1e-6 * (periodicBoxSize.z + fabs(centre.z));
 #else
             const bool singleCopy = false;
 #endif
