@@ -3,6 +3,7 @@
 
 #include "CoordinationKernels.h"
 #include "openmm/common/ComputeContext.h"
+#include <vector>
 
 namespace CoordinationPlugin {
 
@@ -37,6 +38,15 @@ struct CommonCoordinationPlan {
      * Decide everything for `force` on `cc`. hasWarpShuffles: see CommonCalcCoordinationForceKernel.
      * Throws if the groups have more tiles than the kernel can index.
      */
+    /** Whether the force's cutoff excludes anything (beyond 1e15 nm it does not, and its square overflows a float). */
+    static bool hasCutoffOf(const ResolvedCoordinationForce& force);
+    /**
+     * The chunks of the list that the evaluation of the given parity used: those it built if it rebuilt,
+     * else those of the current list (`state`: the list's device state, downloaded).
+     */
+    static int listChunksOf(const std::vector<int>& state, int parity) {
+        return state[ListStateRebuild + parity] ? state[ListStateBuilt] : state[ListStateChunks];
+    }
     static CommonCoordinationPlan create(const ResolvedCoordinationForce& force, OpenMM::ComputeContext& cc,
                                          bool hasWarpShuffles);
 

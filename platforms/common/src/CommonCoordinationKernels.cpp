@@ -61,7 +61,7 @@ void CommonCalcCoordinationForceKernel::build(const ResolvedCoordinationForce& f
     // Dual's sum is symmetric in A and B. With a cutoff the larger group makes the row tiles: they are then
     // compact (a few tiles of a small group spread over the box would list nearly all of the other group),
     // and the list build has a warp per row tile to spread over the device.
-    if (force.mode == CoordinationForce::Dual && force.groupB.size() > force.groupA.size() && force.getCutoff() < 1e15) {
+    if (force.mode == CoordinationForce::Dual && force.groupB.size() > force.groupA.size() && Plan::hasCutoffOf(force)) {
         ResolvedCoordinationForce swapped(force);
         std::swap(swapped.groupA, swapped.groupB);
         std::swap(swapped.uniqueA, swapped.uniqueB);
@@ -147,9 +147,7 @@ bool CommonCalcCoordinationForceKernel::checkListSize() {
     CommonCoordinationStepState& s = built->state;
     vector<int> state;
     built->arrays.listState.download(state);
-    const int previousParity = s.listParity ^ 1;
-    const int needed = (state[Plan::ListStateRebuild + previousParity] ? state[Plan::ListStateBuilt]
-                                                                       : state[Plan::ListStateChunks]);
+    const int needed = Plan::listChunksOf(state, s.listParity ^ 1);
     s.checkListSize = false;
     if (needed <= s.listCapacity)
         return false;
@@ -332,7 +330,7 @@ long long CommonCalcCoordinationForceKernel::countListedPairs() {
     const int parity = built->state.listParity ^ 1; // launch() flipped it after the tile kernel
     vector<int> state;
     built->arrays.listState.download(state);
-    const int chunks = (state[Plan::ListStateRebuild + parity] ? state[Plan::ListStateBuilt] : state[Plan::ListStateChunks]);
+    const int chunks = Plan::listChunksOf(state, parity);
     if (chunks > built->state.listCapacity)
         return -1;
     auto rowsOf = [&](int rowTile) { return (long long) std::min(Plan::TileSize, plan.numA - rowTile * Plan::TileSize); };

@@ -37,6 +37,10 @@ void decomposeWork(CommonCoordinationPlan& p, ComputeContext& cc) {
 
 } // namespace
 
+bool CommonCoordinationPlan::hasCutoffOf(const ResolvedCoordinationForce& force) {
+    return std::isfinite(force.getCutoff()) && force.getCutoff() < 1e15;
+}
+
 CommonCoordinationPlan CommonCoordinationPlan::create(const ResolvedCoordinationForce& force, ComputeContext& cc,
                                                       bool hasWarpShuffles) {
     CommonCoordinationPlan p;
@@ -61,8 +65,7 @@ CommonCoordinationPlan CommonCoordinationPlan::create(const ResolvedCoordination
         throw OpenMMException("CoordinationForce: the groups are too large for the GPU kernel (" +
                               std::to_string(p.numTiles) + " tiles of 32x32 pairs; at most 2e9)");
     p.cutoff = force.getCutoff();
-    // A cutoff beyond 1e15 nm excludes nothing and its square does not fit in a float: treat it as none.
-    p.hasCutoff = std::isfinite(p.cutoff) && p.cutoff < 1e15;
+    p.hasCutoff = hasCutoffOf(force);
     // Culling pays once there are more tiles than one pass of every warp on the device; below that the
     // extra launches (bounds, sorting) would cost more than the tiles they skip.
     p.culling = p.hasCutoff && p.mode != CoordinationForce::Pair &&

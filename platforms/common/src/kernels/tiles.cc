@@ -32,6 +32,25 @@ DEVICE real3 slotPosition(bool groupB, int slot, SLOT_PARAMS, BOX_PARAMS) {
 #endif
 }
 
+#ifdef USE_PERIODIC
+/** The image of pos nearest centre (rectangular box). */
+DEVICE real3 imageNearest(real3 pos, real4 centre, real4 periodicBoxSize, real4 invPeriodicBoxSize) {
+    const real3 offset = wrapRectangular(make_real3(pos.x - centre.x, pos.y - centre.y, pos.z - centre.z),
+                                         periodicBoxSize, invPeriodicBoxSize);
+    return make_real3(centre.x + offset.x, centre.y + offset.y, centre.z + offset.z);
+}
+#endif
+
+#if defined(USE_PERIODIC) && defined(USE_NEIGHBOR_LIST)
+/**
+ * Along one axis of edge L: whether half the box exceeds a tile's half extent plus the cutoff (padded, and by
+ * 1e-6 of the box and the coordinate, whose rounding can move the choice of image).
+ */
+DEVICE bool clearOfHalfBox(real edge, real centre, real halfExtent) {
+    return (real) 0.5 * edge - halfExtent > (real) PADDED_CUTOFF + (real) 1e-6 * (edge + fabs(centre));
+}
+#endif
+
 /**
  * Tile index -> (row tile, column tile). Self: the upper triangle, column by column,
  * tile = J(J+1)/2 + I with I <= J. Dual: row-major over NUM_TILES_A x NUM_TILES_B.
@@ -183,12 +202,9 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
 #ifdef USE_PERIODIC
     if (singleCopy) {
         // Every atom at its image nearest the row tile's centre, once, instead of a minimum image per pair.
-        const real3 rowOffset = wrapRectangular(make_real3(rowPos.x - centre.x, rowPos.y - centre.y, rowPos.z - centre.z),
-                                                periodicBoxSize, invPeriodicBoxSize);
-        rowPos = make_real3(centre.x + rowOffset.x, centre.y + rowOffset.y, centre.z + rowOffset.z);
-        const real3 offset = wrapRectangular(make_real3(pos.x - centre.x, pos.y - centre.y, pos.z - centre.z),
-                                             periodicBoxSize, invPeriodicBoxSize);
-        pos = make_real4(centre.x + offset.x, centre.y + offset.y, centre.z + offset.z, pos.w);
+        rowPos = imageNearest(rowPos, centre, periodicBoxSize, invPeriodicBoxSize);
+        const real3 column = imageNearest(make_real3(pos.x, pos.y, pos.z), centre, periodicBoxSize, invPeriodicBoxSize);
+        pos = make_real4(column.x, column.y, column.z, pos.w);
     }
 #endif
 #ifdef CHECK_SAME_ATOM
@@ -345,13 +361,9 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
             const real4 centre = tileCentersA[rowTile];
 #ifdef USE_PERIODIC
             const real4 halfExtent = tileHalfExtentsA[rowTile];
-            const bool singleCopy =
-                (real) 0.5 * periodicBoxSize.x - halfExtent.x >
-                    (real) PADDED_CUTOFF + (real) 1e-6 * (periodicBoxSize.x + fabs(centre.x)) &&
-                (real) 0.5 * periodicBoxSize.y - halfExtent.y >
-                    (real) PADDED_CUTOFF + (real) 1e-6 * (periodicBoxSize.y + fabs(centre.y)) &&
-                (real) 0.5 * periodicBoxSize.z - halfExtent.z >
-                    (real) PADDED_CUTOFF + (real) 1e-6 * (periodicBoxSize.z + fabs(centre.z));
+            const bool singleCopy = clearOfHalfBox(periodicBoxSize.x, centre.x, halfExtent.x) &&
+                                    clearOfHalfBox(periodicBoxSize.y, centre.y, halfExtent.y) &&
+                                    clearOfHalfBox(periodicBoxSize.z, centre.z, halfExtent.z);
 #else
             const bool singleCopy = false;
 #endif
