@@ -56,6 +56,7 @@ double for double), on CUDA when nvcc is found. Targets: see benchmarks/README.m
 """
 import argparse
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the package suite/ next to this script
@@ -75,6 +76,11 @@ def parse_arguments():
     parser.add_argument("--precisions", nargs="+", default=["single", "mixed"],
                         help="precisions on --platform (space- or comma-separated; default single mixed)")
     parser.add_argument("--cases", default=",".join(ALL_FAMILIES), help="case families, e.g. S0,S1,S6 (default all)")
+    parser.add_argument("--match", help="only the cases whose label matches this regular expression, e.g. 'dmax=1 nm'")
+    parser.add_argument("--contenders", default="all",
+                        help="comma-separated contenders on --platform: plugin, custom-nonbonded, nonbonded, openmm, "
+                             "openmm-no-groups, cpu (default all)")
+    parser.add_argument("--no-ceiling", action="store_true", help="do not compile and run the pair-kernel ceiling")
     parser.add_argument("--quick", action="store_true", help="tiny sizes (N <= 2000) for a smoke test")
     parser.add_argument("--out", default="docs/benchmarks", help="folder for results.md/.csv/.png")
     parser.add_argument("--max-seconds-per-case", type=float, default=60.0,
@@ -98,6 +104,18 @@ def parse_arguments():
     unknown = set(options.families) - set(ALL_FAMILIES)
     if unknown:
         parser.error(f"unknown case families {sorted(unknown)}; choose from {','.join(ALL_FAMILIES)}")
+    contenders = {"plugin": PLUGIN, "custom-nonbonded": CUSTOM_NONBONDED, "nonbonded": NONBONDED, "openmm": OPENMM,
+                  "openmm-no-groups": OPENMM_NO_GROUPS, "cpu": "cpu"}
+    chosen = list(contenders) if options.contenders == "all" else [c.strip() for c in options.contenders.split(",")]
+    unknown = set(chosen) - set(contenders)
+    if unknown:
+        parser.error(f"unknown contenders {sorted(unknown)}; choose from {','.join(contenders)}")
+    options.contenders = {contenders[c] for c in chosen}
+    if options.match:
+        try:
+            options.match = re.compile(options.match)
+        except re.error as error:
+            parser.error(f"--match: {error}")
     return options
 
 
@@ -109,19 +127,24 @@ def main():
         return
     budget = Budget(options.budget_seconds)
     state = {}
-    ceilings, ceiling_note = measure_ceiling(options)
+    ceilings, ceiling_note = ({}, "No pair-kernel ceiling: --no-ceiling.") if options.no_ceiling \
+        else measure_ceiling(options)
     log(ceiling_note)
     results = Results(options.out, lambda: header_lines(options, state), ceilings, ceiling_note)
-    cases = [case for case in define_cases(options.quick) if case.family in options.families]
+    cases = [case for case in define_cases(options.quick) if case.family in options.families
+             and (options.match is None or options.match.search(case.label))]
     prepared = Prepared()
     add_published(cases, prepared, results)
     log(f"cases: {', '.join(case.label for case in cases)}")
-    run_on_platform(cases, PLUGIN, options, prepared, results, budget, state)
-    if "S6" in options.families:
+    if PLUGIN in options.contenders:
+        run_on_platform(cases, PLUGIN, options, prepared, results, budget, state)
+    if "S6" in options.families and PLUGIN in options.contenders:
         run_md(options, results, budget)
     for contender in (CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS):  # the budget cuts the last first
-        run_on_platform(cases, contender, options, prepared, results, budget, state)
-    run_cpu_platforms([case for case in cases if not case.moving], options, prepared, results, budget, state)
+        if contender in options.contenders:
+            run_on_platform(cases, contender, options, prepared, results, budget, state)
+    if "cpu" in options.contenders:
+        run_cpu_platforms([case for case in cases if not case.moving], options, prepared, results, budget, state)
     check_agreement(results)
     if options.targets:
         results.target_lines = evaluate_targets(results.rows, options.platform)

@@ -9,7 +9,8 @@
 #   there:  OUT=$OUT bash tools/device-compare.sh
 #
 # Environment: PLATFORM (default CUDA), WHEELS (default .whl: OpenMM and the build's tools as wheels,
-# installed into /tmp/site; empty: the Python environment as it is), BEFORE (default .compare/before), RUNS (default "before after before after"), CASES (default
+# installed into /tmp/site; empty: the Python environment as it is), BEFORE (default .compare/before), RUNS (default "before after before after"; empty: only install
+# both trees, into /tmp/site-before and /tmp/site-after, which later calls on the warm machine reuse), CASES (default
 # S2; the suite's --cases), BENCH_ARGS (more suite options, e.g. "--precisions single"), GUARD (default 560 s:
 # no run starts unless the longest run so far still fits). Logs: $OUT/bench-<tree>-<n>.log, the suite's
 # results.csv/md per run, and a table of ms per evaluation (plugin and anchors) per run at the end.
@@ -38,6 +39,9 @@ fi
 # install TREE NAME: pip-install TREE's plugin into /tmp/site-NAME.
 install() {
     local t0=$SECONDS rc
+    if [ -f "/tmp/site-$2/openmmcoordination/__init__.py" ] && [ -z "${REINSTALL:-}" ]; then
+        echo "$2: already installed in /tmp/site-$2 (REINSTALL=1 rebuilds it)"; return 0
+    fi
     (cd "$1" && PYTHONPATH=$SITE python3 -m pip install -q --upgrade --no-build-isolation --no-deps --no-index \
         --target "/tmp/site-$2" .) > "$OUT/pip-$2.log" 2>&1
     rc=$?
@@ -50,7 +54,7 @@ install "$BEFORE" before & before_pid=$!
 wait $after_pid && wait $before_pid || exit 1
 
 longest=${ESTIMATE:-150} number_after=0 number_before=0 logs=()
-for tree in ${RUNS:-before after before after}; do
+for tree in ${RUNS-before after before after}; do
     if [ "$tree" = before ]; then number_before=$((number_before + 1)); n=$number_before
     else number_after=$((number_after + 1)); n=$number_after; fi
     log="$OUT/bench-$tree-$n.log"
