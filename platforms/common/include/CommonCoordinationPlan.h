@@ -17,6 +17,11 @@ struct CommonCoordinationPlan {
     static constexpr int WarpsPerBlock = 8;
     static constexpr int PairBlockSize = 128;
     static constexpr int FinishBlockSize = 128;
+    // Gradient rows per thread of the finish (their loads are issued together): the separate finish launches
+    // one thread per FinishBatch rows, so that fewer blocks each sum the pair kernel's partials for s.
+    static constexpr int FinishBatch = 8;
+    // computeTileBounds: one thread per slot, this many per block (BoundsBlockSize / TileSize tiles).
+    static constexpr int BoundsBlockSize = 128;
     // With a cutoff the slots are re-sorted into spatial order every this many evaluations (and whenever
     // the force is rebuilt). Correctness never depends on the order; only how well tiles are culled does.
     static constexpr int SortInterval = 100;
@@ -31,8 +36,10 @@ struct CommonCoordinationPlan {
     static constexpr double SkinFraction = 0.1;
     static constexpr double MinimumSkin = 0.05;
     // The list's state on the device (int array): rebuild flags for even and odd evaluations, the chunks
-    // counted by the build under way, the chunks of the current list.
-    static constexpr int ListStateRebuild = 0, ListStateBuilt = 2, ListStateChunks = 3, ListStateSize = 4;
+    // counted by the build under way, the chunks of the current list, the tile kernel's next work item (its
+    // blocks take the list's items from this counter; computeTileBounds resets it every evaluation).
+    static constexpr int ListStateRebuild = 0, ListStateBuilt = 2, ListStateChunks = 3, ListStateNextItem = 4,
+                         ListStateSize = 5;
 
     /**
      * Decide everything for `force` on `cc`. hasWarpShuffles: see CommonCalcCoordinationForceKernel.

@@ -186,7 +186,8 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
     k.finishKernel->setArg(k.finishAddEnergyArg, addEnergy ? 1 : 0);
     k.finishKernel->setArg(k.finishComputeGradientArg, computeGradient ? 1 : 0);
     if (computeGradient)
-        k.finishKernel->execute(std::max(plan.numGradientRows, Plan::FinishBlockSize), Plan::FinishBlockSize);
+        k.finishKernel->execute(std::max((plan.numGradientRows + Plan::FinishBatch - 1) / Plan::FinishBatch,
+                                         Plan::FinishBlockSize), Plan::FinishBlockSize);
     else
         k.finishKernel->execute(Plan::FinishBlockSize, Plan::FinishBlockSize);
 }
@@ -220,7 +221,7 @@ void CommonCalcCoordinationForceKernel::prepareTiles(const CommonCoordinationBox
         box.setArgs(*g->boundsKernel, g->boundsBoxArg, built->plan.useDouble);
         g->boundsKernel->setArg(g->boundsParityArg, s.listParity);
         g->boundsKernel->setArg(g->boundsForceRebuildArg, rebuild ? 1 : 0);
-        g->boundsKernel->execute(g->sorted->numTiles);
+        g->boundsKernel->execute(g->sorted->numTiles * Plan::TileSize, Plan::BoundsBlockSize);
     }
     s.listUsed = useList;
     if (useList)

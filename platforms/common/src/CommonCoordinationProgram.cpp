@@ -24,6 +24,8 @@ void addSizeDefines(ComputeContext& cc, const CommonCoordinationPlan& plan, map<
     defines["WARPS_PER_BLOCK"] = cc.intToString(Plan::WarpsPerBlock);
     defines["PAIR_BLOCK_SIZE"] = cc.intToString(Plan::PairBlockSize);
     defines["FINISH_BLOCK_SIZE"] = cc.intToString(Plan::FinishBlockSize);
+    defines["FINISH_BATCH"] = cc.intToString(Plan::FinishBatch);
+    defines["BOUNDS_BLOCK_SIZE"] = cc.intToString(Plan::BoundsBlockSize);
     defines["NUM_A"] = cc.intToString(plan.numA);
     defines["NUM_B"] = cc.intToString(plan.numB);
     defines["NUM_GRADIENT_ROWS"] = cc.intToString(plan.numGradientRows);
@@ -60,6 +62,7 @@ void addCutoffDefines(ComputeContext& cc, const CommonCoordinationPlan& plan, co
         defines["LIST_STATE_REBUILD"] = cc.intToString(Plan::ListStateRebuild);
         defines["LIST_STATE_BUILT"] = cc.intToString(Plan::ListStateBuilt);
         defines["LIST_STATE_CHUNKS"] = cc.intToString(Plan::ListStateChunks);
+        defines["LIST_STATE_NEXT_ITEM"] = cc.intToString(Plan::ListStateNextItem);
     }
     defines["INV_SORT_CELL"] = cc.doubleToString(1.0 / plan.sortCell);
     // Whether a pair of slots can hold the same atom (which counts 0) other than Self's diagonal.

@@ -4,8 +4,6 @@
  * its own (finishCoordination) or, with FUSED_FINISH, the last block of the pair kernel.
  */
 
-#define FINISH_BATCH 8
-
 /**
  * s from the partial sums (in a fixed order), E(s) and dE/ds from the energy expression; if
  * writeResults, results = {s, dE/ds, E} and E is added to the energy buffer. Then, if computeGradient,

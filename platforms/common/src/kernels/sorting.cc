@@ -117,7 +117,9 @@ DEVICE bool movedTooFar(real3 pos, real4 listPos) {
  * The bounding box of each tile of 32 sorted slots (centre and half extents), and every sorted slot's
  * position (sortedPositions: what the list build and the tile kernel read, contiguous in the sorted order
  * instead of through slot -> atom -> posq). Periodic: every atom is taken at its image nearest the tile's
- * first atom, so a tile that straddles the box edge stays compact.
+ * first atom, so a tile that straddles the box edge stays compact. One thread per slot, BOUNDS_BLOCK_SIZE / 32
+ * tiles per block, each tile's extents reduced over its 32 threads in local memory (min and max are exact,
+ * so the boxes do not depend on the order).
  */
 KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
         GLOBAL const int* RESTRICT sortedAtoms, GLOBAL const int* RESTRICT sortedUniques, int numSlots, int numTiles,
@@ -128,57 +130,93 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
         int forceRebuild, int keepsBooks
 #endif
         ) {
+    LOCAL real4 origins[BOUNDS_BLOCK_SIZE / TILE_SIZE];
+    LOCAL real lows[3 * BOUNDS_BLOCK_SIZE];
+    LOCAL real highs[3 * BOUNDS_BLOCK_SIZE];
+    LOCAL int invalid[BOUNDS_BLOCK_SIZE];
 #ifdef USE_NEIGHBOR_LIST
     // The list's books (one thread of group A's launch). The previous evaluation's flag (1 - parity) says
     // whether it built a list: that list is now the current one. This evaluation's flag is raised by the
     // host (forceRebuild: new order, new box, first use), by an incomplete list and, below, by any slot
-    // that moved more than half the skin since the list was built.
+    // that moved more than half the skin since the list was built. The tile kernel's work counter restarts.
     if (keepsBooks && GLOBAL_ID == 0) {
         if (listState[LIST_STATE_REBUILD + 1 - parity]) {
             listState[LIST_STATE_CHUNKS] = listState[LIST_STATE_BUILT];
             listState[LIST_STATE_REBUILD + 1 - parity] = 0;
         }
         listState[LIST_STATE_BUILT] = 0;
+        listState[LIST_STATE_NEXT_ITEM] = 0;
         if (forceRebuild || listState[LIST_STATE_CHUNKS] > capacity)
             listState[LIST_STATE_REBUILD + parity] = 1;
     }
     bool moved = false;
 #endif
-    for (int tile = GLOBAL_ID; tile < numTiles; tile += GLOBAL_SIZE) {
-        const int first = tile * TILE_SIZE;
-        const int last = min(first + TILE_SIZE, numSlots);
-        const real3 origin = atomPosition(posq, cellOffsets, sortedAtoms[first], sortedUniques[first], periodicBoxVecX,
-                                          periodicBoxVecY, periodicBoxVecZ);
-        sortedPositions[first] = make_real4(origin.x, origin.y, origin.z, 1);
-        real3 low = make_real3(0, 0, 0), high = make_real3(0, 0, 0);
+    const int lane = LOCAL_ID % TILE_SIZE, tileInBlock = LOCAL_ID / TILE_SIZE;
+    // The same number of iterations in every thread of a block (the loop holds barriers).
+    for (int base = GROUP_ID * BOUNDS_BLOCK_SIZE; base < numTiles * TILE_SIZE; base += NUM_GROUPS * BOUNDS_BLOCK_SIZE) {
+        const int slot = base + LOCAL_ID;
+        const int tile = slot / TILE_SIZE;
+        const bool valid = slot < numSlots;
+        real3 pos = make_real3(0, 0, 0);
+        if (valid) {
+            pos = atomPosition(posq, cellOffsets, sortedAtoms[slot], sortedUniques[slot], periodicBoxVecX,
+                               periodicBoxVecY, periodicBoxVecZ);
+            sortedPositions[slot] = make_real4(pos.x, pos.y, pos.z, 1);
+#ifdef USE_NEIGHBOR_LIST
+            moved = moved || movedTooFar(pos, listPositions[slot]);
+#endif
+        }
+        if (lane == 0)
+            origins[tileInBlock] = make_real4(pos.x, pos.y, pos.z, 0);
+        SYNC_THREADS;
+        const real4 origin = origins[tileInBlock];
+        // The first slot is the origin (delta 0, not computed: a NaN origin makes the centre NaN, never culled);
+        // slots past the group's end add 0, which the first slot has already put in the box.
+        real3 delta = make_real3(0, 0, 0);
         bool notANumber = false;
-#ifdef USE_NEIGHBOR_LIST
-        moved = moved || movedTooFar(origin, listPositions[first]);
-#endif
-        for (int index = first + 1; index < last; index++) {
-            const real3 pos = atomPosition(posq, cellOffsets, sortedAtoms[index], sortedUniques[index], periodicBoxVecX,
-                                           periodicBoxVecY, periodicBoxVecZ);
-            sortedPositions[index] = make_real4(pos.x, pos.y, pos.z, 1);
-#ifdef USE_NEIGHBOR_LIST
-            moved = moved || movedTooFar(pos, listPositions[index]);
-#endif
-            real3 delta = make_real3(pos.x - origin.x, pos.y - origin.y, pos.z - origin.z);
+        if (valid && lane > 0) {
+            delta = make_real3(pos.x - origin.x, pos.y - origin.y, pos.z - origin.z);
 #ifdef USE_PERIODIC
             if (!triclinic)
                 delta = wrapRectangular(delta, periodicBoxSize, invPeriodicBoxSize);
 #endif
-            low = make_real3(fmin(low.x, delta.x), fmin(low.y, delta.y), fmin(low.z, delta.z));
-            high = make_real3(fmax(high.x, delta.x), fmax(high.y, delta.y), fmax(high.z, delta.z));
-            notANumber = notANumber || isnan(delta.x + delta.y + delta.z);
+            notANumber = isnan(delta.x + delta.y + delta.z);
         }
-        // fmin/fmax drop a NaN: give such a tile enormous extents, so that it is never culled and the NaN
-        // reaches s as it would without culling. (A NaN first atom makes the centre NaN: never culled either.)
-        if (notANumber)
-            high = make_real3((real) 1e30, (real) 1e30, (real) 1e30);
-        centers[tile] = make_real4(origin.x + (real) 0.5 * (low.x + high.x), origin.y + (real) 0.5 * (low.y + high.y),
-                                   origin.z + (real) 0.5 * (low.z + high.z), 0);
-        halfExtents[tile] = make_real4((real) 0.5 * (high.x - low.x), (real) 0.5 * (high.y - low.y),
-                                       (real) 0.5 * (high.z - low.z), 0);
+        lows[LOCAL_ID] = delta.x;
+        lows[LOCAL_ID + BOUNDS_BLOCK_SIZE] = delta.y;
+        lows[LOCAL_ID + 2 * BOUNDS_BLOCK_SIZE] = delta.z;
+        highs[LOCAL_ID] = delta.x;
+        highs[LOCAL_ID + BOUNDS_BLOCK_SIZE] = delta.y;
+        highs[LOCAL_ID + 2 * BOUNDS_BLOCK_SIZE] = delta.z;
+        invalid[LOCAL_ID] = (notANumber ? 1 : 0);
+        SYNC_THREADS;
+        for (int offset = TILE_SIZE / 2; offset > 0; offset /= 2) {
+            if (lane < offset) {
+                // fmin/fmax drop a NaN (the flag keeps it).
+                for (int axis = 0; axis < 3; axis++) {
+                    const int index = LOCAL_ID + axis * BOUNDS_BLOCK_SIZE;
+                    lows[index] = fmin(lows[index], lows[index + offset]);
+                    highs[index] = fmax(highs[index], highs[index + offset]);
+                }
+                invalid[LOCAL_ID] |= invalid[LOCAL_ID + offset];
+            }
+            SYNC_THREADS;
+        }
+        if (lane == 0 && tile < numTiles) {
+            const real3 low = make_real3(lows[LOCAL_ID], lows[LOCAL_ID + BOUNDS_BLOCK_SIZE],
+                                         lows[LOCAL_ID + 2 * BOUNDS_BLOCK_SIZE]);
+            real3 high = make_real3(highs[LOCAL_ID], highs[LOCAL_ID + BOUNDS_BLOCK_SIZE],
+                                    highs[LOCAL_ID + 2 * BOUNDS_BLOCK_SIZE]);
+            // A NaN: enormous extents, so that the tile is never culled and the NaN reaches s as it would
+            // without culling.
+            if (invalid[LOCAL_ID])
+                high = make_real3((real) 1e30, (real) 1e30, (real) 1e30);
+            centers[tile] = make_real4(origin.x + (real) 0.5 * (low.x + high.x), origin.y + (real) 0.5 * (low.y + high.y),
+                                       origin.z + (real) 0.5 * (low.z + high.z), 0);
+            halfExtents[tile] = make_real4((real) 0.5 * (high.x - low.x), (real) 0.5 * (high.y - low.y),
+                                           (real) 0.5 * (high.z - low.z), 0);
+        }
+        SYNC_THREADS; // before the next iteration overwrites origins and the reductions
     }
 #ifdef USE_NEIGHBOR_LIST
     if (moved)

@@ -294,7 +294,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         GLOBAL const real4* RESTRICT tileCentersA, GLOBAL const real4* RESTRICT tileHalfExtentsA,
         GLOBAL const real4* RESTRICT tileCentersB, GLOBAL const real4* RESTRICT tileHalfExtentsB
 #ifdef USE_NEIGHBOR_LIST
-        , GLOBAL mm_long* RESTRICT partialFixed, GLOBAL const int* RESTRICT listState,
+        , GLOBAL mm_long* RESTRICT partialFixed, GLOBAL int* RESTRICT listState,
         GLOBAL const int* RESTRICT chunkRows, GLOBAL const int* RESTRICT chunkSlots, int useList, int parity,
         int capacity
 #endif
@@ -315,6 +315,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
 #endif
 #ifdef USE_NEIGHBOR_LIST
     LOCAL volatile mm_long longTemp[WARPS_PER_BLOCK * TILE_SIZE];
+    LOCAL int nextItem[1];
 #endif
     const int warp = LOCAL_ID / TILE_SIZE;
     mixed sum = 0, compensation = 0;
@@ -337,7 +338,23 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
 #endif
         const int numItems = numDiagonal + listChunks;
         const int lane = LOCAL_ID % TILE_SIZE;
+#ifdef USE_WARP_SHUFFLE
+        // CUDA: each block takes its next WARPS_PER_BLOCK items from a counter (computeTileBounds reset it), so
+        // that the blocks finish together whatever their number per multiprocessor (a fixed share per block left
+        // the blocks of a second wave running alone). Any order gives the same s (fixed point) and gradient.
+        // (OpenCL keeps the fixed shares: there a NaN position reaching s depends on how the finite-math
+        // compiler treats the loop, and this loop lost it on PoCL.)
+        while (true) {
+            if (LOCAL_ID == 0)
+                nextItem[0] = ATOMIC_ADD(&listState[LIST_STATE_NEXT_ITEM], WARPS_PER_BLOCK);
+            SYNC_THREADS;
+            const int first = nextItem[0];
+            SYNC_THREADS; // every thread has read it before thread 0 takes the next
+            if (first >= numItems)
+                break;
+#else
         for (int first = GROUP_ID * WARPS_PER_BLOCK; first < numItems; first += NUM_GROUPS * WARPS_PER_BLOCK) {
+#endif
             const int item = first + warp;
             int rowTile = 0, columnSlot = -1;
             bool fullColumns = false;
