@@ -240,9 +240,19 @@ DEVICE real pairSwitch(real r2, real* scale) {
  * The contribution of one pair: sigma(r) and its gradient with respect to the second atom's position.
  * Returns false if the pair contributes nothing. wrap: take the minimum image of delta (with PBC); false
  * where the caller has put both atoms at images whose difference is the minimum image of every pair within
- * the cutoff (processTile's single periodic copy).
+ * the cutoff (processTile's single periodic copy). zeroBeyondCutoff (the tile loops): where sigma is
+ * straight-line code (BRANCHLESS_CUTOFF), a pair beyond the cutoff is evaluated too and returned as exactly 0
+ * (sigma and gradient), instead of branching around it: nearly every step of a listed tile has some lane
+ * within the cutoff, so the branch saved nothing and cost its reconvergence before the warp's next shuffle.
+ * Adding those zeros leaves every sum bitwise the same.
  */
-DEVICE bool evaluatePair(real3 delta, real* sigma, real3* dSigmaDSecond, const bool wrap, BOX_PARAMS) {
+#if defined(USE_CUTOFF) && defined(SWITCH_RATIONAL) && defined(R2_PATH)
+#if M_IS_2N
+#define BRANCHLESS_CUTOFF
+#endif
+#endif
+DEVICE bool evaluatePair(real3 delta, real* sigma, real3* dSigmaDSecond, const bool wrap, const bool zeroBeyondCutoff,
+        BOX_PARAMS) {
 #ifdef USE_PERIODIC
     if (wrap) {
 #ifdef GROUPS_SWAPPED
@@ -256,6 +266,18 @@ DEVICE bool evaluatePair(real3 delta, real* sigma, real3* dSigmaDSecond, const b
     }
 #endif
     real r2 = delta.x * delta.x + delta.y * delta.y + delta.z * delta.z;
+#ifdef BRANCHLESS_CUTOFF
+    if (zeroBeyondCutoff) {
+        // (A NaN distance counts as inside, as below, so that it reaches s.)
+        const bool inside = !(r2 > (real) CUTOFF_SQUARED);
+        real scale;
+        const real value = pairSwitch(r2, &scale);
+        *sigma = (inside ? value : (real) 0);
+        scale = (inside ? scale : (real) 0);
+        *dSigmaDSecond = make_real3(delta.x * scale, delta.y * scale, delta.z * scale);
+        return true;
+    }
+#endif
 #ifdef USE_CUTOFF
     if (r2 > (real) CUTOFF_SQUARED)
         return false;

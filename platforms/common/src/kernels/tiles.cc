@@ -98,7 +98,7 @@ DEVICE void accumulatePair(const real4 column, const real3 rowPos, real* sum, re
     const real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
     real sigma;
     real3 gradient;
-    if (evaluatePair(delta, &sigma, &gradient, wrap, BOX_ARGS)) {
+    if (evaluatePair(delta, &sigma, &gradient, wrap, true, BOX_ARGS)) {
         *sum += sigma;
         rowGradient->x -= gradient.x;
         rowGradient->y -= gradient.y;
@@ -468,7 +468,7 @@ KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL c
         real3 delta = make_real3(secondPos.x - firstPos.x, secondPos.y - firstPos.y, secondPos.z - firstPos.z);
         real sigma;
         real3 gradient;
-        if (evaluatePair(delta, &sigma, &gradient, true, BOX_ARGS)) {
+        if (evaluatePair(delta, &sigma, &gradient, true, false, BOX_ARGS)) {
             compensatedAdd(&sum, &compensation, (mixed) sigma);
             if (computeGradient) {
                 addGradient(gradientBuffer, NUM_A + index, gradient);
