@@ -19,7 +19,6 @@ public:
         int numSlots = 0, numTiles = 0;
         OpenMM::ComputeArray keys;                 // (Hilbert index << 32) | slot, sorted; identity order without a cutoff
         OpenMM::ComputeArray sortedAtoms, sortedUniques;
-        OpenMM::ComputeArray rowOfSlot;            // slot -> its place in the sorted order (its gradient row in the group)
         OpenMM::ComputeArray tileCenters, tileHalfExtents;
         OpenMM::ComputeArray positions;            // each sorted slot's position this evaluation (culling: computeTileBounds)
         OpenMM::ComputeArray listPositions;        // each sorted slot's position when the neighbour list was built

@@ -85,11 +85,6 @@ void CommonCoordinationArrays::initializeSorted(ComputeContext& cc, const Common
     g.sortedAtoms.initialize<int>(cc, std::max(numSlots, 1), "coordinationSortedAtoms" + name);
     g.sortedUniques.initialize<int>(cc, std::max(numSlots, 1), "coordinationSortedUniques" + name);
     g.sortedUniques.upload(vector<int>(g.sortedUniques.getSize(), 0));
-    g.rowOfSlot.initialize<int>(cc, std::max(numSlots, 1), "coordinationRowOfSlot" + name);
-    vector<int> rows(g.rowOfSlot.getSize());
-    for (int i = 0; i < (int) rows.size(); i++)
-        rows[i] = i;
-    g.rowOfSlot.upload(rows);
     g.tileCenters.initialize(cc, std::max(g.numTiles, 1), real4Size, "coordinationTileCenters" + name);
     g.tileHalfExtents.initialize(cc, std::max(g.numTiles, 1), real4Size, "coordinationTileHalfExtents" + name);
     g.positions.initialize(cc, std::max(numSlots, 1), real4Size, "coordinationSortedPositions" + name);

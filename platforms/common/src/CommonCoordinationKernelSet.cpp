@@ -116,7 +116,6 @@ void CommonCoordinationKernelSet::createGroupKernels(ComputeContext& cc, Compute
     gatherArgs.add(uniques);
     gatherArgs.add(sorted.sortedAtoms);
     gatherArgs.add(sorted.sortedUniques);
-    gatherArgs.add(sorted.rowOfSlot);
     gatherArgs.add(sorted.numSlots);
     g.boundsKernel = program->createKernel("computeTileBounds");
     Arguments boundsArgs(g.boundsKernel);
@@ -171,14 +170,10 @@ void CommonCoordinationKernelSet::createFinishKernel(ComputeContext& cc, Compute
     args.add(cc.getEnergyBuffer());
     finishAddEnergyArg = args.add(1);
     args.add(a.gradientBuffer);
-    // The slots' atoms: in the groups' order, with the rows found through rowOfSlot, where the tile kernel's order
-    // is sorted (SORTED_ROWS, culling); otherwise the tile kernel's order is the groups' (Pair mode: always).
+    // The gradient rows' atoms: the slots' atoms in the tile kernel's order (Pair mode: the groups' order).
     const bool pairMode = (plan.mode == CoordinationForce::Pair);
-    const bool dualMode = (plan.mode == CoordinationForce::Dual);
-    args.add(pairMode || plan.culling ? a.atomsA : a.sortedA.sortedAtoms);
-    args.add(pairMode || plan.culling ? a.atomsB : a.sortedB.sortedAtoms);
-    args.add(plan.culling ? a.sortedA.rowOfSlot : a.atomsA); // (unused without SORTED_ROWS)
-    args.add(plan.culling ? (dualMode ? a.sortedB.rowOfSlot : a.sortedA.rowOfSlot) : a.atomsB);
+    args.add(pairMode ? a.atomsA : a.sortedA.sortedAtoms);
+    args.add(pairMode ? a.atomsB : a.sortedB.sortedAtoms);
     args.add(cc.getLongForceBuffer());
     finishComputeGradientArg = args.add(1);
     args.add(a.partialFixed);

@@ -52,7 +52,6 @@ void addCutoffDefines(ComputeContext& cc, const CommonCoordinationPlan& plan, co
     }
     if (plan.culling) {
         defines["USE_CULLING"] = "1";
-        defines["SORTED_ROWS"] = "1"; // the finish visits the slots in the groups' order (finish.cc)
         defines["CULL_CHUNK"] = cc.intToString(plan.cullChunk);
         defines["PADDED_CUTOFF"] = cc.doubleToString(plan.paddedCutoff);
         defines["PADDED_CUTOFF_SQUARED"] = cc.doubleToString(plan.paddedCutoff * plan.paddedCutoff);

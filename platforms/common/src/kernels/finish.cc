@@ -7,17 +7,13 @@
 /**
  * s from the partial sums (in a fixed order), E(s) and dE/ds from the energy expression; if
  * writeResults, results = {s, dE/ds, E} and E is added to the energy buffer. Then, if computeGradient,
- * F_i -= dE/ds * ds/dx_i for the slots first, first + stride, ... (A's, then B's), each row added to its slot's
- * atom (slotAtomsA/B: the slots' current atoms), clearing the rows. SORTED_ROWS (the tile kernel's order is a
- * sorted one): the slots are taken in the groups' own order and their rows found through rowOfSlotA/B, so
- * that consecutive threads add to the atoms in the order the user listed them (for a group like 0..N-1,
- * consecutive entries of OpenMM's force buffer), not in the scattered order of the spatial sort.
+ * F_i -= dE/ds * ds/dx_i for the gradient rows (slots) first, first + stride, ..., each added to its slot's
+ * atom (slotAtomsA/B: the slots' current atoms, in the tile kernel's order), clearing the rows.
  * The partial sums and the gradient were written by other blocks: they are read through volatile.
  */
 DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartials, GLOBAL const mixed* RESTRICT globals,
         GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT slotAtomsA, GLOBAL const int* RESTRICT slotAtomsB,
-        GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL const int* RESTRICT rowOfSlotB,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed,
         int first, int stride, bool writeResults, LOCAL_ARG volatile mixed* reduceTemp,
         LOCAL_ARG volatile mm_long* longTemp, LOCAL_ARG mixed* derivative DERIVATIVE_PARAMS) {
@@ -59,26 +55,20 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
     // with many rows (the fused finish: one block for every row) waits for memory once per batch, not per row.
     for (int base = first; base < NUM_GRADIENT_ROWS; base += FINISH_BATCH * stride) {
         mm_long values[FINISH_BATCH][3];
-        int atoms[FINISH_BATCH], rows[FINISH_BATCH];
+        int atoms[FINISH_BATCH];
         for (int b = 0; b < FINISH_BATCH; b++) {
-            const int entry = base + b * stride; // a slot: A's, then B's
+            const int row = base + b * stride;
             atoms[b] = -1;
-            rows[b] = 0;
-            if (entry < NUM_GRADIENT_ROWS) {
-                atoms[b] = (entry < NUM_A ? slotAtomsA[entry] : slotAtomsB[entry - NUM_A]);
-#ifdef SORTED_ROWS
-                rows[b] = (entry < NUM_A ? rowOfSlotA[entry] : NUM_A + rowOfSlotB[entry - NUM_A]);
-#else
-                rows[b] = entry;
-#endif
+            if (row < NUM_GRADIENT_ROWS) {
+                atoms[b] = (row < NUM_A ? slotAtomsA[row] : slotAtomsB[row - NUM_A]);
                 for (int component = 0; component < 3; component++)
-                    values[b][component] = gradient[rows[b] + component * NUM_GRADIENT_ROWS];
+                    values[b][component] = gradient[row + component * NUM_GRADIENT_ROWS];
             }
         }
         for (int b = 0; b < FINISH_BATCH; b++) {
             if (atoms[b] < 0)
                 continue;
-            const int row = rows[b];
+            const int row = base + b * stride;
             for (int component = 0; component < 3; component++) {
                 gradient[row + component * NUM_GRADIENT_ROWS] = 0;
                 ATOMIC_ADD(&forceBuffers[atoms[b] + component * PADDED_NUM_ATOMS],
@@ -94,14 +84,13 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
 KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int numPartials,
         GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer,
         int addEnergy, GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT slotAtomsA, GLOBAL const int* RESTRICT slotAtomsB,
-        GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL const int* RESTRICT rowOfSlotB,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed
         DERIVATIVE_PARAMS) {
     LOCAL volatile mixed reduceTemp[FINISH_BLOCK_SIZE];
     LOCAL volatile mm_long longTemp[FINISH_BLOCK_SIZE];
     LOCAL mixed derivative[1];
     finishBlock(partialSums, numPartials, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB,
-                rowOfSlotA, rowOfSlotB, forceBuffers, computeGradient, partialFixed, GLOBAL_ID, GLOBAL_SIZE, GROUP_ID == 0, reduceTemp,
+                forceBuffers, computeGradient, partialFixed, GLOBAL_ID, GLOBAL_SIZE, GROUP_ID == 0, reduceTemp,
                 longTemp, derivative DERIVATIVE_ARGS);
 }
 
@@ -126,9 +115,8 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
         return;
     __threadfence();
     // (Never with the neighbour list: no fixed-point partials.)
-    // (Never SORTED_ROWS: the fused finish is for forces without culling, whose slots are never sorted.)
     finishBlock(partialSums, NUM_GROUPS, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB,
-                0, 0, forceBuffers, computeGradient, 0, LOCAL_ID, LOCAL_SIZE, true, reduceTemp, 0, derivative DERIVATIVE_ARGS);
+                forceBuffers, computeGradient, 0, LOCAL_ID, LOCAL_SIZE, true, reduceTemp, 0, derivative DERIVATIVE_ARGS);
     if (LOCAL_ID == 0)
         *blocksDone = 0;
 }

@@ -89,18 +89,16 @@ KERNEL void computeSortKeys(GLOBAL const real4* RESTRICT posq, GLOBAL const int4
 }
 
 /**
- * The slots in sorted order: sortedAtoms[k] = atoms[slot of key k] (and the same for the unique indices), and
- * the inverse, rowOfSlot[slot] = k (the finish visits the gradient rows in the groups' order through it).
+ * The slots in sorted order: sortedAtoms[k] = atoms[slot of key k] (and the same for the gradient rows).
  * Runs after each sort and after each reordering of the atoms.
  */
 KERNEL void gatherSortedSlots(GLOBAL const mm_long* RESTRICT keys, GLOBAL const int* RESTRICT atoms,
         GLOBAL const int* RESTRICT uniques, GLOBAL int* RESTRICT sortedAtoms, GLOBAL int* RESTRICT sortedUniques,
-        GLOBAL int* RESTRICT rowOfSlot, int numSlots) {
+        int numSlots) {
     for (int index = GLOBAL_ID; index < numSlots; index += GLOBAL_SIZE) {
         const int slot = (int) (keys[index] & 0xFFFFFFFF);
         sortedAtoms[index] = atoms[slot];
         sortedUniques[index] = uniques[slot];
-        rowOfSlot[slot] = index;
     }
 }
 
