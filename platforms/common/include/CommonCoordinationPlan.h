@@ -26,11 +26,11 @@ struct CommonCoordinationPlan {
     // the force is rebuilt). Correctness never depends on the order; only how well tiles are culled does.
     static constexpr int SortInterval = 100;
     // Forces of at most this many gradient rows (slots) finish inside the pair kernel on CUDA (one launch).
-    // The last block then applies every force alone. Measured on an H100 when each of its threads waited for
-    // memory once per row: a win for 1,000 atoms (12.5 -> 9 us per step), a loss for 2,000-4,000 (S3 1k x 1k
-    // 9 -> 14-17 us, S1 4k 20 -> 29 us), the loss growing with the rows per thread (about 0.6 us each). Since
-    // the finish loads FINISH_BATCH (8) rows per thread at once, 4,096 rows cost two waits: to be measured.
-    static constexpr int MaxFusedRows = 4096;
+    // The last block then applies every force alone. Measured on an H100: a win for 1,000 atoms (12.5 -> 9 us
+    // per step), a loss for 2,000-4,000 rows, also with the finish loading 8 rows per thread at once (issue 17
+    // tried 4,096; same H100, one call, 1,024 vs 4,096: S1 4k 23 vs 33 us, S3 1k x 1k 10.6 vs 11.8 us, MD with
+    // S6's 1k x 1k Dual restraint 4.6 % vs 7-10.5 % slower).
+    static constexpr int MaxFusedRows = 1024;
     // Neighbour list (forces with a cutoff whose tiles are culled): built for dmax plus a skin of this
     // fraction of dmax (at least MinimumSkin nm), rebuilt when a slot has moved half the skin.
     static constexpr double SkinFraction = 0.1;
