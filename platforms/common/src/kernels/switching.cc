@@ -244,9 +244,11 @@ DEVICE real pairSwitch(real r2, real* scale) {
  * straight-line code (BRANCHLESS_CUTOFF), a pair beyond the cutoff is evaluated too and returned as exactly 0
  * (sigma and gradient), instead of branching around it: nearly every step of a listed tile has some lane
  * within the cutoff, so the branch saved nothing and cost its reconvergence before the warp's next shuffle.
- * Adding those zeros leaves every sum bitwise the same.
+ * Adding those zeros leaves every sum bitwise the same. Periodic forces only: there delta is a minimum image
+ * (or the single copy's), so it is finite or NaN; without periodicity an infinite coordinate would give an
+ * infinite delta, whose zeroed gradient (inf * 0) would be NaN where the branch gave 0.
  */
-#if defined(USE_CUTOFF) && defined(SWITCH_RATIONAL) && defined(R2_PATH)
+#if defined(USE_CUTOFF) && defined(USE_PERIODIC) && defined(SWITCH_RATIONAL) && defined(R2_PATH)
 #if M_IS_2N
 #define BRANCHLESS_CUTOFF
 #endif
