@@ -9,9 +9,10 @@
 #   there:  OUT=$OUT bash tools/device-compare.sh
 #
 # Environment: PLATFORM (default CUDA), WHEELS (default .whl: OpenMM and the build's tools as wheels,
-# installed into /tmp/site; empty: the Python environment as it is), BEFORE (default .compare/before), RUNS (default "before after before after"; empty: only install
-# both trees, into /tmp/site-before and /tmp/site-after, which later calls on the warm machine reuse), CASES (default
-# S2; the suite's --cases), BENCH_ARGS (more suite options, e.g. "--precisions single"), GUARD (default 560 s:
+# installed into /tmp/site; empty: the Python environment as it is), BEFORE (default .compare/before), RUNS
+# (default "before after before after"; empty: only install both trees, into /tmp/site-before and
+# /tmp/site-after, which later calls on the warm machine reuse unless REINSTALL=1), CASES (default S2; the
+# suite's --cases), BENCH_ARGS (more suite options, e.g. "--precisions single"), GUARD (default 560 s:
 # no run starts unless the longest run so far still fits). Logs: $OUT/bench-<tree>-<n>.log, the suite's
 # results.csv/md per run, and a table of ms per evaluation (plugin and anchors) per run at the end.
 set -uo pipefail

@@ -315,7 +315,9 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
 #endif
 #ifdef USE_NEIGHBOR_LIST
     LOCAL volatile mm_long longTemp[WARPS_PER_BLOCK * TILE_SIZE];
-    LOCAL int nextItem[1];
+#ifdef USE_WARP_SHUFFLE
+    LOCAL int nextItem[1]; // the block's next items from the list's counter
+#endif
 #endif
     const int warp = LOCAL_ID / TILE_SIZE;
     mixed sum = 0, compensation = 0;
