@@ -56,6 +56,7 @@ void addCutoffDefines(ComputeContext& cc, const CommonCoordinationPlan& plan, co
         defines["PADDED_CUTOFF"] = cc.doubleToString(plan.paddedCutoff);
         defines["PADDED_CUTOFF_SQUARED"] = cc.doubleToString(plan.paddedCutoff * plan.paddedCutoff);
         defines["USE_NEIGHBOR_LIST"] = "1";
+        defines["PADDED_LIST_CUTOFF"] = cc.doubleToString(plan.listCutoff);
         defines["PADDED_LIST_CUTOFF_SQUARED"] = cc.doubleToString(plan.listCutoff * plan.listCutoff);
         defines["HALF_SKIN_SQUARED"] = cc.doubleToString(0.25 * plan.skin * plan.skin);
         defines["LIST_WARPS_PER_BLOCK"] = cc.intToString(plan.listBlockSize / Plan::TileSize);

@@ -29,7 +29,7 @@
  * MODE_SELF/MODE_DUAL/MODE_PAIR, NUM_TILES_A, NUM_TILES_B, NUM_TILES, PADDED_NUM_ATOMS, USE_PERIODIC, USE_CUTOFF,
  * CUTOFF_SQUARED, USE_CULLING, CULL_CHUNK, PADDED_CUTOFF, PADDED_CUTOFF_SQUARED, INV_SORT_CELL, CHECK_SAME_ATOM, FUSED_FINISH,
  * HAS_PARAMETER_DERIVATIVES, the switching function's (switching.cc); with the list USE_NEIGHBOR_LIST,
- * PADDED_LIST_CUTOFF_SQUARED, HALF_SKIN_SQUARED, LIST_WARPS_PER_BLOCK and LIST_STATE_* (indices into the
+ * PADDED_LIST_CUTOFF, PADDED_LIST_CUTOFF_SQUARED, HALF_SKIN_SQUARED, LIST_WARPS_PER_BLOCK and LIST_STATE_* (indices into the
  * list's state: rebuild flags for even/odd evaluations, chunks of the build under way, chunks of the list).
  * Host replacements: COMPUTE_ENERGY, ADD_PARAMETER_DERIVATIVES (finish.cc), CUSTOM_SWITCHING_FUNCTION
  * (switching.cc).
@@ -71,6 +71,30 @@ DEVICE real3 wrapRectangular(real3 delta, real4 periodicBoxSize, real4 invPeriod
     delta.y -= floor(delta.y * invPeriodicBoxSize.y + (real) 0.5) * periodicBoxSize.y;
     delta.z -= floor(delta.z * invPeriodicBoxSize.z + (real) 0.5) * periodicBoxSize.z;
     return delta;
+}
+
+/** The image of pos nearest centre (rectangular box). */
+DEVICE real3 imageNearest(real3 pos, real4 centre, real4 periodicBoxSize, real4 invPeriodicBoxSize) {
+    const real3 offset = wrapRectangular(make_real3(pos.x - centre.x, pos.y - centre.y, pos.z - centre.z),
+                                         periodicBoxSize, invPeriodicBoxSize);
+    return make_real3(centre.x + offset.x, centre.y + offset.y, centre.z + offset.z);
+}
+
+/**
+ * Whether one periodic copy suffices for a tile (rectangular box): half the box exceeds the tile's half extent
+ * plus the cutoff on every axis (with a margin of 1e-6 of the box and the coordinate, whose rounding can move
+ * the choice of image). Then every atom's image nearest the tile's centre differs from each of the tile's
+ * atoms (at theirs) by the minimum image, for every pair within the cutoff; a pair beyond it may get another
+ * image, which is still beyond it.
+ */
+DEVICE bool clearOfHalfBox(real edge, real centre, real halfExtent, real cutoff) {
+    return (real) 0.5 * edge - halfExtent > cutoff + (real) 1e-6 * (edge + fabs(centre));
+}
+
+DEVICE bool oneImageSuffices(real4 centre, real4 halfExtent, real cutoff, real4 periodicBoxSize) {
+    return clearOfHalfBox(periodicBoxSize.x, centre.x, halfExtent.x, cutoff) &&
+           clearOfHalfBox(periodicBoxSize.y, centre.y, halfExtent.y, cutoff) &&
+           clearOfHalfBox(periodicBoxSize.z, centre.z, halfExtent.z, cutoff);
 }
 
 /**

@@ -34,6 +34,61 @@ DEVICE bool atomNearRowAtoms(real3 pos, LOCAL_ARG const real4* rowPositions, int
     return false;
 }
 
+/** The row tile's atoms come in ROW_PARTS parts of ROW_PART_SIZE consecutive (so nearby) sorted slots. */
+#define ROW_PART_SIZE 8
+#define ROW_PARTS (TILE_SIZE / ROW_PART_SIZE)
+
+/**
+ * The bounding boxes of the row tile's parts, from rowPositions (lanes below ROW_PARTS, one part each): low
+ * and high corners, low.w = 1 where a part holds a NaN (such a part is near everything). A part past the
+ * tile's end is left out by atomNearRowParts.
+ */
+DEVICE void computeRowParts(LOCAL_ARG const real4* rowPositions, int numRows, int lane, LOCAL_ARG real4* partLows,
+        LOCAL_ARG real4* partHighs) {
+    if (lane < ROW_PARTS && lane * ROW_PART_SIZE < numRows) {
+        const int first = lane * ROW_PART_SIZE, last = min(first + ROW_PART_SIZE, numRows);
+        real4 low = rowPositions[first], high = low;
+        bool notANumber = false;
+        for (int k = first; k < last; k++) {
+            const real4 pos = rowPositions[k];
+            notANumber = notANumber || isnan(pos.x + pos.y + pos.z);
+            low = make_real4(fmin(low.x, pos.x), fmin(low.y, pos.y), fmin(low.z, pos.z), 0);
+            high = make_real4(fmax(high.x, pos.x), fmax(high.y, pos.y), fmax(high.z, pos.z), 0);
+        }
+        low.w = (notANumber ? 1 : 0);
+        partLows[lane] = low;
+        partHighs[lane] = high;
+    }
+}
+
+/**
+ * atomNearRowAtoms without minimum images, for positions that need none (one periodic copy: the row atoms and
+ * this one at their images nearest the row tile's centre; or no periodicity): first each part's bounding box,
+ * then the atoms of the parts near it. A box's gap is never larger than the distance to any of its atoms in
+ * floating point too (min and max are exact, the rounding of each step is monotonic), so no atom within the
+ * cutoff is missed. A NaN position counts as near (its gap is 0: fmax drops the NaN; a part with a NaN is
+ * always searched).
+ */
+DEVICE bool atomNearRowParts(real3 pos, LOCAL_ARG const real4* rowPositions, int numRows,
+        LOCAL_ARG const real4* partLows, LOCAL_ARG const real4* partHighs) {
+    for (int part = 0; part < ROW_PARTS && part * ROW_PART_SIZE < numRows; part++) {
+        const real4 low = partLows[part], high = partHighs[part];
+        const real gx = fmax((real) 0, fmax(low.x - pos.x, pos.x - high.x));
+        const real gy = fmax((real) 0, fmax(low.y - pos.y, pos.y - high.y));
+        const real gz = fmax((real) 0, fmax(low.z - pos.z, pos.z - high.z));
+        if (low.w == 0 && gx * gx + gy * gy + gz * gz > (real) PADDED_LIST_CUTOFF_SQUARED)
+            continue;
+        const int last = min((part + 1) * ROW_PART_SIZE, numRows);
+        for (int k = part * ROW_PART_SIZE; k < last; k++) {
+            const real4 row = rowPositions[k];
+            const real dx = pos.x - row.x, dy = pos.y - row.y, dz = pos.z - row.z;
+            if (!(dx * dx + dy * dy + dz * dz > (real) PADDED_LIST_CUTOFF_SQUARED))
+                return true;
+        }
+    }
+    return false;
+}
+
 #ifdef USE_WARP_SHUFFLE
 #define LIST_SYNC __syncwarp()
 /** Among the warp's lanes with flag set: this lane's rank (if set) and, in *total, how many. */
@@ -79,22 +134,28 @@ DEVICE int warpBroadcast(int value, int lane, LOCAL_ARG int* scratch) {
 }
 #endif
 
+/** Full chunks a warp holds back before it writes them, with one atomic for all (see writeChunks). */
+#define LIST_HELD_CHUNKS 8
+
 /**
- * Append one chunk (row tile, the first `count` column slots of buffer; the rest -1) to the list. Its
- * place comes from an atomic counter, so the chunks' order varies, but each chunk's content does not:
- * the tile kernel's fixed-point sum of s is the same in any order. Past the capacity nothing is
- * written, and the count tells the host how much room the list needs.
+ * Append the slots waiting in buffer (count of them) to the list as ceil(count / 32) chunks of the row tile,
+ * the last one padded with -1. Their places come from one atomic counter (one addition for all of them: a
+ * single counter shared by every warp is what the build waits on), so the chunks' order varies, but each
+ * chunk's content does not: the tile kernel's fixed-point sum of s is the same in any order. Past the
+ * capacity nothing is written, and the count tells the host how much room the list needs.
  */
-DEVICE void writeChunk(int rowTile, int count, LOCAL_ARG const int* buffer, int lane, GLOBAL int* RESTRICT listState,
+DEVICE void writeChunks(int rowTile, int count, LOCAL_ARG const int* buffer, int lane, GLOBAL int* RESTRICT listState,
         GLOBAL int* RESTRICT chunkRows, GLOBAL int* RESTRICT chunkSlots, int capacity, LOCAL_ARG int* scratch) {
-    int chunk = 0;
+    const int numChunks = (count + TILE_SIZE - 1) / TILE_SIZE;
+    int first = 0;
     if (lane == 0)
-        chunk = ATOMIC_ADD(&listState[LIST_STATE_BUILT], 1);
-    chunk = warpBroadcast(chunk, lane, scratch);
-    if (chunk < capacity) {
-        chunkSlots[chunk * TILE_SIZE + lane] = (lane < count ? buffer[lane] : -1);
+        first = ATOMIC_ADD(&listState[LIST_STATE_BUILT], numChunks);
+    first = warpBroadcast(first, lane, scratch);
+    for (int k = 0; k < numChunks && first + k < capacity; k++) {
+        const int index = k * TILE_SIZE + lane;
+        chunkSlots[(first + k) * TILE_SIZE + lane] = (index < count ? buffer[index] : -1);
         if (lane == 0)
-            chunkRows[chunk] = rowTile;
+            chunkRows[first + k] = rowTile;
     }
 }
 
@@ -102,8 +163,10 @@ DEVICE void writeChunk(int rowTile, int count, LOCAL_ARG const int* buffer, int 
  * The neighbour list (only when this evaluation's rebuild flag is up; computeTileBounds raises it): for
  * each row tile of A, one warp visits the column tiles (Self: those after it; Dual: all of B) in order,
  * keeps those whose bounding boxes are within cutoff + skin of the row tile's (32 at a time, a ballot),
- * then the column slots of those within cutoff + skin of the row tile's box and of one of its atoms, and packs them into
- * chunks of 32 in that order. It records every slot's position (listPositions) for the motion test.
+ * then the column slots of those within cutoff + skin of the row tile's box and of one of its atoms (its parts'
+ * boxes first, and without minimum images where one periodic copy suffices), and packs them into chunks of 32
+ * in that order, written LIST_HELD_CHUNKS at a time. It records every slot's position (listPositions) for the
+ * motion test.
  * A pair within the cutoff now is in the list as long as no atom has moved half the skin since. Positions
  * come from sortedPositions (computeTileBounds wrote them this evaluation).
  */
@@ -114,15 +177,19 @@ KERNEL void buildNeighborList(GLOBAL const real4* RESTRICT sortedPositionsA, GLO
         GLOBAL int* RESTRICT chunkRows, GLOBAL int* RESTRICT chunkSlots, int capacity, int parity, BOX_PARAMS) {
     if (!listState[LIST_STATE_REBUILD + parity])
         return;
-    LOCAL int buffers[LIST_WARPS_PER_BLOCK * 2 * TILE_SIZE];
+    LOCAL int buffers[LIST_WARPS_PER_BLOCK * (LIST_HELD_CHUNKS + 1) * TILE_SIZE];
     LOCAL int hitLists[LIST_WARPS_PER_BLOCK * TILE_SIZE];
     LOCAL real4 rowPositionLists[LIST_WARPS_PER_BLOCK * TILE_SIZE];
     LOCAL int scratches[LIST_WARPS_PER_BLOCK * TILE_SIZE];
+    LOCAL real4 partLowLists[LIST_WARPS_PER_BLOCK * ROW_PARTS];
+    LOCAL real4 partHighLists[LIST_WARPS_PER_BLOCK * ROW_PARTS];
     const int warpInBlock = LOCAL_ID / TILE_SIZE, lane = LOCAL_ID % TILE_SIZE;
-    LOCAL_ARG int* buffer = buffers + warpInBlock * 2 * TILE_SIZE;
+    LOCAL_ARG int* buffer = buffers + warpInBlock * (LIST_HELD_CHUNKS + 1) * TILE_SIZE;
     LOCAL_ARG int* hits = hitLists + warpInBlock * TILE_SIZE;
     LOCAL_ARG real4* rowPositions = rowPositionLists + warpInBlock * TILE_SIZE;
     LOCAL_ARG int* scratch = scratches + warpInBlock * TILE_SIZE;
+    LOCAL_ARG real4* partLows = partLowLists + warpInBlock * ROW_PARTS;
+    LOCAL_ARG real4* partHighs = partHighLists + warpInBlock * ROW_PARTS;
 #ifdef MODE_SELF
     const int numColumnTiles = NUM_TILES_A, numColumns = NUM_A, numRows = NUM_TILES_A;
     GLOBAL const real4* RESTRICT columnPositions = sortedPositionsA;
@@ -144,13 +211,31 @@ KERNEL void buildNeighborList(GLOBAL const real4* RESTRICT sortedPositionsA, GLO
         }
         const int rowSlot = row * TILE_SIZE + lane;
         const int numRowSlots = min(TILE_SIZE, NUM_A - row * TILE_SIZE);
+        const real4 rowCenter = tileCentersA[row], rowHalf = tileHalfExtentsA[row];
+        // Without minimum images where one periodic copy suffices (or there is no periodicity): the row atoms
+        // (here) and each column atom (below) at their images nearest the row tile's centre, tested against
+        // the row tile's parts first.
+#ifdef USE_PERIODIC
+        const bool direct = oneImageSuffices(rowCenter, rowHalf, (real) PADDED_LIST_CUTOFF, periodicBoxSize);
+#else
+        const bool direct = true;
+#endif
         if (rowSlot < NUM_A) {
-            const real4 pos = sortedPositionsA[rowSlot];
+            real4 pos = sortedPositionsA[rowSlot];
             listPositionsA[rowSlot] = pos;
+#ifdef USE_PERIODIC
+            if (direct) {
+                const real3 image = imageNearest(make_real3(pos.x, pos.y, pos.z), rowCenter, periodicBoxSize,
+                                                 invPeriodicBoxSize);
+                pos = make_real4(image.x, image.y, image.z, pos.w);
+            }
+#endif
             rowPositions[lane] = pos;
         }
         LIST_SYNC;
-        const real4 rowCenter = tileCentersA[row], rowHalf = tileHalfExtentsA[row];
+        if (direct)
+            computeRowParts(rowPositions, numRowSlots, lane, partLows, partHighs);
+        LIST_SYNC;
         int count = 0; // slots waiting in buffer (the same in every lane)
         for (int columnBase = (MODE_IS_SELF ? row + 1 : 0); columnBase < numColumnTiles; columnBase += TILE_SIZE) {
             const int columnTile = columnBase + lane;
@@ -167,9 +252,17 @@ KERNEL void buildNeighborList(GLOBAL const real4* RESTRICT sortedPositionsA, GLO
                 bool near = false;
                 if (slot < numColumns) {
                     const real4 pos = columnPositions[slot];
-                    const real3 position = make_real3(pos.x, pos.y, pos.z);
-                    near = atomNearTile(position, rowCenter, rowHalf, BOX_ARGS) &&
-                           atomNearRowAtoms(position, rowPositions, numRowSlots, BOX_ARGS);
+                    real3 position = make_real3(pos.x, pos.y, pos.z);
+                    if (atomNearTile(position, rowCenter, rowHalf, BOX_ARGS)) {
+                        if (direct) {
+#ifdef USE_PERIODIC
+                            position = imageNearest(position, rowCenter, periodicBoxSize, invPeriodicBoxSize);
+#endif
+                            near = atomNearRowParts(position, rowPositions, numRowSlots, partLows, partHighs);
+                        }
+                        else
+                            near = atomNearRowAtoms(position, rowPositions, numRowSlots, BOX_ARGS);
+                    }
                 }
                 int numNear;
                 const int offset = warpExclusiveCount(near, lane, &numNear, scratch);
@@ -177,19 +270,20 @@ KERNEL void buildNeighborList(GLOBAL const real4* RESTRICT sortedPositionsA, GLO
                     buffer[count + offset] = slot;
                 count += numNear;
                 LIST_SYNC;
-                if (count >= TILE_SIZE) {
-                    writeChunk(row, TILE_SIZE, buffer, lane, listState, chunkRows, chunkSlots, capacity, scratch);
-                    const int carried = (lane + TILE_SIZE < count ? buffer[lane + TILE_SIZE] : -1);
+                if (count >= LIST_HELD_CHUNKS * TILE_SIZE) {
+                    writeChunks(row, LIST_HELD_CHUNKS * TILE_SIZE, buffer, lane, listState, chunkRows, chunkSlots,
+                                capacity, scratch);
+                    const int carried = buffer[LIST_HELD_CHUNKS * TILE_SIZE + lane];
                     LIST_SYNC;
                     buffer[lane] = carried;
                     LIST_SYNC;
-                    count -= TILE_SIZE;
+                    count -= LIST_HELD_CHUNKS * TILE_SIZE;
                 }
             }
             LIST_SYNC; // every lane has read hits before the next batch overwrites it
         }
         if (count > 0)
-            writeChunk(row, count, buffer, lane, listState, chunkRows, chunkSlots, capacity, scratch);
+            writeChunks(row, count, buffer, lane, listState, chunkRows, chunkSlots, capacity, scratch);
         LIST_SYNC;
     }
 }

@@ -32,25 +32,6 @@ DEVICE real3 slotPosition(bool groupB, int slot, SLOT_PARAMS, BOX_PARAMS) {
 #endif
 }
 
-#ifdef USE_PERIODIC
-/** The image of pos nearest centre (rectangular box). */
-DEVICE real3 imageNearest(real3 pos, real4 centre, real4 periodicBoxSize, real4 invPeriodicBoxSize) {
-    const real3 offset = wrapRectangular(make_real3(pos.x - centre.x, pos.y - centre.y, pos.z - centre.z),
-                                         periodicBoxSize, invPeriodicBoxSize);
-    return make_real3(centre.x + offset.x, centre.y + offset.y, centre.z + offset.z);
-}
-#endif
-
-#if defined(USE_PERIODIC) && defined(USE_NEIGHBOR_LIST)
-/**
- * Along one axis of edge L: whether half the box exceeds a tile's half extent plus the cutoff (padded, and by
- * 1e-6 of the box and the coordinate, whose rounding can move the choice of image).
- */
-DEVICE bool clearOfHalfBox(real edge, real centre, real halfExtent) {
-    return (real) 0.5 * edge - halfExtent > (real) PADDED_CUTOFF + (real) 1e-6 * (edge + fabs(centre));
-}
-#endif
-
 /**
  * Tile index -> (row tile, column tile). Self: the upper triangle, column by column,
  * tile = J(J+1)/2 + I with I <= J. Dual: row-major over NUM_TILES_A x NUM_TILES_B.
@@ -373,16 +354,11 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
                 columnSlot = chunkSlots[chunk * TILE_SIZE + lane];
                 fullColumns = (chunkSlots[chunk * TILE_SIZE + TILE_SIZE - 1] >= 0);
             }
-            // One periodic copy suffices where half the box exceeds the row tile's half extent plus the cutoff on
-            // every axis: then the images nearest the tile's centre differ by the minimum image for every pair
-            // within the cutoff (a pair beyond it may get another image, which is still beyond it). The margin
-            // grows with the box and the coordinates, whose rounding can move the choice of image.
+            // One periodic copy (every atom at its image nearest the row tile's centre) where it suffices.
             const real4 centre = tileCentersA[rowTile];
 #ifdef USE_PERIODIC
             const real4 halfExtent = tileHalfExtentsA[rowTile];
-            const bool singleCopy = clearOfHalfBox(periodicBoxSize.x, centre.x, halfExtent.x) &&
-                                    clearOfHalfBox(periodicBoxSize.y, centre.y, halfExtent.y) &&
-                                    clearOfHalfBox(periodicBoxSize.z, centre.z, halfExtent.z);
+            const bool singleCopy = oneImageSuffices(centre, halfExtent, (real) PADDED_CUTOFF, periodicBoxSize);
 #else
             const bool singleCopy = false;
 #endif
