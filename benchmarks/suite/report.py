@@ -382,10 +382,14 @@ def ceilings_from_rows(rows):
 
 
 def read_csv(path):
-    """Rows of a results.csv, numbers converted back."""
+    """Rows of a results.csv, numbers and flags converted back (so that evaluate_targets reads them as it reads
+    the rows of a run)."""
     with open(path, newline="", encoding="utf-8") as stream:
         rows = list(csv.DictReader(stream))
     for row in rows:
         for name in NUMERIC_FIELDS:
             row[name] = float(row[name]) if row.get(name) not in (None, "") else None
+        for name in ("pbc", "moving"):
+            if name in row:
+                row[name] = (row[name] == "True")
     return rows
