@@ -48,8 +48,8 @@ DEVICE void computeRowParts(LOCAL_ARG const real4* rowPositions, int numRows, in
     if (lane < ROW_PARTS && lane * ROW_PART_SIZE < numRows) {
         const int first = lane * ROW_PART_SIZE, last = min(first + ROW_PART_SIZE, numRows);
         real4 low = rowPositions[first], high = low;
-        bool notANumber = false;
-        for (int k = first; k < last; k++) {
+        bool notANumber = isnan(low.x + low.y + low.z);
+        for (int k = first + 1; k < last; k++) {
             const real4 pos = rowPositions[k];
             notANumber = notANumber || isnan(pos.x + pos.y + pos.z);
             low = make_real4(fmin(low.x, pos.x), fmin(low.y, pos.y), fmin(low.z, pos.z), 0);
@@ -65,17 +65,21 @@ DEVICE void computeRowParts(LOCAL_ARG const real4* rowPositions, int numRows, in
  * atomNearRowAtoms without minimum images, for positions that need none (one periodic copy: the row atoms and
  * this one at their images nearest the row tile's centre; or no periodicity): first each part's bounding box,
  * then the atoms of the parts near it. A box's gap is never larger than the distance to any of its atoms in
- * floating point too (min and max are exact, the rounding of each step is monotonic), so no atom within the
- * cutoff is missed. A NaN position counts as near (its gap is 0: fmax drops the NaN; a part with a NaN is
- * always searched).
+ * floating point too (min and max are exact, the rounding of each step is monotonic, and the two sums of squares
+ * have the same form; the list cutoff's padding covers a compiler contracting them differently), so no atom
+ * within the cutoff is missed. A NaN position counts as near: a NaN coordinate makes its gap NaN (the clamp at
+ * 0 keeps it), so no part is skipped and its distances are NaN; a part holding a NaN is always searched.
  */
 DEVICE bool atomNearRowParts(real3 pos, LOCAL_ARG const real4* rowPositions, int numRows,
         LOCAL_ARG const real4* partLows, LOCAL_ARG const real4* partHighs) {
     for (int part = 0; part < ROW_PARTS && part * ROW_PART_SIZE < numRows; part++) {
         const real4 low = partLows[part], high = partHighs[part];
-        const real gx = fmax((real) 0, fmax(low.x - pos.x, pos.x - high.x));
-        const real gy = fmax((real) 0, fmax(low.y - pos.y, pos.y - high.y));
-        const real gz = fmax((real) 0, fmax(low.z - pos.z, pos.z - high.z));
+        // Per axis, how far pos lies outside the box (0 inside; NaN stays NaN, so the test below keeps the part).
+        real gx = fmax(low.x - pos.x, pos.x - high.x), gy = fmax(low.y - pos.y, pos.y - high.y),
+             gz = fmax(low.z - pos.z, pos.z - high.z);
+        gx = (gx < 0 ? (real) 0 : gx);
+        gy = (gy < 0 ? (real) 0 : gy);
+        gz = (gz < 0 ? (real) 0 : gz);
         if (low.w == 0 && gx * gx + gy * gy + gz * gz > (real) PADDED_LIST_CUTOFF_SQUARED)
             continue;
         const int last = min((part + 1) * ROW_PART_SIZE, numRows);
@@ -273,7 +277,8 @@ KERNEL void buildNeighborList(GLOBAL const real4* RESTRICT sortedPositionsA, GLO
                 if (count >= LIST_HELD_CHUNKS * TILE_SIZE) {
                     writeChunks(row, LIST_HELD_CHUNKS * TILE_SIZE, buffer, lane, listState, chunkRows, chunkSlots,
                                 capacity, scratch);
-                    const int carried = buffer[LIST_HELD_CHUNKS * TILE_SIZE + lane];
+                    const int carried = (LIST_HELD_CHUNKS * TILE_SIZE + lane < count ?
+                                         buffer[LIST_HELD_CHUNKS * TILE_SIZE + lane] : -1);
                     LIST_SYNC;
                     buffer[lane] = carried;
                     LIST_SYNC;
