@@ -58,18 +58,25 @@ echo "build: $((SECONDS - start)) s"
 want cpp && echo "== 3a. C++ suite on CUDA"
 # DEVICE_CHECK_PRECISIONS picks precisions (default "single mixed double"), DEVICE_CHECK_GTEST_FILTER narrows
 # the suite.
-cpp_precision() {
-    local precision=$1
-    # The setting matrices as in CI's OpenCL runs (covering subset); DEVICE_CHECK_FULL=1 runs all 48 settings.
-    COORDINATION_TEST_PLATFORM="CUDA:$precision" COORDINATION_TEST_QUICK=$([ "${DEVICE_CHECK_FULL:-0}" = 1 ] && echo 0 || echo 1) \
-        ./build/cpp/tests/cpp/TestCoordination --gtest_brief=1 --gtest_filter="${DEVICE_CHECK_GTEST_FILTER:-*}" \
-        > "$OUT/cpp-$precision.log" 2>&1
-    echo "exit status $?" >> "$OUT/cpp-$precision.log"
-    echo "CUDA $precision done at $SECONDS s"
-}
 # One CUDA process per GPU: a second process on the same GPU is refused contexts ("No compatible CUDA device").
-# With several GPUs (a 2-GPU machine) the precisions, and the Python suite's cases, are spread over them.
+# With several GPUs the work is spread over them: each precision's C++ suite in DEVICE_CHECK_SHARDS GoogleTest
+# shards (GTEST_SHARD_INDEX; default one per GPU, each its own process), and the Python suite's cases.
 gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l); [ "$gpus" -ge 1 ] || gpus=1
+shards=${DEVICE_CHECK_SHARDS:-$gpus}
+# cpp_shard "PRECISION SHARD": one shard of one precision's suite, into cpp-PRECISION.log (one shard) or
+# cpp-PRECISION-SHARD.log.
+cpp_log() { if [ "$shards" = 1 ]; then echo "$OUT/cpp-$1.log"; else echo "$OUT/cpp-$1-$2.log"; fi; }
+cpp_shard() {
+    local precision=${1% *} shard=${1#* } log
+    log=$(cpp_log "$precision" "$shard")
+    # The setting matrices as in CI's OpenCL runs (covering subset); DEVICE_CHECK_FULL=1 runs all 48 settings.
+    GTEST_SHARD_INDEX=$shard GTEST_TOTAL_SHARDS=$shards COORDINATION_TEST_PLATFORM="CUDA:$precision" \
+        COORDINATION_TEST_QUICK=$([ "${DEVICE_CHECK_FULL:-0}" = 1 ] && echo 0 || echo 1) \
+        ./build/cpp/tests/cpp/TestCoordination --gtest_brief=1 --gtest_filter="${DEVICE_CHECK_GTEST_FILTER:-*}" \
+        > "$log" 2>&1
+    echo "exit status $?" >> "$log"
+    echo "CUDA $precision, shard $((shard + 1)) of $shards, done at $SECONDS s"
+}
 # on_gpus CMD ITEM...: runs "CMD ITEM" for every item, item k on GPU k mod $gpus; one at a time per GPU.
 on_gpus() {
     local cmd=$1; shift
@@ -79,13 +86,24 @@ on_gpus() {
     done
     wait
 }
+# count WORD FILE...: the sum of GoogleTest's "[  WORD  ] N tests" lines over the files.
+count() {
+    local word=$1; shift
+    grep -hE "^\[ +$word +\] [0-9]+ test" "$@" | awk '{ n += $4 } END { print n + 0 }'
+}
 if want cpp; then
-    # shellcheck disable=SC2086
-    on_gpus cpp_precision ${DEVICE_CHECK_PRECISIONS:-single mixed double}
+    items=()
     for precision in ${DEVICE_CHECK_PRECISIONS:-single mixed double}; do
-        line=$(grep -E "^\[  (PASSED|FAILED|SKIPPED)  \] [0-9]+ test|SKIPPED:|exit status" "$OUT/cpp-$precision.log" | tr '\n' ' ')
+        for ((shard = 0; shard < shards; shard++)); do items+=("$precision $shard"); done
+    done
+    on_gpus cpp_shard "${items[@]}"
+    for precision in ${DEVICE_CHECK_PRECISIONS:-single mixed double}; do
+        logs=()
+        for ((shard = 0; shard < shards; shard++)); do logs+=("$(cpp_log "$precision" "$shard")"); done
+        line="$(count PASSED "${logs[@]}") passed, $(count FAILED "${logs[@]}") failed, $(count SKIPPED "${logs[@]}") skipped"
+        line+=" ($shards shard(s), exit status $(grep -h "^exit status" "${logs[@]}" | awk '{ print $3 }' | sort -u | tr '\n' ' '))"
         echo "CUDA $precision (filter ${DEVICE_CHECK_GTEST_FILTER:-*}): $line"
-        grep -E "^\[  FAILED  \]" "$OUT/cpp-$precision.log" | head -20
+        grep -hE "^\[  FAILED  \]" "${logs[@]}" | head -20
         record "C++ suite, CUDA $precision" "$line"
     done
 fi
@@ -94,9 +112,14 @@ if want python; then
 echo "== 3b. Python suite on CUDA (large-N and multi-context cases on)"
 # DEVICE_CHECK_PYTEST picks what pytest runs (default: the whole suite), e.g. "tests/python/test_gpu_platforms.py".
 # The cases (DEVICE_CHECK_CASES, comma-separated) are split over the GPUs: with two, single + mixed on GPU 0
-# and double on GPU 1 (double alone takes about as long as the other two), pytest-<cases>.log each.
+# and double on GPU 1 (double alone takes about as long as the other two); with three or more, one each;
+# pytest-<cases>.log each.
 cases="${DEVICE_CHECK_CASES:-CUDA:single,CUDA:mixed,CUDA:double}"
-if [ "$gpus" -ge 2 ] && [ -z "${DEVICE_CHECK_CASES:-}" ]; then groups=("CUDA:single,CUDA:mixed" "CUDA:double"); else groups=("$cases"); fi
+groups=("$cases")
+if [ -z "${DEVICE_CHECK_CASES:-}" ]; then
+    if [ "$gpus" -ge 3 ]; then groups=("CUDA:single" "CUDA:mixed" "CUDA:double")
+    elif [ "$gpus" = 2 ]; then groups=("CUDA:single,CUDA:mixed" "CUDA:double"); fi
+fi
 pytest_cases() {
     local log="$OUT/pytest-$(echo "$1" | tr -d 'A-Z:' | tr ',' '-').log"
     COORDINATION_TEST_PLATFORMS="$1" COORDINATION_LARGE_TESTS="${DEVICE_CHECK_LARGE:-1}" COORDINATION_TEST_DEVICE_INDEX="0,0" \
