@@ -16,17 +16,19 @@ DEVICE bool atomNearTile(real3 pos, real4 center, real4 halfExtent, BOX_PARAMS) 
 }
 
 /**
- * Whether an atom is within the list cutoff (padded as in atomNearTile) of at least one of the first
- * numRows positions of a row tile: the exact test after atomNearTile's quick one (a column atom near the
- * tile's box but far from all its atoms would cost a lane of every chunk it joins, for nothing). A NaN
- * anywhere counts as near.
+ * Whether an atom is within the list cutoff (padded as in atomNearTile) of at least one of the row tile's
+ * positions first..last-1: the exact test after atomNearTile's quick one (a column atom near the tile's box but
+ * far from all its atoms would cost a lane of every chunk it joins, for nothing). wrap: the minimum image of each
+ * difference (with PBC); false where the positions need none (atomNearRowParts). A NaN anywhere counts as near.
  */
-DEVICE bool atomNearRowAtoms(real3 pos, LOCAL_ARG const real4* rowPositions, int numRows, BOX_PARAMS) {
-    for (int k = 0; k < numRows; k++) {
+DEVICE bool atomNearRowAtoms(real3 pos, LOCAL_ARG const real4* rowPositions, int first, int last, const bool wrap,
+        BOX_PARAMS) {
+    for (int k = first; k < last; k++) {
         const real4 row = rowPositions[k];
         real3 delta = make_real3(pos.x - row.x, pos.y - row.y, pos.z - row.z);
 #ifdef USE_PERIODIC
-        delta = wrapRectangular(delta, periodicBoxSize, invPeriodicBoxSize);
+        if (wrap)
+            delta = wrapRectangular(delta, periodicBoxSize, invPeriodicBoxSize);
 #endif
         if (!(delta.x * delta.x + delta.y * delta.y + delta.z * delta.z > (real) PADDED_LIST_CUTOFF_SQUARED))
             return true;
@@ -71,7 +73,7 @@ DEVICE void computeRowParts(LOCAL_ARG const real4* rowPositions, int numRows, in
  * 0 keeps it), so no part is skipped and its distances are NaN; a part holding a NaN is always searched.
  */
 DEVICE bool atomNearRowParts(real3 pos, LOCAL_ARG const real4* rowPositions, int numRows,
-        LOCAL_ARG const real4* partLows, LOCAL_ARG const real4* partHighs) {
+        LOCAL_ARG const real4* partLows, LOCAL_ARG const real4* partHighs, BOX_PARAMS) {
     for (int part = 0; part < ROW_PARTS && part * ROW_PART_SIZE < numRows; part++) {
         const real4 low = partLows[part], high = partHighs[part];
         // Per axis, how far pos lies outside the box (0 inside; NaN stays NaN, so the test below keeps the part).
@@ -82,13 +84,9 @@ DEVICE bool atomNearRowParts(real3 pos, LOCAL_ARG const real4* rowPositions, int
         gz = (gz < 0 ? (real) 0 : gz);
         if (low.w == 0 && gx * gx + gy * gy + gz * gz > (real) PADDED_LIST_CUTOFF_SQUARED)
             continue;
-        const int last = min((part + 1) * ROW_PART_SIZE, numRows);
-        for (int k = part * ROW_PART_SIZE; k < last; k++) {
-            const real4 row = rowPositions[k];
-            const real dx = pos.x - row.x, dy = pos.y - row.y, dz = pos.z - row.z;
-            if (!(dx * dx + dy * dy + dz * dz > (real) PADDED_LIST_CUTOFF_SQUARED))
-                return true;
-        }
+        if (atomNearRowAtoms(pos, rowPositions, part * ROW_PART_SIZE, min((part + 1) * ROW_PART_SIZE, numRows), false,
+                             BOX_ARGS))
+            return true;
     }
     return false;
 }
@@ -262,10 +260,11 @@ KERNEL void buildNeighborList(GLOBAL const real4* RESTRICT sortedPositionsA, GLO
 #ifdef USE_PERIODIC
                             position = imageNearest(position, rowCenter, periodicBoxSize, invPeriodicBoxSize);
 #endif
-                            near = atomNearRowParts(position, rowPositions, numRowSlots, partLows, partHighs);
+                            near = atomNearRowParts(position, rowPositions, numRowSlots, partLows, partHighs,
+                                                    BOX_ARGS);
                         }
                         else
-                            near = atomNearRowAtoms(position, rowPositions, numRowSlots, BOX_ARGS);
+                            near = atomNearRowAtoms(position, rowPositions, 0, numRowSlots, true, BOX_ARGS);
                     }
                 }
                 int numNear;
