@@ -17,9 +17,10 @@ struct CommonCoordinationPlan {
     static constexpr int WarpsPerBlock = 8;
     static constexpr int PairBlockSize = 128;
     static constexpr int FinishBlockSize = 128;
-    // Gradient rows per thread of the finish (their loads are issued together); the separate finish launches
-    // one thread per FinishBatch rows (fewer blocks re-sum the pair kernel's partials for s; under Nsight
-    // Compute on the H100 this measured the same as one thread per row: 16.5 us at 100k slots, 85 us at 1M).
+    // The separate finish launches a thread per gradient row (finishWorkUnits); where the platform caps the
+    // grid below that, a thread takes several rows, loading FinishBatch of them at once. (Issue 17 had
+    // launched one thread per FinishBatch rows: the same under Nsight Compute at 100k and 1M slots, but on
+    // an H100 the finish of S4's 2,000 rows then took 6.0 us instead of 4.4, with 2 blocks instead of 16.)
     static constexpr int FinishBatch = 8;
     // computeTileBounds: one thread per slot, this many per block (BoundsBlockSize / TileSize tiles).
     static constexpr int BoundsBlockSize = 128;
@@ -72,6 +73,7 @@ struct CommonCoordinationPlan {
     int paddedNumAtoms = 0;
     // Work decomposition.
     int pairWorkUnits = 0, pairBlockSize = 0, numPartials = 0;
+    int finishWorkUnits = 0;           // threads of the separate finish (one per gradient row, at least one block)
     // Cutoff and culling.
     double cutoff = 0.0;               // nm; infinity for none
     bool hasCutoff = false;

@@ -186,8 +186,7 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
     k.finishKernel->setArg(k.finishAddEnergyArg, addEnergy ? 1 : 0);
     k.finishKernel->setArg(k.finishComputeGradientArg, computeGradient ? 1 : 0);
     if (computeGradient)
-        k.finishKernel->execute(std::max((plan.numGradientRows + Plan::FinishBatch - 1) / Plan::FinishBatch,
-                                         Plan::FinishBlockSize), Plan::FinishBlockSize);
+        k.finishKernel->execute(plan.finishWorkUnits, Plan::FinishBlockSize);
     else
         k.finishKernel->execute(Plan::FinishBlockSize, Plan::FinishBlockSize);
 }

@@ -9,7 +9,7 @@ using namespace OpenMM;
 
 namespace {
 
-/** Split the pairs into blocks: pairWorkUnits, pairBlockSize, cullChunk and numPartials. */
+/** Split the pairs into blocks (pairWorkUnits, pairBlockSize, cullChunk, numPartials) and size the finish. */
 void decomposeWork(CommonCoordinationPlan& p, ComputeContext& cc) {
     typedef CommonCoordinationPlan Plan;
     if (p.mode == CoordinationForce::Pair) {
@@ -33,6 +33,9 @@ void decomposeWork(CommonCoordinationPlan& p, ComputeContext& cc) {
     }
     // The platforms launch min(ceil(workUnits/blockSize), numThreadBlocks) blocks.
     p.numPartials = std::min((p.pairWorkUnits + p.pairBlockSize - 1) / p.pairBlockSize, cc.getNumThreadBlocks());
+    // The separate finish: a thread per gradient row (the platform caps the blocks; a thread then takes several
+    // rows, FinishBatch at a time).
+    p.finishWorkUnits = std::max(p.numGradientRows, Plan::FinishBlockSize);
 }
 
 } // namespace
