@@ -16,7 +16,6 @@ import argparse
 import math
 import os
 import sys
-import time
 
 import numpy as np
 import openmm as mm
@@ -30,7 +29,7 @@ def run_suite_case(label, platform, precision, steps):
     from suite.cases import define_cases, make_geometry
     from suite.common import PLUGIN
     from suite.contenders import build_system
-    from suite.timing import make_context
+    from suite.timing import drain, make_context, seconds_per_step
 
     cases = {case.label: case for case in define_cases(False) if not case.moving}
     if label not in cases:
@@ -41,11 +40,8 @@ def run_suite_case(label, platform, precision, steps):
         context, integrator = make_context(build_system(case, contender, geometry), geometry.positions, platform,
                                            precision)
         integrator.step(10)  # compiles and sizes everything before the profiled steps
-        context.getState(getEnergy=True)
-        start = time.perf_counter()
-        integrator.step(steps)
-        context.getState(getEnergy=True)
-        elapsed = (time.perf_counter() - start) / steps
+        drain(context)
+        elapsed = seconds_per_step(context, integrator, steps)  # timed as the suite times it
         print(f"{label} ({'the force' if contender else 'no force'}): {1e6 * elapsed:.1f} us per step, {steps} steps")
         del context, integrator
 
