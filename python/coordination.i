@@ -16,6 +16,7 @@ from . import _arguments
 
 %{
 #include "CoordinationForce.h"
+#include "PlumedTranslator.h"
 #include "OpenMM.h"
 #include "OpenMMAmoeba.h"
 #include "OpenMMDrude.h"
@@ -139,14 +140,85 @@ LENGTH_RESULT(getNativeQReference)
 %ignore CoordinationPlugin::CoordinationForce::fromPlumedFile;
 %ignore CoordinationPlugin::CoordinationForce::GlobalParameterInfo;
 
-/* The class, with its Doxygen comments as docstrings (swig -doxygen). */
+/* The classes, with their Doxygen comments as docstrings (swig -doxygen). */
 #define OPENMM_EXPORT_COORDINATION
 %include "CoordinationForce.h"
 
+/*
+ * The translator's new forces reach Python as their own class (a CoordinationForce, not a bare Force), owned
+ * by the Python object.
+ */
+%{
+static PyObject* coordinationNewForceObject(OpenMM::Force* force) {
+    if (auto* coordination = dynamic_cast<CoordinationPlugin::CoordinationForce*>(force))
+        return SWIG_NewPointerObj(SWIG_as_voidptr(coordination), SWIGTYPE_p_CoordinationPlugin__CoordinationForce,
+                                  SWIG_POINTER_OWN);
+    return SWIG_NewPointerObj(SWIG_as_voidptr(force), SWIG_TypeQuery("OpenMM::Force *"), SWIG_POINTER_OWN);
+}
+%}
+%typemap(out) OpenMM::Force* CoordinationPlugin::PlumedTranslator::fromPlumed {
+    $result = coordinationNewForceObject($1);
+}
+%ignore CoordinationPlugin::PlumedTranslator::fromPlumedFile;
+%include "PlumedTranslator.h"
+
 %pythoncode %{
 PlumedInput = _collections.namedtuple("PlumedInput", ["forces", "skipped"])
-PlumedInput.__doc__ = """What CoordinationForce.fromPlumedFile() read: forces, a dict from each COORDINATION action's
-label to its CoordinationForce (in the file's order), and skipped, the other actions ("label: NAME")."""
+PlumedInput.__doc__ = """What fromPlumedFile() read: forces, a dict from each action's label to the force it became
+(in the file's order), and skipped, the other actions ("label: NAME")."""
+%}
+
+%extend CoordinationPlugin::PlumedTranslator {
+    /* The C++ fromPlumedFile as ([forces], [skipped]); each force owned by its Python object. */
+    static PyObject* _fromPlumedFile(const std::string& pathOrText) {
+        std::vector<std::string> skipped;
+        std::vector<OpenMM::Force*> forces = CoordinationPlugin::PlumedTranslator::fromPlumedFile(pathOrText, skipped);
+        PyObject* forceList = PyList_New(0);
+        for (OpenMM::Force* force : forces) {
+            PyObject* object = coordinationNewForceObject(force);
+            PyList_Append(forceList, object);
+            Py_DECREF(object);
+        }
+        PyObject* skippedList = PyList_New(0);
+        for (const std::string& action : skipped) {
+            PyObject* text = PyUnicode_FromString(action.c_str());
+            PyList_Append(skippedList, text);
+            Py_DECREF(text);
+        }
+        return Py_BuildValue("(NN)", forceList, skippedList);
+    }
+    %pythoncode %{
+    @staticmethod
+    def fromPlumedFile(pathOrText):
+        r"""
+        Read every action of PLUMED input that becomes a force (COORDINATION: a CoordinationForce), with
+        PLUMED's rules: '#' comments, multi-line actions ("..." continuations), ENDPLUMED, and a UNITS action
+        (LENGTH) that applies to the lengths of the actions after it. Each force is named by its action's label
+        (PLUMED's "@N" for an unlabelled action); the other actions (DISTANCE, PRINT, RESTRAINT, ...) are
+        listed in skipped.
+
+        Parameters
+        ----------
+        pathOrText : str or os.PathLike
+            the path of a PLUMED input file, or its text (any text with a line break is read as text)
+
+        Returns
+        -------
+        PlumedInput
+            a named tuple: forces, a dict from label to force in the file's order, and skipped, the other
+            actions as "label: NAME" (or "NAME"), e.g. ["d1: DISTANCE", "PRINT"]
+        """
+        if isinstance(pathOrText, _os.PathLike):
+            pathOrText = _os.fspath(pathOrText)
+        forces, skipped = PlumedTranslator._fromPlumedFile(pathOrText)
+        return PlumedInput({force.getName(): force for force in forces}, skipped)
+    %}
+};
+
+%pythoncode %{
+fromPlumedFile = PlumedTranslator.fromPlumedFile
+fromPlumed = PlumedTranslator.fromPlumed
+toPlumed = PlumedTranslator.toPlumed
 %}
 
 %extend CoordinationPlugin::CoordinationForce {
@@ -185,10 +257,9 @@ label to its CoordinationForce (in the file's order), and skipped, the other act
     @staticmethod
     def fromPlumedFile(pathOrText):
         r"""
-        Read every COORDINATION action of a PLUMED input file (a plumed.dat), with PLUMED's rules: '#'
-        comments, multi-line actions ("..." continuations), ENDPLUMED, and a UNITS action (LENGTH) that
-        applies to the lengths of the COORDINATION actions after it. Each action is read as fromPlumed()
-        reads it; its label becomes the force's name (PLUMED's "@N" for an unlabelled action).
+        Read every COORDINATION action of a PLUMED input file (a plumed.dat): the CoordinationForces that
+        openmmcoordination.fromPlumedFile() reads (PLUMED's file rules, UNITS, labels as names: PLUMED's "@N"
+        for an unlabelled action); every other action is listed in skipped.
 
         Parameters
         ----------

@@ -110,47 +110,29 @@ public:
      */
     explicit CoordinationForce(const std::string& energy = "s");
     /**
-     * Build a CoordinationForce from PLUMED input holding one COORDINATION action, such as
+     * Read PLUMED input holding one COORDINATION action (and optionally a UNITS action before it), such as
      * "c: COORDINATION GROUPA=1-10 GROUPB=11-20 R_0=0.3 NN=6 MM=12", on one line or in PLUMED's multi-line
-     * form (a first line ending with "...", keywords on the following lines, a closing line "..." or
-     * "... COORDINATION"), with '#' comments. Atoms are PLUMED's 1-based serial
-     * numbers (lists "1,5,9", ranges "a-b" and "a-b:stride"; they become 0-based particle indices). No
-     * GROUPB: Self mode; GROUPB: Dual; PAIR: Pair. Periodic boundary conditions are on, as in PLUMED,
-     * unless NOPBC is given. The keyword form (R_0 required, D_0, NN, MM) has PLUMED's automatic dmax with
-     * stretch; SWITCH={TYPE ...} is any of PLUMED's switching functions (RATIONAL R_0 D_0 NN MM, EXP, GAUSSIAN,
-     * SMAP A B, CUBIC D_0 D_MAX, TANH, COSINUS, Q BETA LAMBDA REF, CUSTOM FUNC=... (or MATHEVAL), each with
-     * R_0 (not CUBIC), D_0, D_MAX and NOSTRETCH), with no cutoff without D_MAX, as in PLUMED. NLIST,
-     * NL_CUTOFF, NL_STRIDE, SERIAL and NUMERICAL_DERIVATIVES are accepted and ignored (the neighbour list is
-     * automatic, derivatives are analytic). The label ("c:" or LABEL=c) becomes the force's name; the
-     * energy is "s". Lengths are in nm, PLUMED's default; a UNITS action before the COORDINATION action
-     * ("UNITS LENGTH=A", or nm, um, Bohr, or a number of nm) converts R_0, D_0, D_MAX, REF and BETA from
-     * its unit. Anything else (\@mdatoms, group labels, other actions, unknown keywords) throws an
-     * OpenMMException that names it; a whole plumed.dat is read by fromPlumedFile().
+     * form. The same as PlumedTranslator::fromPlumed(), which lists the keywords, for a COORDINATION action.
      *
-     * @param input   PLUMED input holding one COORDINATION action (and optionally a UNITS action before it)
-     * @return a new CoordinationForce; the caller owns it (in Python, the returned object does)
+     * @param input   PLUMED input holding one COORDINATION action
+     * @return a new CoordinationForce (energy "s"); the caller owns it (in Python, the returned object does)
      */
     static CoordinationForce* fromPlumed(const std::string& input);
     /**
-     * Read every COORDINATION action of a PLUMED input file (a plumed.dat), with PLUMED's rules: '#'
-     * comments, multi-line actions ("..." continuations), ENDPLUMED, and a UNITS action (LENGTH) that
-     * applies to the lengths of the COORDINATION actions after it. Each action is read as fromPlumed()
-     * reads it; its label becomes the force's name (PLUMED's "@N" for an unlabelled action, N counting
-     * every action from 0). Other actions (DISTANCE, PRINT, RESTRAINT, ...) are not read: each is listed in
-     * skipped as "label: NAME" (or "NAME" without a label).
-     *
-     * In Python, CoordinationForce.fromPlumedFile(pathOrText) returns a PlumedInput named tuple:
-     * forces, a dict from label to CoordinationForce in the file's order, and skipped, the list above.
+     * Read every COORDINATION action of a PLUMED input file (a plumed.dat): the CoordinationForces that
+     * PlumedTranslator::fromPlumedFile() reads, each named by its action's label. In Python it returns a
+     * PlumedInput named tuple, as openmmcoordination.fromPlumedFile() does.
      *
      * @param pathOrText   the path of a PLUMED input file, or its text (any text with a line break is read as text)
-     * @param skipped      set to the actions that were not COORDINATION (or UNITS), in order
+     * @param skipped      set to the actions that were not read as a CoordinationForce, in order ("label: NAME")
      * @return the new forces in the order of the file; the caller owns them
      */
     static std::vector<CoordinationForce*> fromPlumedFile(const std::string& pathOrText, std::vector<std::string>& skipped);
     /**
-     * This force's settings as one line of PLUMED input, which fromPlumed() reads back to the same
-     * settings (the energy expression and global parameters are not part of it; an automatic dmax of a
-     * type other than Rational is written as its value, D_MAX=d0+r0 for Cosinus and none otherwise).
+     * This force's settings as one line of PLUMED input (PlumedTranslator::toPlumed()), which fromPlumed()
+     * reads back to the same settings; the energy expression and global parameters are not part of it. An
+     * automatic dmax of a type other than Rational is written as its value (D_MAX=d0+r0 for Cosinus, none
+     * otherwise).
      *
      * @param label    the action's label (default "c")
      * @return the line, e.g. "c: COORDINATION GROUPA=1-10 R_0=0.3 NN=6 MM=12"

@@ -1,4 +1,5 @@
 #include "CoordinationForce.h"
+#include "PlumedTranslator.h"
 #include "internal/CoordinationForceImpl.h"
 #include "internal/RationalSwitchingFunction.h"
 #include "openmm/CustomCVForce.h"
@@ -7,6 +8,7 @@
 #include "openmm/internal/AssertionUtilities.h"
 #include <cmath>
 #include <limits>
+#include <memory>
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
@@ -310,6 +312,35 @@ void CoordinationForce::updateParametersInContext(Context& context) {
         *copy = *this; // the inner System's copy takes this force's settings, then updates its context
     CoordinationForce& force = (copy == nullptr ? *this : *copy);
     dynamic_cast<CoordinationForceImpl&>(force.getImplInContext(*where)).updateParametersInContext(force.getContextImpl(*where));
+}
+
+CoordinationForce* CoordinationForce::fromPlumed(const string& input) {
+    std::unique_ptr<Force> force(PlumedTranslator::fromPlumed(input));
+    auto* coordination = dynamic_cast<CoordinationForce*>(force.get());
+    if (coordination == nullptr)
+        throw OpenMMException("CoordinationForce::fromPlumed: the action is not a COORDINATION action; read it with "
+                              "PlumedTranslator::fromPlumed (in \"" + input + "\")");
+    force.release();
+    return coordination;
+}
+
+vector<CoordinationForce*> CoordinationForce::fromPlumedFile(const string& pathOrText, vector<string>& skipped) {
+    vector<CoordinationForce*> coordination;
+    for (Force* force : PlumedTranslator::fromPlumedFile(pathOrText, skipped)) {
+        // Every force the translator reads today is a CoordinationForce; any other is listed as skipped.
+        auto* read = dynamic_cast<CoordinationForce*>(force);
+        if (read == nullptr) {
+            skipped.push_back(force->getName());
+            delete force;
+        }
+        else
+            coordination.push_back(read);
+    }
+    return coordination;
+}
+
+string CoordinationForce::toPlumed(const string& label) const {
+    return PlumedTranslator::toPlumed(*this, label);
 }
 
 ForceImpl* CoordinationForce::createImpl() const {

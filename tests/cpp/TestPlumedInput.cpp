@@ -1,9 +1,10 @@
 /*
- * CoordinationForce::fromPlumed / toPlumed: PLUMED input lines to settings and back (the Python suite
+ * PlumedTranslator and CoordinationForce::fromPlumed / toPlumed: PLUMED input to settings and back (the Python suite
  * checks every line of PLUMED's regtests against the forces that reproduce PLUMED's numbers).
  */
 
 #include "CoordinationTestUtilities.h"
+#include "PlumedTranslator.h"
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -72,7 +73,7 @@ TEST(PlumedInput, ToPlumedReadsBackToTheSameSettings) {
 
 TEST(PlumedInput, BadInputNamesWhatToFix) {
     const std::vector<std::pair<std::string, std::string>> bad = {
-        {"c: DISTANCE ATOMS=1,2", "not a COORDINATION action"},
+        {"c: DISTANCE ATOMS=1,2", "no action here becomes a force (the translator reads COORDINATION; found c: DISTANCE)"},
         {"c: COORDINATION GROUPA=1 R_0=1 FOO=3", "FOO is not a keyword"},
         {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={FOO R_0=1}", "SWITCH type FOO is not one of PLUMED's"},
         {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={SMAP R_0=1 A=2}", "needs A and B"},
@@ -173,7 +174,7 @@ TEST(PlumedInput, FromPlumedFileReadsEveryCoordinationActionAndNamesTheOthers) {
     EXPECT_EQ(forces[1]->getName(), "@3"); // PLUMED's name for the fourth action (UNITS counts)
     EXPECT_NEAR(forces[1]->getNativeQReference(), 0.4, 1e-16);
     EXPECT_NEAR(forces[1]->getNativeQBeta(), 50.0, 1e-13); // 5 per Angstrom
-    expectOpenMMExceptionMentioning([&] { parse(text); }, {"fromPlumed reads one COORDINATION action"});
+    expectOpenMMExceptionMentioning([&] { parse(text); }, {"fromPlumed reads one action (and an optional UNITS); this input has 2 actions that become forces and d: DISTANCE, PRINT"});
     expectOpenMMExceptionMentioning([&] { CoordinationForce::fromPlumedFile("missing/plumed.dat", skipped); },
                                     {"cannot read the file \"missing/plumed.dat\""});
     expectOpenMMExceptionMentioning([] { parse("c: COORDINATION ...\n GROUPA=1 R_0=1\n"); }, {"is not closed"});
@@ -205,4 +206,45 @@ TEST(PlumedInput, GetCoordinationOfACustomCVForceVariableUsesItsInnerContext) {
     EXPECT_NEAR(variable->getCoordination(context), expected.evaluate().s, Tolerance::Exact);
     CoordinationForce other;
     expectOpenMMExceptionMentioning([&] { other.getCoordination(context); }, {"getCollectiveVariableValues"});
+}
+
+TEST(PlumedTranslator, ReturnsEachActionsForceAsItsOwnClassAndTheAliasesAgree) {
+    const std::string text = "UNITS LENGTH=A\nc1: COORDINATION GROUPA=1-3 R_0=3\nd: DISTANCE ATOMS=1,2\n"
+                              "COORDINATION GROUPA=4-6 GROUPB=7,8 PAIR SWITCH={EXP R_0=2 D_MAX=9}\n";
+    std::vector<std::string> skipped;
+    std::vector<std::unique_ptr<OpenMM::Force>> forces;
+    for (OpenMM::Force* force : PlumedTranslator::fromPlumedFile(text, skipped))
+        forces.emplace_back(force);
+    ASSERT_EQ(forces.size(), 2u);
+    EXPECT_EQ(skipped, std::vector<std::string>({"d: DISTANCE"}));
+    auto* first = dynamic_cast<CoordinationForce*>(forces[0].get());
+    auto* second = dynamic_cast<CoordinationForce*>(forces[1].get());
+    ASSERT_NE(first, nullptr);
+    ASSERT_NE(second, nullptr);
+    EXPECT_EQ(first->getName(), "c1");
+    EXPECT_NEAR(first->getR0(), 0.3, 1e-16);
+    EXPECT_EQ(second->getName(), "@3");
+    EXPECT_EQ(second->getMode(), CoordinationForce::Pair);
+    EXPECT_EQ(second->getSwitchingFunction(), CoordinationForce::Exponential);
+    EXPECT_NEAR(second->getDMax(), 0.9, 1e-16);
+    // CoordinationForce's aliases give the same forces and lines.
+    std::vector<std::string> aliasSkipped;
+    std::vector<CoordinationForce*> raw = CoordinationForce::fromPlumedFile(text, aliasSkipped);
+    std::vector<std::unique_ptr<CoordinationForce>> alias(raw.begin(), raw.end());
+    ASSERT_EQ(alias.size(), 2u);
+    EXPECT_EQ(aliasSkipped, skipped);
+    for (int i = 0; i < 2; i++) {
+        const CoordinationForce& read = dynamic_cast<const CoordinationForce&>(*forces[i]);
+        expectSameCoordinationSettings(*alias[i], read);
+        EXPECT_EQ(alias[i]->getName(), read.getName());
+        EXPECT_EQ(alias[i]->toPlumed("x"), PlumedTranslator::toPlumed(read, "x"));
+    }
+    std::unique_ptr<OpenMM::Force> one(PlumedTranslator::fromPlumed("UNITS LENGTH=A\nCOORDINATION GROUPA=1-3 R_0=3"));
+    EXPECT_EQ(one->getName(), CoordinationForce().getName()); // unlabelled: the class's default name
+    expectSameCoordinationSettings(dynamic_cast<CoordinationForce&>(*one), *first);
+}
+
+TEST(PlumedTranslator, WritesOnlyTheForcesItReads) {
+    OpenMM::CustomCVForce other("x");
+    expectOpenMMExceptionMentioning([&] { PlumedTranslator::toPlumed(other); }, {"toPlumed writes CoordinationForce"});
 }

@@ -151,7 +151,7 @@ def test_to_plumed_reads_back_to_the_same_settings(values):
 
 
 BAD_LINES = {
-    "c: DISTANCE ATOMS=1,2": "not a COORDINATION action",
+    "c: DISTANCE ATOMS=1,2": "no action here becomes a force (the translator reads COORDINATION; found c: DISTANCE)",
     "c: COORDINATION R_0=1": "GROUPA is required",
     "c: COORDINATION GROUPA=1": "R_0 is required",
     "c: COORDINATION GROUPA=1 R_0=1 FOO=3": "FOO is not a keyword",
@@ -338,17 +338,17 @@ BAD_INPUTS = {
         'line 3 closes the "c: ..." of line 1 with "... DISTANCE"; write "..." or "... COORDINATION"',
     "...\n": 'line 1 is "..." outside a continued action',
     "c: COORDINATION GROUPA=1 R_0=1\nd: COORDINATION GROUPA=2 R_0=1":
-        "fromPlumed reads one COORDINATION action (and an optional UNITS); this input has 2 COORDINATION actions: "
-        "read a whole plumed.dat with CoordinationForce.fromPlumedFile",
+        "fromPlumed reads one action (and an optional UNITS); this input has 2 actions that become forces: "
+        "read a whole plumed.dat with fromPlumedFile",
     "c: COORDINATION GROUPA=1 R_0=1\nPRINT ARG=c":
-        "this input has 1 COORDINATION action and PRINT: read a whole plumed.dat with CoordinationForce.fromPlumedFile",
-    "d: DISTANCE ATOMS=1,2\n": "not a COORDINATION action (expected \"[label:] COORDINATION keywords...\"; found d: DISTANCE)",
+        "this input has 1 action that becomes a force and PRINT: read a whole plumed.dat with fromPlumedFile",
+    "d: DISTANCE ATOMS=1,2\n": "no action here becomes a force (the translator reads COORDINATION; found d: DISTANCE)",
     "UNITS LENGTH=A\nUNITS LENGTH=nm\nc: COORDINATION GROUPA=1 R_0=1": "UNITS is given twice",
-    "c: COORDINATION GROUPA=1 R_0=1\nUNITS LENGTH=A": "UNITS must come before the COORDINATION actions",
+    "c: COORDINATION GROUPA=1 R_0=1\nUNITS LENGTH=A": "UNITS must come before the actions it applies to",
     "UNITS LENGTH=inch\nc: COORDINATION GROUPA=1 R_0=1": "LENGTH=inch is not a number",
     "UNITS LENGTH=-1\nc: COORDINATION GROUPA=1 R_0=1": "LENGTH=-1 must be positive",
     "UNITS NATURAL\nc: COORDINATION GROUPA=1 R_0=1": "UNITS NATURAL is not supported",
-    "UNITS LENGTH=A FOO=1\nc: COORDINATION GROUPA=1 R_0=1": "FOO is not a keyword CoordinationForce understands in UNITS",
+    "UNITS LENGTH=A FOO=1\nc: COORDINATION GROUPA=1 R_0=1": "FOO is not a keyword the PLUMED translator understands in UNITS",
 }
 
 

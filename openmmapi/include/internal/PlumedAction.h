@@ -1,0 +1,94 @@
+#ifndef OPENMM_COORDINATION_PLUMEDACTION_H_
+#define OPENMM_COORDINATION_PLUMEDACTION_H_
+
+#include "openmm/OpenMMException.h"
+#include <map>
+#include <string>
+#include <vector>
+
+namespace CoordinationPlugin {
+
+/**
+ * The keywords of a PLUMED action (or of the inside of a SWITCH={...}), read with PLUMED's rules:
+ * KEY=value words and flags (words without '='), a {...} group kept in its word. A reader takes what it
+ * understands, then rejectLeftovers() names anything else. Every error is an OpenMMException that quotes
+ * the action it is in.
+ */
+class PlumedKeywords {
+public:
+    /** Words separated by blanks, a {...} group (SWITCH={RATIONAL R_0=1}) in its word; line is quoted in errors. */
+    static std::vector<std::string> splitWords(const std::string& text, const std::string& line);
+    /**
+     * The keywords of words[first...]; a keyword given twice, or KEY= without a value, is an error.
+     *
+     * @param line   the action, quoted in errors
+     */
+    PlumedKeywords(const std::vector<std::string>& words, size_t first, const std::string& line);
+    /** Whether KEY=value is present (not yet taken). */
+    bool has(const std::string& key) const { return values.count(key) > 0; }
+    /** The value of KEY=value, removed; "" if absent. */
+    std::string take(const std::string& key);
+    /** Whether the flag is present; removed. */
+    bool takeFlag(const std::string& flag);
+    /** A number (PLUMED's lengths, exponents, ...), or defaultValue if the keyword is absent. */
+    double takeNumber(const std::string& key, double defaultValue);
+    /** An integer, or defaultValue if the keyword is absent. */
+    int takeInteger(const std::string& key, int defaultValue);
+    /** A required atom list (PLUMED's 1-based serial numbers) as 0-based particle indices. */
+    std::vector<int> takeAtoms(const std::string& key);
+    /** Removes the keywords and flags that are accepted and ignored. */
+    void ignore(const std::vector<std::string>& keys);
+    /** Throws if anything was not taken, naming it: "X is not a keyword <reader> understands<where>". */
+    void rejectLeftovers(const std::string& reader, const std::string& where) const;
+    /** The action these keywords belong to (quoted in errors). */
+    const std::string& getLine() const { return line; }
+    /** An OpenMMException that quotes the action. */
+    OpenMM::OpenMMException error(const std::string& what) const;
+    /** The text parsed as a number (finite), or an error naming key. */
+    double number(const std::string& text, const std::string& key) const;
+    /** The text parsed as an int, or an error naming key. */
+    int integer(const std::string& text, const std::string& key) const;
+
+private:
+    std::map<std::string, std::string> values;
+    std::map<std::string, bool> flags;
+    std::string line;
+};
+
+/**
+ * One PLUMED action on one line: its label ("c:" or LABEL=c; "" if none), its name (COORDINATION, UNITS,
+ * ...) and its keywords. split() turns PLUMED input into such lines.
+ */
+class PlumedAction {
+public:
+    /**
+     * The actions of PLUMED input, each on one line, in order: '#' starts a comment, an action whose first
+     * line ends with "..." goes on to a line that starts with "..." (optionally followed by the action's
+     * name or label), ENDPLUMED ends the input.
+     */
+    static std::vector<std::string> split(const std::string& text);
+    /** The text of PLUMED input: the file at pathOrText if there is one, else pathOrText itself. */
+    static std::string readText(const std::string& pathOrText);
+    /** The label and name of an action line, without reading its keywords (split's continuation rule). */
+    static void labelAndName(const std::string& text, std::string& label, std::string& name);
+    /** Parse an action line (a label given both as "c:" and LABEL= is an error). */
+    explicit PlumedAction(const std::string& text);
+    const std::string& getText() const { return text; }
+    const std::string& getLabel() const { return label; }
+    const std::string& getName() const { return name; }
+    PlumedKeywords& keywords() { return actionKeywords; }
+
+private:
+    PlumedAction(const std::string& text, const std::vector<std::string>& words);
+    std::string text, label, name;
+    PlumedKeywords actionKeywords;
+};
+
+/** Text that reads back to the same double (without an exponent where the value does not need one). */
+std::string plumedNumber(double value);
+/** PLUMED's atom list for 0-based indices: runs of consecutive atoms as ranges ("1-4,7"). */
+std::string plumedAtomList(const std::vector<int>& atoms);
+
+} // namespace CoordinationPlugin
+
+#endif /*OPENMM_COORDINATION_PLUMEDACTION_H_*/

@@ -1,0 +1,35 @@
+#ifndef OPENMM_COORDINATION_PLUMEDCOORDINATION_H_
+#define OPENMM_COORDINATION_PLUMEDCOORDINATION_H_
+
+#include "CoordinationForce.h"
+#include "internal/PlumedAction.h"
+#include <string>
+
+namespace CoordinationPlugin {
+
+/**
+ * PLUMED's COORDINATION action and a CoordinationForce's settings, both ways (PlumedTranslator's reader and
+ * writer of that action; the keywords are listed in PlumedTranslator.h).
+ */
+class PlumedCoordination {
+public:
+    /** The action's name. */
+    static const char* const Name;
+    /**
+     * A new CoordinationForce (energy "s") from a COORDINATION action, lengths in units of nm nanometres
+     * (PLUMED's UNITS); the caller owns it.
+     */
+    static CoordinationForce* read(PlumedAction& action, double nm);
+    /** The force's settings as a COORDINATION line that read() takes back to the same settings. */
+    static std::string write(const CoordinationForce& force, const std::string& label);
+
+private:
+    /** The switching function of the keyword form (no SWITCH): rational, automatic dmax, stretched. */
+    static void readKeywordForm(PlumedKeywords& keywords, CoordinationForce& force, double nm);
+    /** The inside of SWITCH={TYPE ...}, as PLUMED's SwitchingFunction::set reads it. */
+    static void readSwitch(const std::string& text, PlumedKeywords& outside, CoordinationForce& force, double nm);
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*OPENMM_COORDINATION_PLUMEDCOORDINATION_H_*/

@@ -1,0 +1,169 @@
+#include "internal/PlumedCoordination.h"
+#include <cmath>
+#include <limits>
+#include <memory>
+
+using namespace CoordinationPlugin;
+using std::string;
+using std::vector;
+
+namespace {
+
+/** PLUMED's SWITCH type names, in the order of CoordinationForce::SwitchingFunction. */
+const char* const SwitchNames[] = {"RATIONAL", "EXP", "GAUSSIAN", "SMAP", "CUBIC", "TANH", "COSINUS", "Q", "CUSTOM"};
+const int NumSwitchTypes = sizeof(SwitchNames) / sizeof(SwitchNames[0]);
+const char* const Reader = "CoordinationForce";
+/** PLUMED's defaults of Q's BETA (per length unit) and LAMBDA. */
+const double DefaultQBeta = 50.0, DefaultQLambda = 1.8;
+
+} // namespace
+
+const char* const PlumedCoordination::Name = "COORDINATION";
+
+CoordinationForce* PlumedCoordination::read(PlumedAction& action, double nm) {
+    PlumedKeywords& keywords = action.keywords();
+    if (keywords.has("UNITS") || keywords.takeFlag("UNITS"))
+        throw keywords.error("UNITS is an action of its own in PLUMED: put \"UNITS LENGTH=A\" (or nm, um, Bohr) on a "
+                             "line before COORDINATION");
+    std::unique_ptr<CoordinationForce> force(new CoordinationForce("s"));
+    if (!action.getLabel().empty())
+        force->setName(action.getLabel());
+    force->setGroupA(keywords.takeAtoms("GROUPA"));
+    const bool pair = keywords.takeFlag("PAIR");
+    if (keywords.has("GROUPB")) {
+        force->setGroupB(keywords.takeAtoms("GROUPB"));
+        force->setMode(pair ? CoordinationForce::Pair : CoordinationForce::Dual);
+    }
+    else if (pair)
+        throw keywords.error("PAIR needs GROUPB");
+    else
+        force->setMode(CoordinationForce::Self);
+    force->setUsesPeriodicBoundaryConditions(!keywords.takeFlag("NOPBC"));
+    // PLUMED's neighbour-list and parallelization settings and numerical derivatives: accepted, not needed.
+    keywords.ignore({"NLIST", "SERIAL", "NUMERICAL_DERIVATIVES", "NL_CUTOFF", "NL_STRIDE"});
+    const string switchText = keywords.take("SWITCH");
+    if (!switchText.empty())
+        readSwitch(switchText, keywords, *force, nm);
+    else
+        readKeywordForm(keywords, *force, nm);
+    keywords.rejectLeftovers(Reader, " in COORDINATION");
+    return force.release();
+}
+
+void PlumedCoordination::readKeywordForm(PlumedKeywords& keywords, CoordinationForce& force, double nm) {
+    if (!keywords.has("R_0"))
+        throw keywords.error("R_0 is required (or give SWITCH={...})");
+    force.setR0(keywords.takeNumber("R_0", 0.0) * nm);
+    force.setD0(keywords.takeNumber("D_0", 0.0) * nm);
+    force.setN(keywords.takeInteger("NN", 6));
+    force.setM(keywords.takeInteger("MM", 0));
+    force.setDMax(0.0);
+    force.setStretch(true);
+}
+
+void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside, CoordinationForce& force, double nm) {
+    if (text.size() < 2 || text.front() != '{' || text.back() != '}')
+        throw outside.error("SWITCH must be written SWITCH={TYPE KEYWORDS...}");
+    const vector<string> words = PlumedKeywords::splitWords(text.substr(1, text.size() - 2), outside.getLine());
+    if (words.empty())
+        throw outside.error("SWITCH={} names no switching function");
+    for (const char* keyword : {"R_0", "D_0", "NN", "MM", "D_MAX"})
+        if (outside.has(keyword))
+            throw outside.error(string(keyword) + " is given both outside and inside SWITCH={...}");
+    PlumedKeywords inside(words, 1, outside.getLine()); // its errors quote the whole action
+    const string& type = words[0];
+    int index = -1;
+    for (int i = 0; i < NumSwitchTypes; i++)
+        if (type == SwitchNames[i])
+            index = i;
+    if (type == "MATHEVAL")
+        index = CoordinationForce::Custom;
+    if (index < 0)
+        throw outside.error("SWITCH type " + type + " is not one of PLUMED's (RATIONAL, EXP, GAUSSIAN, SMAP, CUBIC, "
+                                                    "TANH, COSINUS, Q, CUSTOM)");
+    const CoordinationForce::SwitchingFunction function = (CoordinationForce::SwitchingFunction) index;
+    force.setSwitchingFunction(function);
+    // PLUMED's SwitchingFunction::set: D_0 (default 0), D_MAX (default: no cutoff), NOSTRETCH (STRETCH is
+    // accepted: it is the default), R_0 (required but for CUBIC, which has none) and the type's own keywords.
+    const bool hasDMax = inside.has("D_MAX");
+    force.setD0(inside.takeNumber("D_0", 0.0) * nm);
+    force.setDMax(hasDMax ? inside.takeNumber("D_MAX", 0.0) * nm : std::numeric_limits<double>::infinity());
+    inside.takeFlag("STRETCH");
+    force.setStretch(!inside.takeFlag("NOSTRETCH"));
+    if (function == CoordinationForce::Cubic) {
+        if (!hasDMax)
+            throw outside.error("SWITCH={CUBIC ...} needs D_MAX (it goes from 1 at D_0 to 0 at D_MAX)");
+    }
+    else {
+        if (!inside.has("R_0"))
+            throw outside.error("SWITCH={" + type + " ...} needs R_0");
+        force.setR0(inside.takeNumber("R_0", 0.0) * nm);
+    }
+    if (function == CoordinationForce::Rational) {
+        force.setN(inside.takeInteger("NN", 6));
+        force.setM(inside.takeInteger("MM", 0));
+    }
+    else if (function == CoordinationForce::Smap) {
+        if (!inside.has("A") || !inside.has("B"))
+            throw outside.error("SWITCH={SMAP ...} needs A and B");
+        const int a = inside.takeInteger("A", 0);
+        force.setSmapExponents(a, inside.takeInteger("B", 0));
+    }
+    else if (function == CoordinationForce::NativeQ) {
+        if (!inside.has("REF"))
+            throw outside.error("SWITCH={Q ...} needs REF (the reference distance)");
+        // BETA is per length unit, its default too: PLUMED reads every length in the input's units.
+        const double beta = inside.takeNumber("BETA", DefaultQBeta) / nm;
+        const double lambda = inside.takeNumber("LAMBDA", DefaultQLambda);
+        force.setNativeQParameters(beta, lambda, inside.takeNumber("REF", 0.0) * nm);
+    }
+    else if (function == CoordinationForce::Custom) {
+        const string expression = inside.take("FUNC");
+        if (expression.empty())
+            throw outside.error("SWITCH={" + type + " ...} needs FUNC=expression");
+        force.setCustomSwitchingFunction(expression);
+    }
+    inside.rejectLeftovers(Reader, " inside SWITCH={" + type + " ...}");
+}
+
+string PlumedCoordination::write(const CoordinationForce& force, const string& label) {
+    string line = (label.empty() ? string("c") : label) + ": COORDINATION GROUPA=" + plumedAtomList(force.getGroupA());
+    if (force.getMode() != CoordinationForce::Self)
+        line += " GROUPB=" + plumedAtomList(force.getGroupB());
+    if (force.getMode() == CoordinationForce::Pair)
+        line += " PAIR";
+    if (!force.usesPeriodicBoundaryConditions())
+        line += " NOPBC";
+    // D_0, MM, BETA and LAMBDA only where they differ from PLUMED's defaults, so that the line reads back
+    // to the same settings.
+    const CoordinationForce::SwitchingFunction type = force.getSwitchingFunction();
+    string parameters = (type == CoordinationForce::Cubic ? string() : "R_0=" + plumedNumber(force.getR0()));
+    if (force.getD0() != 0.0)
+        parameters += " D_0=" + plumedNumber(force.getD0());
+    if (type == CoordinationForce::Rational) {
+        parameters += " NN=" + std::to_string(force.getN());
+        if (force.getM() != 0)
+            parameters += " MM=" + std::to_string(force.getM());
+        if (force.getDMax() == 0.0 && force.getStretch())
+            return line + " " + parameters; // the keyword form: automatic dmax, stretched
+    }
+    else if (type == CoordinationForce::Smap)
+        parameters += " A=" + std::to_string(force.getSmapA()) + " B=" + std::to_string(force.getSmapB());
+    else if (type == CoordinationForce::NativeQ) {
+        if (force.getNativeQBeta() != DefaultQBeta)
+            parameters += " BETA=" + plumedNumber(force.getNativeQBeta());
+        if (force.getNativeQLambda() != DefaultQLambda)
+            parameters += " LAMBDA=" + plumedNumber(force.getNativeQLambda());
+        parameters += " REF=" + plumedNumber(force.getNativeQReference());
+    }
+    else if (type == CoordinationForce::Custom)
+        parameters += " FUNC=" + force.getCustomSwitchingFunction();
+    // In SWITCH={...} no D_MAX means no cutoff: an automatic cutoff (Rational's, Cosinus' d0 + r0) is written out.
+    if (std::isfinite(force.getEffectiveDMax()))
+        parameters += " D_MAX=" + plumedNumber(force.getEffectiveDMax());
+    if (!force.getStretch())
+        parameters += " NOSTRETCH";
+    if (parameters.front() == ' ')
+        parameters.erase(0, 1);
+    return line + " SWITCH={" + SwitchNames[type] + " " + parameters + "}";
+}

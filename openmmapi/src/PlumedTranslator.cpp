@@ -1,0 +1,121 @@
+#include "PlumedTranslator.h"
+#include "internal/PlumedAction.h"
+#include "internal/PlumedCoordination.h"
+#include <map>
+#include <memory>
+
+using namespace CoordinationPlugin;
+using OpenMM::Force;
+using OpenMM::OpenMMException;
+using std::string;
+using std::vector;
+
+namespace {
+
+/** PLUMED's UNITS action: the length unit in nm (LENGTH=nm, A, um, Bohr or a number of nm). */
+double lengthUnit(PlumedAction& action) {
+    PlumedKeywords& keywords = action.keywords();
+    const string length = keywords.take("LENGTH");
+    double nm = 1.0;
+    if (length == "A")
+        nm = 0.1;
+    else if (length == "um")
+        nm = 1000.0;
+    else if (length == "Bohr")
+        nm = 0.052917721067;
+    else if (!length.empty() && length != "nm")
+        nm = keywords.number(length, "LENGTH");
+    if (!(nm > 0))
+        throw keywords.error("LENGTH=" + length + " must be positive");
+    if (keywords.takeFlag("NATURAL"))
+        throw keywords.error("UNITS NATURAL is not supported: give LENGTH=nm, A, um, Bohr or a number of nm");
+    // Energy, time, mass and charge units change no coordination number (a force's energy is its own
+    // expression, in kJ/mol).
+    keywords.ignore({"ENERGY", "TIME", "MASS", "CHARGE"});
+    keywords.rejectLeftovers("the PLUMED translator", " in UNITS");
+    return nm;
+}
+
+/** The force an action becomes, or null if the translator does not read that action. */
+Force* forceOf(PlumedAction& action, double nm) {
+    if (action.getName() == PlumedCoordination::Name)
+        return PlumedCoordination::read(action, nm);
+    return nullptr;
+}
+
+/**
+ * The forces of PLUMED input's actions, in order, with UNITS applied; the other actions are described in
+ * skipped. With numberUnlabelled, a force whose action has no label is named "@N" as PLUMED names it (N
+ * counting every action from 0); otherwise it keeps its class's default name.
+ */
+vector<Force*> readActions(const vector<string>& actions, vector<string>& skipped, bool numberUnlabelled) {
+    double nm = 1.0;
+    bool unitsGiven = false;
+    vector<std::unique_ptr<Force>> forces;
+    std::map<string, bool> labels;
+    for (size_t i = 0; i < actions.size(); i++) {
+        string label, name;
+        PlumedAction::labelAndName(actions[i], label, name);
+        if (!label.empty() && !labels.emplace(label, true).second)
+            throw OpenMMException("PLUMED input: the label \"" + label + "\" is used by two actions; PLUMED's labels "
+                                  "are unique (in \"" + actions[i] + "\")");
+        if (name == "UNITS") {
+            PlumedAction units(actions[i]);
+            if (unitsGiven)
+                throw units.keywords().error("UNITS is given twice");
+            if (!forces.empty())
+                throw units.keywords().error("UNITS must come before the actions it applies to");
+            nm = lengthUnit(units);
+            unitsGiven = true;
+            continue;
+        }
+        PlumedAction action(actions[i]);
+        std::unique_ptr<Force> force(forceOf(action, nm));
+        if (!force) {
+            skipped.push_back(label.empty() ? name : label + ": " + name);
+            continue;
+        }
+        if (action.getLabel().empty() && numberUnlabelled)
+            force->setName("@" + std::to_string(i));
+        forces.push_back(std::move(force));
+    }
+    vector<Force*> result;
+    for (auto& force : forces)
+        result.push_back(force.release());
+    return result;
+}
+
+} // namespace
+
+vector<Force*> PlumedTranslator::fromPlumedFile(const string& pathOrText, vector<string>& skipped) {
+    skipped.clear();
+    return readActions(PlumedAction::split(PlumedAction::readText(pathOrText)), skipped, true);
+}
+
+Force* PlumedTranslator::fromPlumed(const string& input) {
+    vector<string> skipped;
+    vector<Force*> forces = readActions(PlumedAction::split(input), skipped, false);
+    if (forces.size() == 1 && skipped.empty())
+        return forces[0];
+    for (Force* force : forces)
+        delete force;
+    string found;
+    for (const string& action : skipped)
+        found += (found.empty() ? "" : ", ") + action;
+    const size_t first = input.find_first_not_of(" \t\r\n"), last = input.find_last_not_of(" \t\r\n");
+    const string in = " (in \"" + (first == string::npos ? string() : input.substr(first, last - first + 1)) + "\")";
+    if (forces.empty())
+        throw OpenMMException("PLUMED input: no action here becomes a force (the translator reads COORDINATION" +
+                              (found.empty() ? string(")") : "; found " + found + ")") + in);
+    throw OpenMMException("PLUMED input: fromPlumed reads one action (and an optional UNITS); this input has " +
+                          std::to_string(forces.size()) +
+                          (forces.size() > 1 ? " actions that become forces" : " action that becomes a force") + (found.empty() ? string() : " and " + found) +
+                          ": read a whole plumed.dat with fromPlumedFile" + in);
+}
+
+string PlumedTranslator::toPlumed(const Force& force, const string& label) {
+    if (auto* coordination = dynamic_cast<const CoordinationForce*>(&force))
+        return PlumedCoordination::write(*coordination, label);
+    throw OpenMMException("PLUMED input: toPlumed writes CoordinationForce; this force (\"" + force.getName() +
+                          "\") is of another class");
+}
