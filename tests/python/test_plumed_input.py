@@ -1,8 +1,10 @@
-"""CoordinationForce.fromPlumed / toPlumed: PLUMED's COORDINATION input lines <-> a force's settings.
+"""The PLUMED translator (openmmcoordination.fromPlumedFile / fromPlumed / toPlumed) and CoordinationForce's aliases of
+it: PLUMED's COORDINATION input lines <-> a force's settings.
 
 The regtest lines are checked against the forces test_plumed_regtests.py builds by hand for the same
 inputs (those reproduce PLUMED's printed values), so an imported line gives PLUMED's numbers.
 """
+import gc
 import math
 import re
 
@@ -12,6 +14,7 @@ import openmm.unit as unit
 import pytest
 
 import test_plumed_regtests as regtests
+import openmmcoordination
 from coordination_testing import INFINITY, PLUMED_DATA, coordination_force
 from openmmcoordination import CoordinationForce
 
@@ -367,3 +370,30 @@ def test_a_missing_file_is_named():
 def test_a_label_used_twice_in_a_file_is_an_error():
     with pytest.raises(mm.OpenMMException, match=re.escape('the label "c" is used by two actions')):
         CoordinationForce.fromPlumedFile("c: COORDINATION GROUPA=1 R_0=1\nc: COORDINATION GROUPA=2 R_0=1\n")
+
+
+def test_the_translator_returns_each_force_as_its_own_class_and_owned():
+    """openmmcoordination.fromPlumedFile: the forces (as CoordinationForce, alive after the result is gone), the
+    skipped actions; fromPlumed and toPlumed round trip; the aliases give the same."""
+    text = (PLUMED_DATA / "rt-basic-der-test" / "plumed.dat").read_text()
+    read = openmmcoordination.fromPlumedFile(text)
+    assert isinstance(read, openmmcoordination.PlumedInput)
+    force = read.forces["c1"]
+    assert type(force) is CoordinationForce and force.thisown
+    alias = CoordinationForce.fromPlumedFile(text)
+    assert list(alias.forces) == list(read.forces) and alias.skipped == read.skipped
+    assert_same_settings(alias.forces["c1"], force, "alias")
+    expected = settings(force)
+    del read, alias
+    gc.collect()
+    assert settings(force) == expected and len(expected["getGroupA"]) > 0
+    line = openmmcoordination.toPlumed(force, "c1")
+    assert line == force.toPlumed("c1")
+    back = openmmcoordination.fromPlumed(line)
+    assert type(back) is CoordinationForce and back.getName() == "c1"
+    assert_same_settings(back, force, line)
+
+
+def test_the_translator_writes_only_the_forces_it_reads():
+    with pytest.raises(mm.OpenMMException, match="toPlumed writes CoordinationForce"):
+        openmmcoordination.toPlumed(mm.HarmonicBondForce())

@@ -23,6 +23,7 @@ from coordination_testing import (
     make_system,
     set_frame,
 )
+import openmmcoordination
 from openmmcoordination import CoordinationForce
 
 # ---------------------------------------------------------------------------------------------------
@@ -222,6 +223,9 @@ def test_docstrings_come_from_the_cpp_documentation_with_units_and_defaults():
     assert "A bias on the coordination number of PLUMED's COORDINATION" in CoordinationForce.__doc__
     assert "PLUMED's multi-line" in CoordinationForce.fromPlumed.__doc__
     assert "PlumedInput" in CoordinationForce.fromPlumedFile.__doc__
+    assert "PLUMED's file rules" in openmmcoordination.PlumedTranslator.__doc__
+    assert "the caller owns it" in openmmcoordination.fromPlumed.__doc__
+    assert "PlumedInput" in openmmcoordination.fromPlumedFile.__doc__
     undocumented = [name for name in dir(CoordinationForce) if not name.startswith("_")
                     and callable(getattr(CoordinationForce, name)) and not getattr(CoordinationForce, name).__doc__]
     assert undocumented == []
