@@ -45,6 +45,12 @@ public:
      * are unchanged: CoordinationForceImpl checks that).
      */
     virtual void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) = 0;
+    /**
+     * How the kernel's pair loop evaluates sigma: the SwitchingPath it compiled (GPU) or took in its last
+     * evaluation (CPU), which must be the resolved description's; the Reference platform, the oracle, always
+     * evaluates sigma(r) as defined (Distance). For tests and diagnostics.
+     */
+    virtual SwitchingPath getSwitchingPath() const = 0;
 };
 
 } // namespace CoordinationPlugin

@@ -1,8 +1,7 @@
 #include "internal/CoordinationForceImpl.h"
 #include "CoordinationKernels.h"
-#include "internal/SwitchingFunctionEvaluator.h"
-#include "lepton/ExpressionTreeNode.h"
-#include "lepton/Operation.h"
+#include "internal/ExpressionVariables.h"
+#include "internal/NumberText.h"
 #include "lepton/Parser.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/internal/ContextImpl.h"
@@ -10,7 +9,6 @@
 #include <map>
 #include <set>
 #include <utility>
-#include <cstdio>
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
@@ -31,24 +29,6 @@ void checkGroupIndices(const vector<int>& group, const string& groupName, int nu
                  ", but the System has " + std::to_string(numParticles) + " particles; use indices 0 to " +
                  std::to_string(numParticles - 1));
     }
-}
-
-// The variables an expression uses. (Lepton's CompiledExpression is not used: its layout depends on
-// how the OpenMM library was built.)
-void collectVariables(const Lepton::ExpressionTreeNode& node, std::set<string>& variables) {
-    if (node.getOperation().getId() == Lepton::Operation::VARIABLE)
-        variables.insert(node.getOperation().getName());
-    for (const Lepton::ExpressionTreeNode& child : node.getChildren())
-        collectVariables(child, variables);
-}
-
-// Formatted with snprintf, not a stringstream: with OpenMM's CUDA plugin loaded, formatting a double
-// through iostreams in this library crashed inside libstdc++'s locale code (seen on the GPU machine,
-// whose libstdc++ differs from the build machine's).
-string formatNumber(double value) {
-    char text[64];
-    std::snprintf(text, sizeof(text), "%g", value);
-    return text;
 }
 
 } // namespace
@@ -73,7 +53,7 @@ ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce
              " atoms and group B has " + std::to_string(groupB.size()) + "; give both groups the same length");
     CoordinationForce::SwitchingFunction type = force.getSwitchingFunction();
     if (!(force.getR0() > 0.0) || !std::isfinite(force.getR0()))
-        fail("r0 must be a finite number > 0 nm, got " + formatNumber(force.getR0()));
+        fail("r0 must be a finite number > 0 nm, got " + numberText(force.getR0()));
     if (type == CoordinationForce::Rational) {
         if (force.getN() < 1)
             fail("the exponent n must be >= 1, got " + std::to_string(force.getN()));
@@ -92,17 +72,17 @@ ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce
         if (!(beta > 0.0 && std::isfinite(beta) && lambda > 0.0 && std::isfinite(lambda) && reference > 0.0 &&
               std::isfinite(reference)))
             fail("the NativeQ switching function needs finite beta > 0 (1/nm), lambda > 0 and reference > 0 (nm) "
-                 "(PLUMED's BETA, LAMBDA and REF), got beta = " + formatNumber(beta) + ", lambda = " +
-                 formatNumber(lambda) + ", reference = " + formatNumber(reference) +
+                 "(PLUMED's BETA, LAMBDA and REF), got beta = " + numberText(beta) + ", lambda = " +
+                 numberText(lambda) + ", reference = " + numberText(reference) +
                  "; set them with setNativeQParameters()");
     }
     if (!(force.getD0() >= 0.0) || !std::isfinite(force.getD0()))
-        fail("d0 must be a finite number >= 0 nm, got " + formatNumber(force.getD0()));
+        fail("d0 must be a finite number >= 0 nm, got " + numberText(force.getD0()));
     double dmax = force.getDMax();
     if (std::isnan(dmax) || dmax < 0.0)
-        fail("dmax must be 0 (automatic), a cutoff > d0, or infinity (no cutoff); got " + formatNumber(dmax));
+        fail("dmax must be 0 (automatic), a cutoff > d0, or infinity (no cutoff); got " + numberText(dmax));
     if (dmax > 0.0 && dmax <= force.getD0())
-        fail("dmax (" + formatNumber(dmax) + " nm) must be larger than d0 (" + formatNumber(force.getD0()) +
+        fail("dmax (" + numberText(dmax) + " nm) must be larger than d0 (" + numberText(force.getD0()) +
              " nm); use 0 for the automatic cutoff or infinity for none");
     if (type == CoordinationForce::Cubic && !(dmax > 0.0 && std::isfinite(dmax)))
         fail("the Cubic switching function goes from 1 at d0 to 0 at dmax, so it needs a finite cutoff; "
@@ -111,14 +91,14 @@ ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce
         fail("the automatic dmax is not finite for these parameters; set dmax explicitly");
     ResolvedCoordinationForce resolved;
     // Every constant of the switching function (a Custom expression is parsed, and checked, here).
-    resolved.switching = SwitchingFunctionEvaluator::resolve(force);
+    resolved.switching = SwitchingFunctionConstants::resolve(force);
     if (resolved.switching.stretch) {
         // Stretching divides by sigma(0) - sigma(dmax): that must be a usable number.
         const double stretchFactor = resolved.switching.stretchFactor;
         if (!std::isfinite(stretchFactor) || std::fabs(stretchFactor) > 1e6)
-            fail("with dmax = " + formatNumber(force.getEffectiveDMax()) + " nm the switching function at dmax is " +
+            fail("with dmax = " + numberText(force.getEffectiveDMax()) + " nm the switching function at dmax is " +
                  "within 1e-6 of its value at r = 0, so stretching it to reach 0 there would multiply it by " +
-                 formatNumber(stretchFactor) + "; make dmax larger or call setStretch(false)");
+                 numberText(stretchFactor) + "; make dmax larger or call setStretch(false)");
     }
     std::set<string> names;
     for (int i = 0; i < force.getNumGlobalParameters(); i++) {
@@ -251,4 +231,8 @@ void CoordinationForceImpl::updateParametersInContext(ContextImpl& context) {
     kernel.getAs<CalcCoordinationForceKernel>().copyParametersToContext(context, next);
     resolved = std::move(next);
     context.systemChanged();
+}
+
+CalcCoordinationForceKernel& CoordinationForceImpl::getKernel() {
+    return kernel.getAs<CalcCoordinationForceKernel>();
 }

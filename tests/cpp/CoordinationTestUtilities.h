@@ -81,6 +81,13 @@ inline const double Coordination = (Double ? 1e-9 : 1e-5);
  * derivative loses digits to cancellation and is good to ~4e-8 only.
  */
 inline const double ForceRelativeToRms = (Double ? 1e-7 : 1e-5);
+/**
+ * Rational's derivative just outside PLUMED's Taylor band, 1.1e-5 <= |x - 1| < 1e-3, where its double-precision
+ * closed form (1 - x^n)/(1 - x^m), or the same of y = x^2, loses digits to cancellation: relative to the
+ * slope (the Python suite's NEAR_ONE_BAND; measured against an 80-bit evaluation: 2.6e-8).
+ */
+constexpr double NearOneSlopeRelative = 1e-7;
+constexpr double NearOneBandEnd = 1e-3;
 /** Values that should agree to the last bits (the same computation done twice, exact numbers). */
 inline const double Exact = (Double ? 1e-12 : 1e-6);
 /**

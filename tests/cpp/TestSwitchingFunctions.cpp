@@ -143,9 +143,10 @@ TEST(SwitchingFunctionDefinitions, TheCpuSideDefinitionMatchesTheBruteForceOnAGr
                 settings.stretch = stretch;
                 SCOPED_TRACE(settings.describe());
                 CoordinationForce force = makeForce(settings, CoordinationForce::Self, {0, 1});
-                SwitchingFunctionEvaluator sigma(force);
-                EXPECT_EQ((double) BruteForce::effectiveDMax(settings), sigma.getCutoff());
-                std::vector<double> grid = {0.0, settings.d0, settings.d0 + settings.r0, sigma.getCutoff()};
+                SwitchingFunctionEvaluator sigma(SwitchingFunctionConstants::resolve(force));
+                const double cutoff = sigma.getConstants().dmax;
+                EXPECT_EQ((double) BruteForce::effectiveDMax(settings), cutoff);
+                std::vector<double> grid = {0.0, settings.d0, settings.d0 + settings.r0, cutoff};
                 for (int i = 1; i <= 300; i++)
                     grid.push_back(0.01 * i - 0.0013);
                 for (double r : grid) {
@@ -154,7 +155,7 @@ TEST(SwitchingFunctionDefinitions, TheCpuSideDefinitionMatchesTheBruteForceOnAGr
                     double slope;
                     double value = sigma.evaluate(r, slope);
                     SigmaAndSlope expected = BruteForce::sigma(settings, r);
-                    EXPECT_NEAR(value, (double) expected.value, 1e-13 * std::max(1.0, std::fabs((double) sigma.getStretchFactor())))
+                    EXPECT_NEAR(value, (double) expected.value, 1e-13 * std::max(1.0, std::fabs(sigma.getConstants().stretchFactor)))
                         << "r = " << r;
                     EXPECT_NEAR(slope, (double) expected.slope, 1e-11 * std::max(1.0, std::fabs((double) expected.slope)))
                         << "r = " << r;
@@ -166,7 +167,8 @@ TEST(SwitchingFunctionDefinitions, TheCpuSideDefinitionMatchesTheBruteForceOnAGr
 TEST(SwitchingFunctionDefinitions, FollowPlumedsSpecialRules) {
     auto value = [](const SwitchingSettings& settings, double r) {
         double slope;
-        return SwitchingFunctionEvaluator(makeForce(settings, CoordinationForce::Self, {0, 1})).evaluate(r, slope);
+        const CoordinationForce force = makeForce(settings, CoordinationForce::Self, {0, 1});
+        return SwitchingFunctionEvaluator(SwitchingFunctionConstants::resolve(force)).evaluate(r, slope);
     };
     // sigma = 1 inside d0 for the functions of x (even where f(0) is not 1)...
     SwitchingSettings half = custom("0.5", 0.3, 0.1);

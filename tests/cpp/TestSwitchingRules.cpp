@@ -175,12 +175,12 @@ TEST(SwitchingFunction, HeaderMatchesBruteForceOnADenseGrid) {
     const std::vector<SwitchingSettings> cases = settingsMatrix({{6, 12}, {6, 10}, {5, 11}, {8, 0}});
     for (const SwitchingSettings& settings : cases) {
         SCOPED_TRACE(settings.describe());
-        const int m = BruteForce::effectiveM(settings);
         const double dmax = (double)BruteForce::effectiveDMax(settings);
         // Both sides cut at the same double, so that r = dmax is inside for both.
         SwitchingSettings resolved = settings;
         resolved.dmax = dmax;
-        RationalSwitchingFunction sigma(settings.r0, settings.d0, settings.n, m, dmax, settings.stretch);
+        const CoordinationForce force = makeForce(resolved, CoordinationForce::Self, {0, 1});
+        const RationalSwitchingFunction sigma(SwitchingFunctionConstants::resolve(force));
         const double top = (std::isfinite(dmax) ? 1.1 * dmax : 5.0);
         std::vector<double> grid = {0.0, settings.d0, settings.d0 + settings.r0, dmax};
         for (int i = 0; i <= 2000; i++)

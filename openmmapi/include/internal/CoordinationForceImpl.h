@@ -2,6 +2,7 @@
 #define OPENMM_COORDINATIONFORCEIMPL_H_
 
 #include "CoordinationForce.h"
+#include "CoordinationKernels.h"
 #include "internal/ResolvedCoordinationForce.h"
 #include "openmm/Kernel.h"
 #include "openmm/internal/ForceImpl.h"
@@ -31,6 +32,8 @@ public:
     double getCoordination(OpenMM::ContextImpl& context);
     long long getNumCandidatePairs(OpenMM::ContextImpl& context);
     void updateParametersInContext(OpenMM::ContextImpl& context);
+    /** The platform's kernel (tests check which SwitchingPath it follows). */
+    CalcCoordinationForceKernel& getKernel();
     /**
      * Check every setting of a force against a system with numParticles particles (throws an
      * OpenMMException that names the bad value and what is allowed) and resolve it: the description

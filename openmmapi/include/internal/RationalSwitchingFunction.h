@@ -2,47 +2,31 @@
 #define OPENMM_COORDINATION_RATIONALSWITCHINGFUNCTION_H_
 
 #include "internal/CutoffAndStretch.h"
-#include "internal/ResolvedCoordinationForce.h"
-#include "internal/windowsExportCoordination.h"
+#include "internal/SwitchingFunctionConstants.h"
 #include <cmath>
-#include <limits>
 
 namespace CoordinationPlugin {
 
 /**
- * PLUMED's rational switching function, inline: the Rational type of SwitchingFunctionEvaluator (which
- * calls evaluateUnstretched) and the CPU kernel's inlined path for it (evaluate). Its constants, the
+ * PLUMED's rational switching function of r, inline: the Rational type of SwitchingFunctionEvaluator (which
+ * calls evaluateUnstretched) and the CPU kernel's Distance path for it (evaluate). Its constants, the
  * stretch included, come resolved in a SwitchingFunctionConstants. The GPU kernel source
- * (platforms/common/src/kernels) mirrors it.
+ * (platforms/common/src/kernels/switching.cc) mirrors it.
  *
  *     sigma(r) = (1 - x^n) / (1 - x^m),  x = (r - d0) / r0     (m = 2n: 1 / (1 + x^n))
  *     sigma = 1 for r <= d0, 0 for r > dmax, stretched:  sigma' = sigma * stretch + shift.
  */
 class RationalSwitchingFunction {
 public:
-    /** Half-width of the band around x = 1 where the Taylor expansion replaces the ratio (PLUMED's). */
-    static constexpr double TaylorBand = 1.1e-5;
     /** The automatic cutoff of PLUMED's keyword form: d0 + r0 * (1e-5)^(1/(n - m)). */
     static double automaticDMax(double r0, double d0, int n, int m) {
         return d0 + r0 * std::pow(1e-5, 1.0 / (n - m));
     }
-    /** The constants of a Rational function, the Taylor terms and (if stretch and dmax is finite) the stretch resolved. */
-    static OPENMM_EXPORT_COORDINATION SwitchingFunctionConstants resolve(double r0, double d0, int n, int m, double dmax,
-                                                                         bool stretch);
     /** @param sigma  the resolved constants of a Rational switching function */
     explicit RationalSwitchingFunction(const SwitchingFunctionConstants& sigma)
         : invR0(sigma.invLength), d0(sigma.d0), dmax(sigma.dmax), n(sigma.n), m(sigma.m),
           taylorValue(sigma.taylorValue), taylorFirst(sigma.taylorFirst), taylorSecond(sigma.taylorSecond),
           stretchFactor(sigma.stretchFactor), shift(sigma.shift) {}
-    /**
-     * @param r0       length scale (nm), > 0
-     * @param d0       shift (nm), >= 0
-     * @param n, m     exponents, n >= 1, m >= 1, n != m (m already resolved from 0 to 2n)
-     * @param dmax     cutoff (nm), > d0; infinity for none
-     * @param stretch  whether to shift and scale so that sigma(dmax) = 0
-     */
-    RationalSwitchingFunction(double r0, double d0, int n, int m, double dmax, bool stretch)
-        : RationalSwitchingFunction(resolve(r0, d0, n, m, dmax, stretch)) {}
     /** sigma(r) (stretched if requested); dSigmaDr receives d sigma / dr (1/nm). */
     double evaluate(double r, double& dSigmaDr) const {
         return cutoffAndStretch(*this, r, dmax, stretchFactor, shift, dSigmaDr);
@@ -61,7 +45,7 @@ public:
             double inverse = 1.0 / (1.0 + xNMinus1 * x);
             value = inverse;
             dSigmaDx = -n * xNMinus1 * inverse * inverse;
-        } else if (std::fabs(x - 1.0) < TaylorBand) {
+        } else if (std::fabs(x - 1.0) < SwitchingFunctionConstants::TaylorBand) {
             // Second-order Taylor expansion about x = 1 of the removable singularity.
             double e = x - 1.0;
             value = taylorValue + e * (taylorFirst + 0.5 * taylorSecond * e);

@@ -2,46 +2,12 @@
 #define OPENMM_COORDINATION_RESOLVEDCOORDINATIONFORCE_H_
 
 #include "CoordinationForce.h"
+#include "internal/SwitchingFunctionConstants.h"
 #include "lepton/ParsedExpression.h"
 #include <string>
 #include <vector>
 
 namespace CoordinationPlugin {
-
-/**
- * Every constant of a validated force's switching function, computed once (by
- * CoordinationForceImpl::resolve): what any platform needs to evaluate sigma(r), on the host
- * (SwitchingFunctionEvaluator) or in kernel source (the GPU platforms turn it into defines).
- *
- * PLUMED's rules: sigma = 0 for r > dmax; for the types of x = (r - d0) * invLength, sigma = 1 for x <= 0;
- * stretched, sigma' = sigma * stretchFactor + shift.
- */
-struct SwitchingFunctionConstants {
-    CoordinationForce::SwitchingFunction type = CoordinationForce::Rational;
-    double r0 = 0.3;                    ///< the user's r0 (nm)
-    double d0 = 0.0;                    ///< nm
-    double dmax = 0.0;                  ///< the effective cutoff (nm); infinity for none
-    /** 1 / the length that scales x: 1/r0, or 1/(dmax - d0) for Cubic (1/nm). */
-    double invLength = 0.0;
-    bool stretch = false;               ///< whether the stretch was requested (and dmax is finite)
-    double stretchFactor = 1.0, shift = 0.0;
-    // Rational: (1 - x^n) / (1 - x^m), with a second-order Taylor expansion in |x - 1| < taylorBand.
-    int n = 6, m = 12;                  ///< m resolved (0 means 2n)
-    double taylorBand = 0.0, taylorValue = 0.0, taylorFirst = 0.0, taylorSecond = 0.0;
-    // Smap: (1 + smapC x^a)^(smapExponent), smapC = 2^(a/b) - 1, smapExponent = -b/a.
-    int smapA = 0, smapB = 0;
-    double smapC = 0.0, smapExponent = 0.0;
-    // NativeQ: 1 / (1 + exp(beta (r - centre))), centre = lambda * reference.
-    double qBeta = 0.0, qCentre = 0.0;
-    // Custom: the expression with PLUMED's named constants substituted, its derivative, and its variable.
-    std::string customExpression;
-    std::string customVariable;         ///< "x" or "x2" (Custom only)
-    Lepton::ParsedExpression customValue, customDerivative;
-    /** Whether sigma is a function of r alone (NativeQ), not of x. */
-    bool isFunctionOfR() const { return type == CoordinationForce::NativeQ; }
-    /** Whether sigma is a function of x2 = r^2/r0^2 (a Custom expression in x2: no d0, no clamp). */
-    bool isFunctionOfX2() const { return type == CoordinationForce::Custom && customVariable == "x2"; }
-};
 
 /**
  * A validated CoordinationForce with everything its kernels need resolved once, by

@@ -34,6 +34,7 @@ public:
     double getCoordination(OpenMM::ContextImpl& context) override;
     long long getNumCandidatePairs(OpenMM::ContextImpl& context) override;
     void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) override;
+    SwitchingPath getSwitchingPath() const override;
     /**
      * Translate the groups' particle indices into the context's current atom order, on the device
      * (at creation and after each reordering of the atoms).

@@ -17,21 +17,20 @@ struct CommonCoordinationPlan {
     static constexpr int WarpsPerBlock = 8;
     static constexpr int PairBlockSize = 128;
     static constexpr int FinishBlockSize = 128;
-    // The separate finish launches a thread per gradient row (finishWorkUnits); where the platform caps the
-    // grid below that, a thread takes several rows, loading FinishBatch of them at once. (Issue 17 had
-    // launched one thread per FinishBatch rows: the same under Nsight Compute at 100k and 1M slots, but on
-    // an H100 the finish of S4's 2,000 rows then took 6.0 us instead of 4.4, with 2 blocks instead of 16.)
+    // The separate finish launches a thread per gradient row (finishWorkUnits): a finish of a few thousand rows
+    // is latency-bound, so it needs every block it can get (on an H100, 2,000 rows took 4.4 us with a thread per
+    // row and 6.0 us with a thread per 8 rows). Where the platform caps the grid below that, a thread takes
+    // several rows, loading FinishBatch of them at once.
     static constexpr int FinishBatch = 8;
     // computeTileBounds: one thread per slot, this many per block (BoundsBlockSize / TileSize tiles).
     static constexpr int BoundsBlockSize = 128;
     // With a cutoff the slots are re-sorted into spatial order every this many evaluations (and whenever
     // the force is rebuilt). Correctness never depends on the order; only how well tiles are culled does.
     static constexpr int SortInterval = 100;
-    // Forces of at most this many gradient rows (slots) finish inside the pair kernel on CUDA (one launch).
-    // The last block then applies every force alone. Measured on an H100: a win for 1,000 atoms (12.5 -> 9 us
-    // per step), a loss for 2,000-4,000 rows, also with the finish loading 8 rows per thread at once (issue 17
-    // tried 4,096; same H100, one call, 1,024 vs 4,096: S1 4k 23 vs 33 us, S3 1k x 1k 10.6 vs 11.8 us, MD with
-    // S6's 1k x 1k Dual restraint 4.6 % vs 7-10.5 % slower).
+    // Forces of at most this many gradient rows (slots) finish inside the pair kernel on CUDA (one launch
+    // instead of two), where the last block applies every force alone: that pays up to about a thousand rows
+    // and not beyond (on an H100, per MD step: 1,000 atoms 9 instead of 12.5 us; with 4,096 fused rows, S1 4k
+    // 33 instead of 23 us and S3 1k x 1k 11.8 instead of 10.6 us).
     static constexpr int MaxFusedRows = 1024;
     // Neighbour list (forces with a cutoff whose tiles are culled): built for dmax plus a skin of this
     // fraction of dmax (at least MinimumSkin nm), rebuilt when a slot has moved half the skin.
@@ -43,8 +42,6 @@ struct CommonCoordinationPlan {
     static constexpr int ListStateRebuild = 0, ListStateBuilt = 2, ListStateChunks = 3, ListStateNextItem = 4,
                          ListStateSize = 5;
 
-    /** Whether the force's cutoff excludes anything (beyond 1e15 nm it does not, and its square overflows a float). */
-    static bool hasCutoffOf(const ResolvedCoordinationForce& force);
     /**
      * The chunks of the list that the evaluation of the given parity used: those it built if it rebuilt,
      * else those of the current list (`state`: the list's device state, downloaded).

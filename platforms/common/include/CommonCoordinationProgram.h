@@ -14,9 +14,12 @@ namespace CoordinationPlugin {
  */
 class CommonCoordinationProgram {
 public:
-    /** Compile the program (one compileProgram call). Throws if r0 is too small for the precision. */
+    /**
+     * Compile the program (one compileProgram call); path receives the SwitchingPath its switching function
+     * code takes. Throws if the force cannot be evaluated in the context's precision.
+     */
     static OpenMM::ComputeProgram compile(OpenMM::ComputeContext& cc, const CommonCoordinationPlan& plan,
-                                          const ResolvedCoordinationForce& force);
+                                          const ResolvedCoordinationForce& force, SwitchingPath& path);
 };
 
 } // namespace CoordinationPlugin

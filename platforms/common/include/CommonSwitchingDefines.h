@@ -11,12 +11,13 @@ namespace CoordinationPlugin {
 /**
  * The switching function's part of the GPU program: the defines that select its type's device code in
  * platforms/common/src/kernels/switching.cc (SWITCH_RATIONAL, SWITCH_EXPONENTIAL, ...) and its constants,
- * printed by cc.doubleToString, all taken from the resolved constants (nothing is recomputed here); for a
- * Custom type, the Lepton-generated expression (replacement CUSTOM_SWITCHING_FUNCTION). The choices that
- * depend on the context's precision are made here too: the Rational r^2 path (R2_PATH), NEAR_ONE_BAND in
- * single and mixed precision, and an r0 too small for single precision (an OpenMMException).
+ * printed by cc.doubleToString, all read from the resolved constants (nothing is derived here): the
+ * resolved SwitchingPath (R2_PATH, SWITCH_OF_X2), and for the context's precision the resolved bands
+ * (R2_BAND, NEAR_ONE_BAND in single and mixed) and the resolved reason single precision cannot be used
+ * (an OpenMMException); for a Custom type, the Lepton-generated expression (replacement
+ * CUSTOM_SWITCHING_FUNCTION). Returns the path the defines select.
  */
-void addSwitchingFunctionDefines(OpenMM::ComputeContext& cc, const SwitchingFunctionConstants& sigma,
+SwitchingPath addSwitchingFunctionDefines(OpenMM::ComputeContext& cc, const SwitchingFunctionConstants& sigma,
                                  std::map<std::string, std::string>& defines,
                                  std::map<std::string, std::string>& replacements);
 

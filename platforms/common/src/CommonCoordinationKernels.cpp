@@ -28,6 +28,7 @@ struct CommonCalcCoordinationForceKernel::Built {
     CommonCoordinationArrays arrays;
     CommonCoordinationKernelSet kernels;
     CommonCoordinationStepState state;
+    SwitchingPath switchingPath = SwitchingPath::Distance; // the path of the compiled switching function
 };
 
 class CommonCalcCoordinationForceKernel::ReorderListener : public ComputeContext::ReorderListener {
@@ -61,7 +62,7 @@ void CommonCalcCoordinationForceKernel::build(const ResolvedCoordinationForce& f
     // Dual's sum is symmetric in A and B. With a cutoff the larger group makes the row tiles: they are then
     // compact (a few tiles of a small group spread over the box would list nearly all of the other group),
     // and the list build has a warp per row tile to spread over the device.
-    if (force.mode == CoordinationForce::Dual && force.groupB.size() > force.groupA.size() && Plan::hasCutoffOf(force)) {
+    if (force.mode == CoordinationForce::Dual && force.groupB.size() > force.groupA.size() && force.switching.hasCutoff) {
         ResolvedCoordinationForce swapped(force);
         std::swap(swapped.groupA, swapped.groupB);
         std::swap(swapped.uniqueA, swapped.uniqueB);
@@ -77,11 +78,15 @@ void CommonCalcCoordinationForceKernel::buildFor(const ResolvedCoordinationForce
     plan.groupsSwapped = groupsSwapped;
     std::unique_ptr<Built> next(new Built(plan, force));
     next->arrays.initialize(cc, next->plan, force);
-    ComputeProgram program = CommonCoordinationProgram::compile(cc, next->plan, force);
+    ComputeProgram program = CommonCoordinationProgram::compile(cc, next->plan, force, next->switchingPath);
     next->kernels.create(cc, program, next->plan, next->arrays);
     built = std::move(next);
     followAtomOrder();
     globalParameterValues.clear(); // upload on the next evaluation
+}
+
+SwitchingPath CommonCalcCoordinationForceKernel::getSwitchingPath() const {
+    return built->switchingPath;
 }
 
 void CommonCalcCoordinationForceKernel::followAtomOrder() {

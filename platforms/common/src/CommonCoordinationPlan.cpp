@@ -40,10 +40,6 @@ void decomposeWork(CommonCoordinationPlan& p, ComputeContext& cc) {
 
 } // namespace
 
-bool CommonCoordinationPlan::hasCutoffOf(const ResolvedCoordinationForce& force) {
-    return std::isfinite(force.getCutoff()) && force.getCutoff() < 1e15;
-}
-
 CommonCoordinationPlan CommonCoordinationPlan::create(const ResolvedCoordinationForce& force, ComputeContext& cc,
                                                       bool hasWarpShuffles) {
     CommonCoordinationPlan p;
@@ -68,7 +64,7 @@ CommonCoordinationPlan CommonCoordinationPlan::create(const ResolvedCoordination
         throw OpenMMException("CoordinationForce: the groups are too large for the GPU kernel (" +
                               std::to_string(p.numTiles) + " tiles of 32x32 pairs; at most 2e9)");
     p.cutoff = force.getCutoff();
-    p.hasCutoff = hasCutoffOf(force);
+    p.hasCutoff = force.switching.hasCutoff;
     // Culling pays once there are more tiles than one pass of every warp on the device; below that the
     // extra launches (bounds, sorting) would cost more than the tiles they skip.
     p.culling = p.hasCutoff && p.mode != CoordinationForce::Pair &&

@@ -48,7 +48,7 @@ void addCutoffDefines(ComputeContext& cc, const CommonCoordinationPlan& plan, co
     typedef CommonCoordinationPlan Plan;
     if (plan.hasCutoff) {
         defines["USE_CUTOFF"] = "1";
-        defines["CUTOFF_SQUARED"] = cc.doubleToString(plan.cutoff * plan.cutoff);
+        defines["CUTOFF_SQUARED"] = cc.doubleToString(force.switching.cutoffSquared);
     }
     if (plan.culling) {
         defines["USE_CULLING"] = "1";
@@ -101,11 +101,11 @@ void addEnergyReplacements(ComputeContext& cc, const ResolvedCoordinationForce& 
 } // namespace
 
 ComputeProgram CommonCoordinationProgram::compile(ComputeContext& cc, const CommonCoordinationPlan& plan,
-                                                  const ResolvedCoordinationForce& force) {
+                                                  const ResolvedCoordinationForce& force, SwitchingPath& path) {
     map<string, string> defines, replacements;
     addSizeDefines(cc, plan, defines);
     addCutoffDefines(cc, plan, force, defines);
-    addSwitchingFunctionDefines(cc, force.switching, defines, replacements);
+    path = addSwitchingFunctionDefines(cc, force.switching, defines, replacements);
     addEnergyReplacements(cc, force, defines, replacements);
     // One program: the kernel sources of platforms/common/src/kernels, in the order CoordinationCommon.cmake lists them.
     const string source = CoordinationKernelSources::common + CoordinationKernelSources::switching +

@@ -1,7 +1,6 @@
 #include "CommonSwitchingDefines.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/common/ExpressionUtilities.h"
-#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -9,40 +8,35 @@ using namespace CoordinationPlugin;
 using namespace OpenMM;
 using std::string;
 
-void CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc, const SwitchingFunctionConstants& sigma,
-                                                     std::map<string, string>& defines,
-                                                     std::map<string, string>& replacements) {
+SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc, const SwitchingFunctionConstants& sigma,
+                                                              std::map<string, string>& defines,
+                                                              std::map<string, string>& replacements) {
     const bool useDouble = cc.getUseDoublePrecision();
-    if (!useDouble && 1.0 / sigma.r0 > 1e30)
-        throw OpenMMException("CoordinationForce: r0 = " + cc.doubleToString(sigma.r0) +
-                              " nm is too small for single or mixed precision; use Precision=double");
+    if (!useDouble && !sigma.singlePrecisionProblem.empty())
+        throw OpenMMException("CoordinationForce: " + sigma.singlePrecisionProblem);
+    SwitchingPath path = SwitchingPath::Distance;
     defines["D0"] = cc.doubleToString(sigma.d0);
     defines["INV_LENGTH"] = cc.doubleToString(sigma.invLength);
     defines["STRETCH_FACTOR"] = cc.doubleToString(sigma.stretchFactor);
     defines["SHIFT"] = cc.doubleToString(sigma.shift);
-    const double inverseR0Squared = 1.0 / (sigma.r0 * sigma.r0);
-    const double pi = 3.14159265358979323846;
     switch (sigma.type) {
     case CoordinationForce::Rational: {
-        const int n = sigma.n, m = sigma.m;
         defines["SWITCH_RATIONAL"] = "1";
-        defines["N_EXP"] = cc.intToString(n);
-        defines["M_EXP"] = cc.intToString(m);
-        defines["M_IS_2N"] = (m == 2 * n ? "1" : "0");
+        defines["N_EXP"] = cc.intToString(sigma.n);
+        defines["M_EXP"] = cc.intToString(sigma.m);
+        defines["M_IS_2N"] = (sigma.mIsTwiceN ? "1" : "0");
         defines["N_OVER_M"] = cc.doubleToString(sigma.taylorValue);
-        defines["TAYLOR_BAND"] = cc.doubleToString(sigma.taylorBand);
+        defines["TAYLOR_BAND"] = cc.doubleToString(SwitchingFunctionConstants::TaylorBand);
         defines["TAYLOR_FIRST"] = cc.doubleToString(sigma.taylorFirst);
         defines["TAYLOR_SECOND"] = cc.doubleToString(sigma.taylorSecond);
-        // In single and mixed precision the direct ratio loses digits near x = 1 wider than the Taylor band.
         if (!useDouble)
-            defines["NEAR_ONE_BAND"] = cc.doubleToString(0.25);
-        if (sigma.d0 == 0.0 && n % 2 == 0 && m % 2 == 0 && (useDouble || inverseR0Squared < 1e30)) {
-            // sigma as a function of r^2 (no square root for most pairs); near x = 1 it falls back to the
-            // r form: |y - 1| < R2_BAND covers the Taylor band (double) or NEAR_ONE_BAND (single, mixed).
+            defines["NEAR_ONE_BAND"] = cc.doubleToString(SwitchingFunctionConstants::SinglePrecisionNearOneBand);
+        if (sigma.path == SwitchingPath::SquaredDistance) {
+            path = SwitchingPath::SquaredDistance;
             defines["R2_PATH"] = "1";
-            defines["INV_R0_SQUARED"] = cc.doubleToString(inverseR0Squared);
-            defines["R2_BAND"] = cc.doubleToString(useDouble ? 3e-5 : 0.57);
-            defines["Y_MAX"] = cc.doubleToString(std::pow(10.0, 60.0 / n));
+            defines["INV_R0_SQUARED"] = cc.doubleToString(sigma.inverseR0Squared);
+            defines["R2_BAND"] = cc.doubleToString(useDouble ? sigma.squaredBand : sigma.squaredBandSingle);
+            defines["Y_MAX"] = cc.doubleToString(sigma.squaredMaximum);
         }
         break;
     }
@@ -67,8 +61,8 @@ void CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc, const S
         break;
     case CoordinationForce::Cosinus:
         defines["SWITCH_COSINUS"] = "1";
-        defines["COSINUS_PI"] = cc.doubleToString(pi);
-        defines["COSINUS_MINUS_HALF_PI"] = cc.doubleToString(-0.5 * pi);
+        defines["COSINUS_PI"] = cc.doubleToString(sigma.cosinusFrequency);
+        defines["COSINUS_MINUS_HALF_PI"] = cc.doubleToString(sigma.cosinusSlope);
         break;
     case CoordinationForce::NativeQ:
         defines["SWITCH_NATIVEQ"] = "1";
@@ -78,8 +72,9 @@ void CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc, const S
     case CoordinationForce::Custom: {
         defines["SWITCH_CUSTOM"] = "1";
         if (sigma.isFunctionOfX2()) {
+            path = SwitchingPath::SquaredDistance;
             defines["SWITCH_OF_X2"] = "1";
-            defines["INV_R0_SQUARED"] = cc.doubleToString(inverseR0Squared);
+            defines["INV_R0_SQUARED"] = cc.doubleToString(sigma.inverseR0Squared);
         }
         // value and customDerivative as functions of v (the kernel's name for x or x2).
         std::map<string, Lepton::ParsedExpression> expressions;
@@ -96,4 +91,5 @@ void CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc, const S
         throw OpenMMException("CoordinationForce: internal error: no GPU code for switching function " +
                               cc.intToString((int) sigma.type));
     }
+    return path;
 }

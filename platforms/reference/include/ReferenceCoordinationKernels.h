@@ -25,6 +25,8 @@ public:
     double getCoordination(OpenMM::ContextImpl& context) override;
     long long getNumCandidatePairs(OpenMM::ContextImpl& context) override;
     void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) override;
+    /** Always Distance: the oracle evaluates sigma(r) as defined, whatever the resolved path. */
+    SwitchingPath getSwitchingPath() const override { return SwitchingPath::Distance; }
 
 private:
     void setParameters(const ResolvedCoordinationForce& force);

@@ -38,7 +38,7 @@ double ReferenceCalcCoordinationForceKernel::computeCoordination(ContextImpl& co
     const vector<Vec3>& positions = *data.positions;
     const MinimumImage minimumImage(data.periodicBoxVectors);
     const SwitchingFunctionEvaluator& sigma = *switchingFunction;
-    const double cutoff2 = sigma.getCutoff() * sigma.getCutoff();
+    const double cutoff2 = resolved.switching.cutoffSquared;
     double coordination = 0.0;
     // One term of the sum; first and second are particle indices (a pair of the same atom counts 0).
     auto addPair = [&](int first, int second) {
