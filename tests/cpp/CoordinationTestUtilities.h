@@ -60,10 +60,22 @@ inline const PlatformCase& testPlatform() {
     return platformCase;
 }
 
-/** Whether the systematic setting matrices run in full (COORDINATION_TEST_QUICK unset) or as a covering subset. */
+/**
+ * Whether the systematic setting matrices run in full (COORDINATION_TEST_QUICK unset) or as their covering designs
+ * (COORDINATION_TEST_QUICK=1: the platforms where every setting is a kernel source to compile, OpenCL on the CPU in
+ * CI). A matrix runs its settings in each of nine instances (three modes x three boxes); its covering design gives
+ * each instance a share instead, chosen so that every setting (or every function with every kind of cutoff) and
+ * every mode and box meet, without every combination: each instance compiles a ninth to a third of the sources.
+ */
 inline bool quickMatrices() {
     const char* text = std::getenv("COORDINATION_TEST_QUICK");
     return text != nullptr && std::string(text) == "1";
+}
+
+/** The index of a (mode, box) instance of a setting matrix, 0 to 8 (boxes: "NoPBC", "Rectangular", "Triclinic"). */
+inline int matrixInstance(CoordinationPlugin::CoordinationForce::Mode mode, const std::string& boxName) {
+    const int box = (boxName == "NoPBC" ? 0 : (boxName == "Rectangular" ? 1 : 2));
+    return 3 * (int) mode + box;
 }
 
 /**

@@ -76,23 +76,30 @@ std::vector<SwitchingSettings> typedFunctions() {
 
 /**
  * The matrix: every typed function x dmax in {automatic, 1 nm, none} x stretch on/off (Cubic only with a
- * finite cutoff). With COORDINATION_TEST_QUICK=1 every fifth setting, which still covers every function.
+ * finite cutoff). Covering design (quickMatrices()): function f runs in three instances, one per mode m, with the
+ * box (m + f) mod 3, the dmax (m + 2f) mod 3 and the stretch (m + f) mod 2, so that every function meets every
+ * mode, every box and every kind of cutoff, and every instance runs a third of the functions.
  */
-std::vector<SwitchingSettings> typedMatrix() {
-    std::vector<SwitchingSettings> all, matrix;
-    for (const SwitchingSettings& function : typedFunctions())
-        for (double dmax : {0.0, 1.0, Infinity})
+std::vector<SwitchingSettings> typedMatrix(CoordinationForce::Mode mode, const std::string& boxName) {
+    const double dmaxes[] = {0.0, 1.0, Infinity};
+    const int modeIndex = (int) mode, boxIndex = matrixInstance(mode, boxName) - 3 * modeIndex;
+    const std::vector<SwitchingSettings> functions = typedFunctions();
+    std::vector<SwitchingSettings> matrix;
+    for (int f = 0; f < (int) functions.size(); f++)
+        for (int d = 0; d < 3; d++)
             for (bool stretch : {true, false}) {
-                if (function.type == CoordinationForce::Cubic && dmax != 1.0)
+                const bool cubic = (functions[f].type == CoordinationForce::Cubic);
+                if (cubic && d != 1)
                     continue;
-                SwitchingSettings settings = function;
-                settings.dmax = dmax;
+                const bool chosen = ((modeIndex + f) % 3 == boxIndex && (cubic || (modeIndex + 2 * f) % 3 == d) &&
+                                     stretch == ((modeIndex + f) % 2 == 0));
+                if (quickMatrices() && !chosen)
+                    continue;
+                SwitchingSettings settings = functions[f];
+                settings.dmax = dmaxes[d];
                 settings.stretch = stretch;
-                all.push_back(settings);
+                matrix.push_back(settings);
             }
-    for (size_t index = 0; index < all.size(); index++)
-        if (!quickMatrices() || index % 5 == (index / 30) % 5)
-            matrix.push_back(all[index]);
     return matrix;
 }
 
@@ -207,7 +214,7 @@ TEST_P(TypedMatrix, CoordinationEnergyAndForcesMatchTheIndependentSum) {
     std::vector<int> groupA, groupB;
     groupsFor(mode, groupA, groupB);
     unsigned seed = 2000 * (int) mode + box.name.size();
-    for (const SwitchingSettings& settings : typedMatrix()) {
+    for (const SwitchingSettings& settings : typedMatrix(mode, std::get<1>(GetParam()))) {
         SCOPED_TRACE(modeName(mode) + " " + box.name + " " + settings.describe());
         std::vector<Vec3> positions = roundedToFloat(positionsFor(settings, box, seed++));
         CoordinationForce force = makeForce(settings, mode, groupA, groupB, "2*s", box.periodic());

@@ -148,22 +148,26 @@ TEST(SwitchingFunction, TaylorBranchAtXEqualOneIsNOverMAndContinuous) {
         SwitchingSettings settings = noCutoff(0.25, exponents.first, exponents.second);
         SCOPED_TRACE(settings.describe());
         const double nOverM = double(settings.n) / settings.m;
-        EXPECT_NEAR(coordinationAtDistance(settings, 0.25), nOverM, Tolerance::Exact);
+        // One Context, the two atoms moved to each distance.
+        CoordinationContext system(makeForce(settings, CoordinationForce::Self, {0, 1}), {Vec3(), Vec3(0.25, 0, 0)});
+        auto at = [&](double r) {
+            system.getContext().setPositions({Vec3(), Vec3(r, 0, 0)});
+            return system.evaluate();
+        };
+        EXPECT_NEAR(at(0.25).s, nOverM, Tolerance::Exact);
         for (double offset : {0.0, 1e-12, 1e-9, 5e-6, band - 1e-9, band + 1e-9, 2 * band, 1e-3}) {
             for (double sign : {1.0, -1.0}) {
                 double r = 0.25 * (1.0 + sign * offset);
                 SCOPED_TRACE("x - 1 = " + std::to_string(sign * offset));
-                std::vector<Vec3> positions = {Vec3(), Vec3(r, 0, 0)};
-                CoordinationContext system(makeForce(settings, CoordinationForce::Self, {0, 1}), positions);
-                Evaluation result = system.evaluate();
-                BruteForce::Coordination expected = bruteForceOf(system.getForce(), positions, Box::none());
+                Evaluation result = at(r);
+                BruteForce::Coordination expected = bruteForceOf(system.getForce(), {Vec3(), Vec3(r, 0, 0)}, Box::none());
                 EXPECT_NEAR(result.s, expected.s, Tolerance::Coordination);
                 expectForcesNear(result.forces, scaled(expected.gradient, -1.0), Tolerance::ForceRelativeToRms);
             }
         }
         // Continuity across the band edge: the two sides differ by no more than the slope times the gap.
-        double inside = coordinationAtDistance(settings, 0.25 * (1 + band - 1e-9));
-        double outside = coordinationAtDistance(settings, 0.25 * (1 + band + 1e-9));
+        double inside = at(0.25 * (1 + band - 1e-9)).s;
+        double outside = at(0.25 * (1 + band + 1e-9)).s;
         double slope = std::fabs(BruteForce::rational(1.0L, settings.n, settings.m).slope);
         EXPECT_NEAR(inside, outside, slope * 2e-9 * 1.01 + Tolerance::Coordination);
     }

@@ -28,6 +28,29 @@ public:
         return first;
     }
 
+    /** The sorted slots' positions and the tiles' bounding boxes of both groups (the tile kernel and the list build). */
+    void addSortedTiles(CommonCoordinationArrays& a) {
+        for (CommonCoordinationArrays::SortedGroup* sorted : {&a.sortedA, &a.sortedB})
+            add(sorted->positions);
+        for (CommonCoordinationArrays::SortedGroup* sorted : {&a.sortedA, &a.sortedB}) {
+            add(sorted->tileCenters);
+            add(sorted->tileHalfExtents);
+        }
+    }
+    /** E(s) and its outputs: the global parameters, the results array, OpenMM's energy buffer, the addEnergy flag. */
+    int addEnergy(ComputeContext& cc, CommonCoordinationArrays& a) {
+        add(a.globals);
+        add(a.results);
+        add(cc.getEnergyBuffer());
+        return add(1);
+    }
+    /** OpenMM's energy-parameter-derivative buffer (a placeholder until the first evaluation) and the indices into it. */
+    int addParameterDerivatives(CommonCoordinationArrays& a) {
+        const int first = add(a.parameterDerivativePlaceholder);
+        add(a.parameterDerivativeIndices);
+        return first;
+    }
+
 private:
     ComputeKernel& kernel;
     int count = 0;
@@ -64,14 +87,8 @@ void CommonCoordinationKernelSet::createPairKernel(ComputeContext& cc, ComputePr
     pairComputeGradientArg = args.add(1);
     pairBoxArg = args.addBox(plan.useDouble);
     args.add(a.cellOffsets);
-    if (!pairMode) {
-        args.add(a.sortedA.positions);
-        args.add(a.sortedB.positions);
-        args.add(a.sortedA.tileCenters);
-        args.add(a.sortedA.tileHalfExtents);
-        args.add(a.sortedB.tileCenters);
-        args.add(a.sortedB.tileHalfExtents);
-    }
+    if (!pairMode)
+        args.addSortedTiles(a);
     if (plan.culling) {
         args.add(a.partialFixed);
         args.add(a.listState);
@@ -82,16 +99,11 @@ void CommonCoordinationKernelSet::createPairKernel(ComputeContext& cc, ComputePr
         pairListCapacityArg = args.add(plan.firstListCapacity);
     }
     if (plan.fusedFinish) {
-        args.add(a.globals);
-        args.add(a.results);
-        args.add(cc.getEnergyBuffer());
-        pairAddEnergyArg = args.add(1);
+        pairAddEnergyArg = args.addEnergy(cc, a);
         args.add(cc.getLongForceBuffer());
         args.add(a.blocksDone);
-        if (plan.numParameterDerivatives > 0) {
-            pairParameterDerivativesArg = args.add(a.parameterDerivativePlaceholder); // OpenMM's buffer, set at the first evaluation
-            args.add(a.parameterDerivativeIndices);
-        }
+        if (plan.numParameterDerivatives > 0)
+            pairParameterDerivativesArg = args.addParameterDerivatives(a);
     }
 }
 
@@ -143,12 +155,7 @@ void CommonCoordinationKernelSet::createBuildKernel(ComputeContext& cc, ComputeP
                                                     const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
     buildKernel = program->createKernel("buildNeighborList");
     Arguments args(buildKernel);
-    args.add(a.sortedA.positions);
-    args.add(a.sortedB.positions);
-    args.add(a.sortedA.tileCenters);
-    args.add(a.sortedA.tileHalfExtents);
-    args.add(a.sortedB.tileCenters);
-    args.add(a.sortedB.tileHalfExtents);
+    args.addSortedTiles(a);
     args.add(a.sortedA.listPositions);
     args.add(a.sortedB.listPositions);
     args.add(a.listState);
@@ -165,10 +172,7 @@ void CommonCoordinationKernelSet::createFinishKernel(ComputeContext& cc, Compute
     Arguments args(finishKernel);
     args.add(a.partialSums);
     args.add(plan.numPartials);
-    args.add(a.globals);
-    args.add(a.results);
-    args.add(cc.getEnergyBuffer());
-    finishAddEnergyArg = args.add(1);
+    finishAddEnergyArg = args.addEnergy(cc, a);
     args.add(a.gradientBuffer);
     // The gradient rows' atoms: the slots' atoms in the tile kernel's order (Pair mode: the groups' order).
     const bool pairMode = (plan.mode == CoordinationForce::Pair);
@@ -177,10 +181,8 @@ void CommonCoordinationKernelSet::createFinishKernel(ComputeContext& cc, Compute
     args.add(cc.getLongForceBuffer());
     finishComputeGradientArg = args.add(1);
     args.add(a.partialFixed);
-    if (plan.numParameterDerivatives > 0) {
-        finishParameterDerivativesArg = args.add(a.parameterDerivativePlaceholder); // OpenMM's buffer, set at the first evaluation
-        args.add(a.parameterDerivativeIndices);
-    }
+    if (plan.numParameterDerivatives > 0)
+        finishParameterDerivativesArg = args.addParameterDerivatives(a);
 }
 
 void CommonCoordinationKernelSet::createReorderKernels(ComputeContext& cc, ComputeProgram& program,

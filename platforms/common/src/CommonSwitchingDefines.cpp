@@ -19,9 +19,16 @@ SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc
     defines["INV_LENGTH"] = cc.doubleToString(sigma.invLength);
     defines["STRETCH_FACTOR"] = cc.doubleToString(sigma.stretchFactor);
     defines["SHIFT"] = cc.doubleToString(sigma.shift);
+    // The type's device code in switching.cc, selected by its define (in the order of CoordinationForce::SwitchingFunction).
+    static const char* const typeDefines[] = {"SWITCH_RATIONAL", "SWITCH_EXPONENTIAL", "SWITCH_GAUSSIAN", "SWITCH_SMAP",
+                                              "SWITCH_CUBIC", "SWITCH_TANH", "SWITCH_COSINUS", "SWITCH_NATIVEQ",
+                                              "SWITCH_CUSTOM"};
+    if (sigma.type < CoordinationForce::Rational || sigma.type > CoordinationForce::Custom)
+        throw OpenMMException("CoordinationForce: internal error: no GPU code for switching function " +
+                              cc.intToString((int) sigma.type));
+    defines[typeDefines[sigma.type]] = "1";
     switch (sigma.type) {
     case CoordinationForce::Rational: {
-        defines["SWITCH_RATIONAL"] = "1";
         defines["N_EXP"] = cc.intToString(sigma.n);
         defines["M_EXP"] = cc.intToString(sigma.m);
         defines["M_IS_2N"] = (sigma.mIsTwiceN ? "1" : "0");
@@ -40,37 +47,21 @@ SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc
         }
         break;
     }
-    case CoordinationForce::Exponential:
-        defines["SWITCH_EXPONENTIAL"] = "1";
-        break;
-    case CoordinationForce::Gaussian:
-        defines["SWITCH_GAUSSIAN"] = "1";
-        break;
     case CoordinationForce::Smap:
-        defines["SWITCH_SMAP"] = "1";
         defines["SMAP_A"] = cc.intToString(sigma.smapA);
         defines["SMAP_B"] = cc.doubleToString(sigma.smapB);
         defines["SMAP_C"] = cc.doubleToString(sigma.smapC);
         defines["SMAP_EXPONENT"] = cc.doubleToString(sigma.smapExponent);
         break;
-    case CoordinationForce::Cubic:
-        defines["SWITCH_CUBIC"] = "1";
-        break;
-    case CoordinationForce::Tanh:
-        defines["SWITCH_TANH"] = "1";
-        break;
     case CoordinationForce::Cosinus:
-        defines["SWITCH_COSINUS"] = "1";
         defines["COSINUS_PI"] = cc.doubleToString(sigma.cosinusFrequency);
         defines["COSINUS_MINUS_HALF_PI"] = cc.doubleToString(sigma.cosinusSlope);
         break;
     case CoordinationForce::NativeQ:
-        defines["SWITCH_NATIVEQ"] = "1";
         defines["NATIVEQ_BETA"] = cc.doubleToString(sigma.qBeta);
         defines["NATIVEQ_CENTRE"] = cc.doubleToString(sigma.qCentre);
         break;
     case CoordinationForce::Custom: {
-        defines["SWITCH_CUSTOM"] = "1";
         if (sigma.isFunctionOfX2()) {
             path = SwitchingPath::SquaredDistance;
             defines["SWITCH_OF_X2"] = "1";
@@ -88,8 +79,7 @@ SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc
         break;
     }
     default:
-        throw OpenMMException("CoordinationForce: internal error: no GPU code for switching function " +
-                              cc.intToString((int) sigma.type));
+        break; // the types without constants of their own
     }
     return path;
 }

@@ -182,6 +182,19 @@ DEVICE TYPE NAME(TYPE value, LOCAL_ARG volatile TYPE* temp) { \
 
 DEFINE_REDUCE_OVER_BLOCK(reduceOverBlock, mixed)
 
+/**
+ * The inclusive prefix sum of scan[0, size) in local memory, in place: thread `index` (< size) owns entry
+ * index. Holds barriers, so every thread of the block calls it, at one place of its kernel.
+ */
+DEVICE void inclusiveScan(LOCAL_ARG int* scan, int index, int size) {
+    for (int offset = 1; offset < size; offset *= 2) {
+        const int add = (index >= offset ? scan[index - offset] : 0);
+        SYNC_THREADS;
+        scan[index] += add;
+        SYNC_THREADS;
+    }
+}
+
 #ifdef USE_NEIGHBOR_LIST
 /**
  * s in 64-bit fixed point, so that it does not depend on the order in which the list's chunks are

@@ -114,12 +114,7 @@ DEVICE int warpBroadcast(int value, int lane, LOCAL_ARG int* scratch) {
 DEVICE int warpExclusiveCount(bool flag, int lane, int* total, LOCAL_ARG int* scratch) {
     scratch[lane] = (flag ? 1 : 0);
     SYNC_THREADS;
-    for (int offset = 1; offset < TILE_SIZE; offset *= 2) {
-        const int add = (lane >= offset ? scratch[lane - offset] : 0);
-        SYNC_THREADS;
-        scratch[lane] += add;
-        SYNC_THREADS;
-    }
+    inclusiveScan(scratch, lane, TILE_SIZE);
     *total = scratch[TILE_SIZE - 1];
     const int rank = scratch[lane] - (flag ? 1 : 0);
     SYNC_THREADS;

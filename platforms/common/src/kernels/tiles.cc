@@ -388,12 +388,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
             }
             scan[LOCAL_ID] = interacts;
             SYNC_THREADS;
-            for (int offset = 1; offset < blockSize; offset *= 2) {
-                const int add = (LOCAL_ID >= offset ? scan[LOCAL_ID - offset] : 0);
-                SYNC_THREADS;
-                scan[LOCAL_ID] += add;
-                SYNC_THREADS;
-            }
+            inclusiveScan(scan, LOCAL_ID, blockSize);
             if (interacts)
                 tileList[scan[LOCAL_ID] - 1] = candidate;
             const int count = scan[blockSize - 1];
