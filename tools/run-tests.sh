@@ -1,80 +1,139 @@
 #!/usr/bin/env bash
-# Runs the C++ (GoogleTest) and Python (pytest) suites and prints one combined count.
-# Expects the C++ build in build/cpp and the package installed in the given Python (tools/setup.sh
-# does both).
+# Runs every test and prints one combined count: the C++ suite (GoogleTest) once per platform case, the Python
+# suite (pytest) in shards by platform case, the API reference build, and the wheel's smoke test in a fresh
+# virtual environment. Expects the C++ build in build/cpp and the package installed in the given Python
+# (tools/setup.sh does both). Usage: bash tools/run-tests.sh [PYTHON]
 #
-# Platforms: the C++ program runs once per case of COORDINATION_TEST_CASES (default: the Reference
-# platform and the CPU platform with the full setting matrices, the CPU platform's baseline (SSE2) loops
-# with the covering subset (the CPU picks its AVX2 build where it can: `:baseline` sets
-# COORDINATION_CPU_NO_AVX2), then OpenCL at each precision with the covering subset; a case whose
-# platform is missing here is skipped with the reason printed, a run that crashes counts as a failure). pytest chooses its cases
-# from COORDINATION_TEST_PLATFORMS (see tests/python/coordination_testing.py).
+# The jobs run COORDINATION_TEST_JOBS at a time (default: the number of cores), longest first: most of a GPU
+# case's time on PoCL is compiling kernel sources on one core. Each job writes build/test-reports/<job>.log,
+# printed when the job ends.
+#
+# C++ cases: COORDINATION_TEST_CASES (default: the Reference platform and the CPU platform with the full setting
+# matrices, the CPU platform's baseline (SSE2) loops with the covering designs (the CPU picks its AVX2 build
+# where it can: `:baseline` sets COORDINATION_CPU_NO_AVX2), then OpenCL at each precision with the covering
+# designs (`:quick`); a case whose platform is missing here is skipped with the reason printed, a run that
+# crashes counts as a failure).
+# Python shards: COORDINATION_TEST_SHARDS (default "Reference,CPU OpenCL:single OpenCL:mixed OpenCL:double"):
+# each shard sets COORDINATION_TEST_PLATFORMS (tests/python/coordination_testing.py); the first runs every test
+# that is not per platform too, the others only their case's (pytest -k <case id>).
 #
 # OpenCL on the CPU (PoCL) is visible to these tests only: tools/setup.sh test writes an ICD directory
 # build/opencl-vendors (PoCL plus the machine's own ICDs) and this script points OCL_ICD_VENDORS at it.
-# Last, the wheel in dist/ is installed into a fresh virtual environment (pip and the wheel's declared
-# dependencies only) and tests/wheel/smoke_test.py runs there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 python="${1:-python3}"
 reports="build/test-reports"
 rm -rf "$reports" && mkdir -p "$reports"
 [ -d build/opencl-vendors ] && export OCL_ICD_VENDORS="$PWD/build/opencl-vendors"
-cases="${COORDINATION_TEST_CASES:-Reference CPU CPU:baseline:quick OpenCL:single:quick OpenCL:mixed:quick OpenCL:double:quick}"
+cpp_cases="${COORDINATION_TEST_CASES:-Reference CPU CPU:baseline:quick OpenCL:single:quick OpenCL:mixed:quick OpenCL:double:quick}"
+shards="${COORDINATION_TEST_SHARDS:-Reference,CPU OpenCL:single OpenCL:mixed OpenCL:double}"
+parallel="${COORDINATION_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+start=$SECONDS
 
-status=0
-for case in $cases; do
+# ---- the jobs -------------------------------------------------------------------------------------------------
+# cpp CASE: the C++ program on one platform case (report cpp-<case>.json, exit code cpp-<case>.exit).
+cpp_job() {
+    local case="$1" platform quick=0 baseline=""
     platform="${case%:quick}"
-    quick=0
     [ "$platform" != "$case" ] && quick=1
-    baseline=""
     [ "${platform%:baseline}" != "$platform" ] && baseline=1 && platform="${platform%:baseline}"
-    echo "== C++ tests on $platform$([ -n "$baseline" ] && echo ', baseline loops')$([ $quick = 1 ] && echo ' (covering subset of the setting matrices)')"
-    name="${case%:quick}"
+    local name="${case%:quick}"
+    echo "C++ tests on $platform$([ -n "$baseline" ] && echo ', baseline loops')$([ $quick = 1 ] && echo ' (covering designs of the setting matrices)')"
     COORDINATION_TEST_PLATFORM="$platform" COORDINATION_TEST_QUICK="$quick" env ${baseline:+COORDINATION_CPU_NO_AVX2=1} \
         ./build/cpp/tests/cpp/TestCoordination --gtest_brief=1 --gtest_output="json:$reports/cpp-${name//:/-}.json" \
         2>&1 | grep -v "unsupported OpenCL implementation"
-    code="${PIPESTATUS[0]}"
+    local code="${PIPESTATUS[0]}"
     echo "$code" > "$reports/cpp-${name//:/-}.exit"
-    [ "$code" -eq 0 ] || status=1
-done
-
-echo "== API reference (doxygen docs/api/Doxyfile: fails on an undocumented public member)"
-mkdir -p build/docs/api
-if doxygen docs/api/Doxyfile && [ -f build/docs/api/html/classCoordinationPlugin_1_1CoordinationForce.html ]; then
-    echo "API reference: build/docs/api/html/index.html"
-    echo ok > "$reports/docs.status"
-else
-    echo "API reference: doxygen failed" && echo failed > "$reports/docs.status"
-    status=1
-fi
-
-echo "== Python tests (pytest)"
-"$python" -m pytest tests/python -q -rs -p no:cacheprovider --junitxml="$reports/python.xml" \
-    -W ignore::pytest.PytestUnraisableExceptionWarning
-[ $? -eq 0 ] || status=1
-
-echo "== the wheel in a fresh virtual environment (tests/wheel/smoke_test.py)"
-wheel=$(ls dist/openmmcoordination-*.whl 2>/dev/null | head -1)
-if [ -n "$wheel" ]; then
+    return "$code"
+}
+# python SHARD: the Python suite's tests of one shard of platform cases (report python-<n>.xml).
+python_job() {
+    local shard="$1" index="$2" filter=()
+    # The first shard also runs the tests that are not per platform; the others only their case's.
+    [ "$index" -gt 0 ] && filter=(-k "$(echo "$shard" | tr ':' '-')")
+    echo "Python tests, platform cases $shard"
+    COORDINATION_TEST_PLATFORMS="$shard" "$python" -m pytest tests/python -q -rs -p no:cacheprovider \
+        --junitxml="$reports/python-$index.xml" -W ignore::pytest.PytestUnraisableExceptionWarning "${filter[@]}" \
+        2>&1 | grep -v "unsupported OpenCL implementation"
+    return "${PIPESTATUS[0]}"
+}
+docs_job() {
+    echo "API reference (doxygen docs/api/Doxyfile: fails on an undocumented public member)"
+    mkdir -p build/docs/api
+    if doxygen docs/api/Doxyfile && [ -f build/docs/api/html/classCoordinationPlugin_1_1CoordinationForce.html ]; then
+        echo "API reference: build/docs/api/html/index.html"
+        echo ok > "$reports/docs.status"
+    else
+        echo "API reference: doxygen failed"
+        echo failed > "$reports/docs.status"
+        return 1
+    fi
+}
+# The wheel in dist/, installed into a fresh virtual environment (pip and the wheel's declared dependencies only).
+wheel_job() {
+    local wheel version base root="$PWD"
+    echo "the wheel in a fresh virtual environment (tests/wheel/smoke_test.py)"
+    wheel=$(ls dist/openmmcoordination-*.whl 2>/dev/null | head -1)
+    if [ -z "$wheel" ]; then
+        echo "no wheel in dist/ (tools/build-wheel.sh makes it)" | tee "$reports/wheel.log"
+        return 1
+    fi
     version=$("$python" -c "import tomllib; print(tomllib.load(open('pyproject.toml', 'rb'))['project']['version'])" 2>/dev/null ||
               grep -m1 '^version' pyproject.toml | cut -d'"' -f2)
     base=$("$python" -c "import sys; print(sys._base_executable)")
     rm -rf build/wheel-venv
     if "$base" -m venv build/wheel-venv && build/wheel-venv/bin/python -m pip install -q --disable-pip-version-check "$wheel"; then
-        root="$PWD"
         (cd /tmp && "$root/build/wheel-venv/bin/python" "$root/tests/wheel/smoke_test.py" "$root/tests/data/plumed" "$version") \
             2>&1 | grep -v "unsupported OpenCL implementation" | tee "$reports/wheel.log"
     else
         echo "could not install $wheel into a fresh virtual environment" | tee "$reports/wheel.log"
     fi
-else
-    echo "no wheel in dist/ (tools/build-wheel.sh makes it)" | tee "$reports/wheel.log"
-fi
-grep -q "wheel smoke test: [0-9]* passed, 0 failed" "$reports/wheel.log" || status=1
+    grep -q "wheel smoke test: [0-9]* passed, 0 failed" "$reports/wheel.log"
+}
 
-"$python" - "$reports" $cases <<'PYTHON'
-import json, os, re, sys
+# Longest first: the GPU cases of both suites, then the rest.
+jobs=()
+for case in $cpp_cases; do [[ "$case" == OpenCL* || "$case" == CUDA* ]] && jobs+=("cpp_job $case"); done
+index=0
+for shard in $shards; do
+    [ "$index" -gt 0 ] && jobs+=("python_job $shard $index")
+    index=$((index + 1))
+done
+jobs+=("python_job ${shards%% *} 0")
+for case in $cpp_cases; do [[ "$case" == OpenCL* || "$case" == CUDA* ]] || jobs+=("cpp_job $case"); done
+jobs+=("wheel_job" "docs_job")
+
+# ---- run them, $parallel at a time; print each job's log when it ends ----------------------------------------
+status=0
+declare -A running=()
+finish() { # finish PID: print the job's log, record its status
+    local pid=$1 code
+    wait "$pid"
+    code=$?
+    local log="${running[$pid]}"
+    echo "== $(head -1 "$log") [exit $code, $((SECONDS - start)) s]"
+    tail -n +2 "$log"
+    [ "$code" -eq 0 ] || status=1
+    unset "running[$pid]"
+}
+number=0
+for job in "${jobs[@]}"; do
+    while [ "${#running[@]}" -ge "$parallel" ]; do
+        wait -n -p done_pid "${!running[@]}" 2>/dev/null
+        finish "$done_pid"
+    done
+    number=$((number + 1))
+    log="$reports/job-$number.log"
+    $job > "$log" 2>&1 &
+    running[$!]="$log"
+done
+while [ "${#running[@]}" -gt 0 ]; do
+    wait -n -p done_pid "${!running[@]}" 2>/dev/null
+    finish "$done_pid"
+done
+
+"$python" - "$reports" $cpp_cases <<'PYTHON'
+import glob, json, os, re, sys
 import xml.etree.ElementTree as ElementTree
 reports = sys.argv[1]
 passed = failed = skipped = 0
@@ -106,15 +165,19 @@ for case in sys.argv[2:]:
                 skipped += 1
             else:
                 passed += 1
-try:
-    suite = ElementTree.parse(os.path.join(reports, "python.xml")).getroot()
-    suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
-    tests, fails, errors, skips = (int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
-    failed += fails + errors
-    skipped += skips
-    passed += tests - fails - errors - skips
-except (OSError, ElementTree.ParseError, AttributeError):
+shards = sorted(glob.glob(os.path.join(reports, "python-*.xml")))
+if not shards:
     failed += 1
+for path in shards:
+    try:
+        suite = ElementTree.parse(path).getroot()
+        suite = suite if suite.tag == "testsuite" else suite.find("testsuite")
+        tests, fails, errors, skips = (int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
+        failed += fails + errors
+        skipped += skips
+        passed += tests - fails - errors - skips
+    except (OSError, ElementTree.ParseError, AttributeError):
+        failed += 1
 try:
     if open(os.path.join(reports, "docs.status")).read().strip() == "ok":
         passed += 1
@@ -130,5 +193,5 @@ except (OSError, AttributeError):
     failed += 1  # no wheel, or the smoke test did not finish
 print(f"tests: {passed} passed, {failed} failed, {skipped} skipped")
 PYTHON
-
+echo "run-tests: $((SECONDS - start)) s with $parallel jobs at a time"
 exit $status

@@ -143,20 +143,20 @@ public:
      *
      * @return a Lepton expression of "s" and of the global parameters (kJ/mol); default "s"
      */
-    const std::string& getEnergyFunction() const;
+    const std::string& getEnergyFunction() const { return energyExpression; }
     /**
      * Set the energy expression E(s). Checked when a Context is created (an unknown variable or a
      * syntax error throws an OpenMMException there).
      *
      * @param energy   a Lepton expression of "s" and of the global parameters, in kJ/mol
      */
-    void setEnergyFunction(const std::string& energy);
+    void setEnergyFunction(const std::string& energy) { energyExpression = energy; }
     /**
      * Get the mode.
      *
      * @return Self, Dual or Pair; default Self
      */
-    Mode getMode() const;
+    Mode getMode() const { return mode; }
     /**
      * Set which pairs are summed.
      *
@@ -168,61 +168,61 @@ public:
      *
      * @return the 0-based particle indices of group A, in the order given; default empty
      */
-    const std::vector<int>& getGroupA() const;
+    const std::vector<int>& getGroupA() const { return groupA; }
     /**
      * Set group A (PLUMED's GROUPA). An index may appear more than once (it counts once per entry).
      *
      * @param atoms   0-based particle indices; must be non-empty and within the System when a Context is created
      */
-    void setGroupA(const std::vector<int>& atoms);
+    void setGroupA(const std::vector<int>& atoms) { groupA = atoms; }
     /**
      * Get group B.
      *
      * @return the 0-based particle indices of group B, in the order given; default empty
      */
-    const std::vector<int>& getGroupB() const;
+    const std::vector<int>& getGroupB() const { return groupB; }
     /**
      * Set group B (PLUMED's GROUPB): used by Dual and Pair modes, must be empty in Self mode.
      *
      * @param atoms   0-based particle indices (Pair mode: as many as group A)
      */
-    void setGroupB(const std::vector<int>& atoms);
+    void setGroupB(const std::vector<int>& atoms) { groupB = atoms; }
     /**
      * Get r0, the switching function's length scale.
      *
      * @return r0 in nm; default 0.3 nm
      */
-    double getR0() const;
+    double getR0() const { return r0; }
     /**
      * Set r0, the switching function's length scale (PLUMED's R_0). Unused by Cubic and NativeQ.
      *
      * @param r0   in nm; must be > 0
      */
-    void setR0(double r0);
+    void setR0(double r0) { this->r0 = r0; }
     /**
      * Get the exponent n of the Rational function's numerator.
      *
      * @return n; default 6
      */
-    int getN() const;
+    int getN() const { return n; }
     /**
      * Set the exponent n of the Rational function's numerator (PLUMED's NN).
      *
      * @param n   must be >= 1
      */
-    void setN(int n);
+    void setN(int n) { this->n = n; }
     /**
      * Get the exponent m of the Rational function's denominator, as set.
      *
      * @return m; 0 (the default) means 2n
      */
-    int getM() const;
+    int getM() const { return m; }
     /**
      * Set the exponent m of the Rational function's denominator (PLUMED's MM).
      *
      * @param m   >= 0; 0 means 2n; after that substitution it must differ from n
      */
-    void setM(int m);
+    void setM(int m) { this->m = m; }
     /**
      * Get the exponent m actually used.
      *
@@ -234,19 +234,19 @@ public:
      *
      * @return d0 in nm; default 0
      */
-    double getD0() const;
+    double getD0() const { return d0; }
     /**
      * Set d0 (PLUMED's D_0): x = (r - d0) / r0, and sigma = 1 for r <= d0.
      *
      * @param d0   in nm; must be >= 0 (and < dmax if dmax is finite)
      */
-    void setD0(double d0);
+    void setD0(double d0) { this->d0 = d0; }
     /**
      * Get dmax as set.
      *
      * @return dmax in nm: 0 (the default) means automatic, infinity means no cutoff, a positive value is the cutoff
      */
-    double getDMax() const;
+    double getDMax() const { return dmax; }
     /**
      * Set the cutoff dmax (PLUMED's D_MAX). 0 (the default): automatic, dmax = d0 + r0 * (1e-5)^(1/(n - m))
      * for Rational, as PLUMED's keyword form (Cosinus: d0 + r0; other types: no cutoff). A positive finite
@@ -255,7 +255,7 @@ public:
      *
      * @param dmax   in nm: 0, a value > d0, or infinity
      */
-    void setDMax(double dmax);
+    void setDMax(double dmax) { this->dmax = dmax; }
     /**
      * Get the cutoff actually used.
      *
@@ -267,20 +267,20 @@ public:
      *
      * @return default true (PLUMED's default)
      */
-    bool getStretch() const;
+    bool getStretch() const { return stretch; }
     /**
      * Set whether the switching function is stretched to reach 0 at a finite dmax. Has no effect without
      * a cutoff.
      *
      * @param stretch   true: PLUMED's default; false: PLUMED's NOSTRETCH
      */
-    void setStretch(bool stretch);
+    void setStretch(bool stretch) { this->stretch = stretch; }
     /**
      * Get the type of switching function.
      *
      * @return default Rational
      */
-    SwitchingFunction getSwitchingFunction() const;
+    SwitchingFunction getSwitchingFunction() const { return switchingFunction; }
     /**
      * Set the type of switching function. Its own parameters are set with setN/setM (Rational),
      * setSmapExponents (Smap), setNativeQParameters (NativeQ) or setCustomSwitchingFunction (Custom);
@@ -294,13 +294,13 @@ public:
      *
      * @return PLUMED's A; default 0 (unset: a Smap force needs setSmapExponents)
      */
-    int getSmapA() const;
+    int getSmapA() const { return smapA; }
     /**
      * Get the exponent b of the Smap function.
      *
      * @return PLUMED's B; default 0 (unset)
      */
-    int getSmapB() const;
+    int getSmapB() const { return smapB; }
     /**
      * Set the exponents of the Smap function sigma = (1 + (2^(a/b) - 1) x^a)^(-b/a).
      *
@@ -313,19 +313,19 @@ public:
      *
      * @return in 1/nm; default 50 /nm (PLUMED's)
      */
-    double getNativeQBeta() const;
+    double getNativeQBeta() const { return nativeQBeta; }
     /**
      * Get lambda of the NativeQ function.
      *
      * @return unitless; default 1.8 (PLUMED's)
      */
-    double getNativeQLambda() const;
+    double getNativeQLambda() const { return nativeQLambda; }
     /**
      * Get the reference distance of the NativeQ function.
      *
      * @return in nm; default 0 (unset: a NativeQ force needs setNativeQParameters)
      */
-    double getNativeQReference() const;
+    double getNativeQReference() const { return nativeQReference; }
     /**
      * Set the parameters of the NativeQ function sigma(r) = 1 / (1 + exp(beta (r - lambda * reference))).
      *
@@ -339,7 +339,7 @@ public:
      *
      * @return the expression; "" if none was set
      */
-    const std::string& getCustomSwitchingFunction() const;
+    const std::string& getCustomSwitchingFunction() const { return customSwitchingFunction; }
     /**
      * Use a Custom switching function (PLUMED's SWITCH={CUSTOM FUNC=...}) and set the type to Custom.
      * The expression is a Lepton expression of x = (r - d0) / r0 (sigma = 1 for r <= d0), or of
@@ -356,19 +356,19 @@ public:
      *
      * @param periodic   default false (PLUMED's NOPBC); fromPlumed() sets true unless NOPBC is given
      */
-    void setUsesPeriodicBoundaryConditions(bool periodic);
+    void setUsesPeriodicBoundaryConditions(bool periodic) { this->periodic = periodic; }
     /**
      * Get whether distances use periodic boundary conditions.
      *
      * @return default false
      */
-    bool usesPeriodicBoundaryConditions() const override;
+    bool usesPeriodicBoundaryConditions() const override { return periodic; }
     /**
      * Get the number of global parameters the energy expression may use.
      *
      * @return default 0
      */
-    int getNumGlobalParameters() const;
+    int getNumGlobalParameters() const { return globalParameters.size(); }
     /**
      * Add a global parameter the energy expression may use. Its value in a Context is changed with
      * Context::setParameter().
@@ -413,13 +413,13 @@ public:
      *
      * @param name   one of this force's global parameters, requested at most once
      */
-    void addEnergyParameterDerivative(const std::string& name);
+    void addEnergyParameterDerivative(const std::string& name) { energyParameterDerivatives.push_back(name); }
     /**
      * Get the number of global parameters whose energy derivative is requested.
      *
      * @return default 0
      */
-    int getNumEnergyParameterDerivatives() const;
+    int getNumEnergyParameterDerivatives() const { return energyParameterDerivatives.size(); }
     /**
      * Get the name of a requested energy parameter derivative.
      *

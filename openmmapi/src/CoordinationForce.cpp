@@ -20,18 +20,6 @@ CoordinationForce::CoordinationForce(const string& energy)
       periodic(false), switchingFunction(Rational), smapA(0), smapB(0), nativeQBeta(50.0), nativeQLambda(1.8),
       nativeQReference(0.0) {}
 
-const string& CoordinationForce::getEnergyFunction() const {
-    return energyExpression;
-}
-
-void CoordinationForce::setEnergyFunction(const string& energy) {
-    energyExpression = energy;
-}
-
-CoordinationForce::Mode CoordinationForce::getMode() const {
-    return mode;
-}
-
 void CoordinationForce::setMode(Mode mode) {
     if (mode != Self && mode != Dual && mode != Pair)
         throw OpenMMException("CoordinationForce: unknown mode " + std::to_string((int) mode) +
@@ -39,64 +27,8 @@ void CoordinationForce::setMode(Mode mode) {
     this->mode = mode;
 }
 
-const vector<int>& CoordinationForce::getGroupA() const {
-    return groupA;
-}
-
-void CoordinationForce::setGroupA(const vector<int>& atoms) {
-    groupA = atoms;
-}
-
-const vector<int>& CoordinationForce::getGroupB() const {
-    return groupB;
-}
-
-void CoordinationForce::setGroupB(const vector<int>& atoms) {
-    groupB = atoms;
-}
-
-double CoordinationForce::getR0() const {
-    return r0;
-}
-
-void CoordinationForce::setR0(double r0) {
-    this->r0 = r0;
-}
-
-int CoordinationForce::getN() const {
-    return n;
-}
-
-void CoordinationForce::setN(int n) {
-    this->n = n;
-}
-
-int CoordinationForce::getM() const {
-    return m;
-}
-
-void CoordinationForce::setM(int m) {
-    this->m = m;
-}
-
 int CoordinationForce::getEffectiveM() const {
     return (m == 0 ? 2 * n : m);
-}
-
-double CoordinationForce::getD0() const {
-    return d0;
-}
-
-void CoordinationForce::setD0(double d0) {
-    this->d0 = d0;
-}
-
-double CoordinationForce::getDMax() const {
-    return dmax;
-}
-
-void CoordinationForce::setDMax(double dmax) {
-    this->dmax = dmax;
 }
 
 double CoordinationForce::getEffectiveDMax() const {
@@ -109,10 +41,6 @@ double CoordinationForce::getEffectiveDMax() const {
     return std::numeric_limits<double>::infinity();
 }
 
-CoordinationForce::SwitchingFunction CoordinationForce::getSwitchingFunction() const {
-    return switchingFunction;
-}
-
 void CoordinationForce::setSwitchingFunction(SwitchingFunction type) {
     if ((int) type < Rational || (int) type > Custom)
         throw OpenMMException("CoordinationForce: unknown switching function " + std::to_string((int) type) +
@@ -121,29 +49,9 @@ void CoordinationForce::setSwitchingFunction(SwitchingFunction type) {
     switchingFunction = type;
 }
 
-int CoordinationForce::getSmapA() const {
-    return smapA;
-}
-
-int CoordinationForce::getSmapB() const {
-    return smapB;
-}
-
 void CoordinationForce::setSmapExponents(int a, int b) {
     smapA = a;
     smapB = b;
-}
-
-double CoordinationForce::getNativeQBeta() const {
-    return nativeQBeta;
-}
-
-double CoordinationForce::getNativeQLambda() const {
-    return nativeQLambda;
-}
-
-double CoordinationForce::getNativeQReference() const {
-    return nativeQReference;
 }
 
 void CoordinationForce::setNativeQParameters(double beta, double lambda, double reference) {
@@ -152,33 +60,9 @@ void CoordinationForce::setNativeQParameters(double beta, double lambda, double 
     nativeQReference = reference;
 }
 
-const string& CoordinationForce::getCustomSwitchingFunction() const {
-    return customSwitchingFunction;
-}
-
 void CoordinationForce::setCustomSwitchingFunction(const string& expression) {
     customSwitchingFunction = expression;
     switchingFunction = Custom;
-}
-
-bool CoordinationForce::getStretch() const {
-    return stretch;
-}
-
-void CoordinationForce::setStretch(bool stretch) {
-    this->stretch = stretch;
-}
-
-void CoordinationForce::setUsesPeriodicBoundaryConditions(bool periodic) {
-    this->periodic = periodic;
-}
-
-bool CoordinationForce::usesPeriodicBoundaryConditions() const {
-    return periodic;
-}
-
-int CoordinationForce::getNumGlobalParameters() const {
-    return globalParameters.size();
 }
 
 int CoordinationForce::addGlobalParameter(const string& name, double defaultValue) {
@@ -204,14 +88,6 @@ double CoordinationForce::getGlobalParameterDefaultValue(int index) const {
 void CoordinationForce::setGlobalParameterDefaultValue(int index, double defaultValue) {
     ASSERT_VALID_INDEX(index, globalParameters);
     globalParameters[index].defaultValue = defaultValue;
-}
-
-void CoordinationForce::addEnergyParameterDerivative(const string& name) {
-    energyParameterDerivatives.push_back(name);
-}
-
-int CoordinationForce::getNumEnergyParameterDerivatives() const {
-    return energyParameterDerivatives.size();
 }
 
 const string& CoordinationForce::getEnergyParameterDerivativeName(int index) const {
