@@ -24,6 +24,7 @@ python="${2:-}"
 if [ -z "$python" ]; then
     if [ -x .venv/bin/python ]; then python="$PWD/.venv/bin/python"; else python="$(command -v python3)"; fi
 fi
+[[ "$python" == */* ]] && python="$(cd "$(dirname "$python")" && pwd)/$(basename "$python")" # CMake wants it absolute
 out=${OUT:-build/compare}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 guard=${GUARD:-0}

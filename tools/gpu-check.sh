@@ -16,6 +16,7 @@
 #   GPU_CHECK_STEPS       default "build cpp python"
 #   GPU_CHECK_FULL=1      the C++ suite's full setting matrices instead of the covering designs CI runs on PoCL
 #   GPU_CHECK_GTEST_FILTER, GPU_CHECK_PYTEST   narrow the C++ suite (a gtest filter) and the Python suite (paths)
+#   GPU_CHECK_GPUS        the GPUs to use, e.g. "0 1" (default: every GPU nvidia-smi lists)
 #   GPU_CHECK_OUT         where the logs go (default build/gpu-check)
 # The Python suite's opt-in cases are passed through: COORDINATION_LARGE_TESTS=1 (a 5e9-pair sum),
 # COORDINATION_TEST_DEVICE_INDEX ("0,0": a context over two devices).
@@ -25,6 +26,7 @@ python="${1:-}"
 if [ -z "$python" ]; then
     if [ -x .venv/bin/python ]; then python="$PWD/.venv/bin/python"; else python="$(command -v python3)"; fi
 fi
+[[ "$python" == */* ]] && python="$(cd "$(dirname "$python")" && pwd)/$(basename "$python")" # CMake wants it absolute
 out="${GPU_CHECK_OUT:-build/gpu-check}"
 steps="${GPU_CHECK_STEPS:-build cpp python}"
 precisions="${GPU_CHECK_PRECISIONS:-single mixed double}"
@@ -54,9 +56,10 @@ platforms="${GPU_CHECK_PLATFORMS:-$("$python" -c "import openmmcoordination, ope
 names = [mm.Platform.getPlatform(i).getName() for i in range(mm.Platform.getNumPlatforms())]
 print(' '.join(name for name in ('CUDA', 'OpenCL') if name in names))" 2>/dev/null)}"
 [ -n "$platforms" ] || { echo "gpu-check: OpenMM has no CUDA or OpenCL platform here"; exit 1; }
-gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
-[ "$gpus" -ge 1 ] || gpus=1
-echo "== platforms: $platforms; precisions: $precisions; $gpus GPU(s)"
+read -r -a gpu_list <<< "${GPU_CHECK_GPUS:-$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | tr '\n' ' ')}"
+[ "${#gpu_list[@]}" -ge 1 ] || gpu_list=("")
+gpus=${#gpu_list[@]}
+echo "== platforms: $platforms; precisions: $precisions; GPUs: ${gpu_list[*]:-default}"
 
 # One job: "cpp|python PLATFORM:PRECISION", its log $out/<kind>-<platform>-<precision>.log.
 job() {
@@ -81,11 +84,11 @@ for platform in $platforms; do
         want python && jobs+=("python $platform:$precision")
     done
 done
-# Job k on GPU k mod $gpus, one at a time per GPU (a second CUDA process on a GPU may be refused contexts).
+# Job k on the (k mod $gpus)-th GPU, one at a time per GPU (a second CUDA process on a GPU may be refused contexts).
 for ((g = 0; g < gpus; g++)); do
     (
+        [ -n "${gpu_list[g]}" ] && export CUDA_VISIBLE_DEVICES=${gpu_list[g]}
         for ((k = g; k < ${#jobs[@]}; k += gpus)); do
-            [ "$gpus" -gt 1 ] && export CUDA_VISIBLE_DEVICES=$g
             job "${jobs[k]}"
         done
     ) &
