@@ -43,6 +43,10 @@ automatic dmax (PLUMED's keyword form, stretched), unless said):
   S5  slow branches on S2's 10k box: (n=6, m=10), d0 = 0.1 nm, (n=5, m=11)
   S6  MD: a 23.6k-atom TIP3P box (PME, 0.9 nm, HBonds, Langevin 2 fs); no bias, + a 1k x 1k Dual
       restraint on water oxygens, + a 100-oxygen Self restraint; ns/day and slowdown
+  T   every switching type (Rational 6/12, 6/10, 5/11 with d0, Exponential, Gaussian, Smap, Tanh, Cosinus, NativeQ,
+      Custom of x and of x2, Cubic), Self over 16,384 atoms, no cutoff and dmax = 1 nm; the plugin only
+  C   the CPU-side platforms: the plugin on Reference and on CPU at 1, 2, 4, ... threads (--cpu-threads): Self over
+      20,000 atoms at dmax = 1 nm and automatic (2.04 nm), Dual 2k x 18k automatic, PLUMED's lattice 1k and 16k
 "pairs" is the number of unique pairs in the sum: all pairs without a cutoff; with one, the pairs
 within dmax, counted exactly (cKDTree or brute force) where cheap, else the uniform-density estimate
 (column "pairs from"). "candidates/pairs" divides the pairs the plugin's kernel tests against the cutoff per
@@ -53,6 +57,8 @@ double for double), on CUDA when nvcc is found. Targets: see benchmarks/README.m
     python3 benchmarks/benchmark_suite.py --platform CUDA --out /tmp/benchmarks
     python3 benchmarks/benchmark_suite.py --platform OpenCL --precisions single --quick --out /tmp/bench-quick
     python3 benchmarks/benchmark_suite.py --plot-only docs/benchmarks/results.csv
+    python3 benchmarks/benchmark_suite.py --report-only docs/benchmarks/results.csv --out docs/benchmarks
+    python3 benchmarks/benchmark_suite.py --cases T,C --resume --out docs/benchmarks   # add families to a page
 """
 import argparse
 import os
@@ -65,7 +71,8 @@ from suite.cases import define_cases  # noqa: E402
 from suite.common import ALL_FAMILIES, CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS, PLUGIN, log  # noqa: E402
 from suite.contenders import add_published  # noqa: E402
 from suite.md import run_md  # noqa: E402
-from suite.report import Results, check_agreement, evaluate_targets, header_lines, read_csv, write_plot  # noqa: E402
+from suite.report import (Results, ceilings_from_rows, check_agreement, evaluate_targets, header_lines,  # noqa: E402
+                          read_csv, run_description, write_plot)
 from suite.runner import Prepared, run_cpu_platforms, run_on_platform  # noqa: E402
 from suite.timing import Budget, measure_ceiling  # noqa: E402
 
@@ -97,6 +104,11 @@ def parse_arguments():
     parser.add_argument("--nvcc", help="nvcc for the pair-kernel ceiling (default: PATH, /usr/local/cuda/bin)")
     parser.add_argument("--targets", action=argparse.BooleanOptionalAction, default=True,
                         help="print the issue's targets with PASS/MISS at the end (default on)")
+    parser.add_argument("--cpu-threads", help="case C's CPU thread counts, e.g. 1,16 (default 1, 2, 4, ... the cores)")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the rows of --out's results.csv; a row measured again replaces its old one")
+    parser.add_argument("--report-only", metavar="CSV", help="only rewrite results.md and results.png (into --out) "
+                                                               "from a results.csv")
     parser.add_argument("--plot-only", metavar="CSV", help="only redraw results.png (into --out) from a results.csv")
     options = parser.parse_args()
     options.precisions = [p for item in options.precisions for p in item.split(",") if p]
@@ -125,12 +137,23 @@ def main():
         os.makedirs(options.out, exist_ok=True)
         print(write_plot(read_csv(options.plot_only), os.path.join(options.out, "results.png")))
         return
+    if options.report_only:
+        rows = read_csv(options.report_only)
+        results = Results(options.out, header_lines, ceilings_from_rows(rows), "", lambda: "", rows)
+        if options.targets:
+            results.target_lines = evaluate_targets(rows, options.platform)
+        results.write()
+        print(write_plot(rows, os.path.join(options.out, "results.png")))
+        return
     budget = Budget(options.budget_seconds)
     state = {}
     ceilings, ceiling_note = ({}, "No pair-kernel ceiling: --no-ceiling.") if options.no_ceiling \
         else measure_ceiling(options)
     log(ceiling_note)
-    results = Results(options.out, lambda: header_lines(options, state), ceilings, ceiling_note)
+    previous_csv = os.path.join(options.out, "results.csv")
+    previous = read_csv(previous_csv) if options.resume and os.path.exists(previous_csv) else []
+    results = Results(options.out, header_lines, ceilings, ceiling_note, lambda: run_description(options, state),
+                      previous)
     cases = [case for case in define_cases(options.quick) if case.family in options.families
              and (options.match is None or options.match.search(case.label))]
     prepared = Prepared()
@@ -140,11 +163,14 @@ def main():
         run_on_platform(cases, PLUGIN, options, prepared, results, budget, state)
     if "S6" in options.families and PLUGIN in options.contenders:
         run_md(options, results, budget)
+    if "cpu" in options.contenders:  # case C, before the contenders the budget cuts first
+        run_cpu_platforms([case for case in cases if case.family == "C"], options, prepared, results, budget, state)
     for contender in (CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS):  # the budget cuts the last first
         if contender in options.contenders:
             run_on_platform(cases, contender, options, prepared, results, budget, state)
     if "cpu" in options.contenders:
-        run_cpu_platforms([case for case in cases if not case.moving], options, prepared, results, budget, state)
+        run_cpu_platforms([case for case in cases if not case.moving and case.family not in ("C", "T")], options,
+                          prepared, results, budget, state)
     check_agreement(results)
     if options.targets:
         results.target_lines = evaluate_targets(results.rows, options.platform)

@@ -1,5 +1,5 @@
-"""Cases S0-S5 (and S2's moving rows): Case, define_cases, the positions and groups of a case, the count of the
-pairs in the sum."""
+"""Cases S0-S5 (and S2's moving rows), T (switching types) and C (the CPU platform): Case, define_cases, the positions
+and groups of a case, the count of the pairs in the sum."""
 import dataclasses
 import importlib.util
 import math
@@ -7,13 +7,29 @@ import math
 import numpy as np
 
 DENSITY = 100.0  # atoms per nm^3 (water-like)
+#: Case T's switching functions: name -> the setter calls (method, arguments) after the default Rational 6/12.
+SWITCHING_TYPES = {
+    "Rational 6/12": (),
+    "Rational 6/10": (("setM", (10,)),),
+    "Rational 5/11, d0 0.05": (("setN", (5,)), ("setM", (11,)), ("setD0", (0.05,))),
+    "Exponential": (("setSwitchingFunction", ("Exponential",)),),
+    "Gaussian": (("setSwitchingFunction", ("Gaussian",)),),
+    "Smap 6/2": (("setSwitchingFunction", ("Smap",)), ("setSmapExponents", (6, 2))),
+    "Tanh": (("setSwitchingFunction", ("Tanh",)),),
+    "Cosinus": (("setSwitchingFunction", ("Cosinus",)),),
+    "NativeQ": (("setSwitchingFunction", ("NativeQ",)), ("setNativeQParameters", (50.0, 1.5, 0.3))),
+    "Custom 1/(1+x^6)": (("setCustomSwitchingFunction", ("1/(1+x^6)",)),),
+    "Custom 1/(1+x2^3)": (("setCustomSwitchingFunction", ("1/(1+x2^3)",)),),
+    "Cubic": (("setSwitchingFunction", ("Cubic",)),),  # needs a cutoff: timed with dmax = 1 nm only
+}
 KDTREE_PAIR_LIMIT = 1e8  # count pairs with cKDTree when about this many are expected, or fewer
 BRUTE_FORCE_PAIR_LIMIT = 2e7  # without scipy: brute force up to this many candidate pairs
 
 
 @dataclasses.dataclass(frozen=True)
 class Case:
-    """One system of cases S0-S5: the pairs of a mode over groups of the given sizes, and the switching function."""
+    """One system of the cases: the pairs of a mode over groups of the given sizes, and the switching function
+    (Rational n/m by default; a name of SWITCHING_TYPES otherwise)."""
 
     family: str
     label: str
@@ -28,6 +44,7 @@ class Case:
     stretch: bool = True
     pbc: bool = True
     seed: int = 1
+    switching: str = ""
 
     @property
     def particles(self):
@@ -78,7 +95,7 @@ def dmax_label(dmax):
 
 
 def define_cases(quick):
-    """Cases S0-S5 in run order, S2's moving rows after S2's static ones.
+    """Cases S0-S5 in run order, S2's moving rows after S2's static ones, then T and C.
 
     S2 at dmax = 1 nm is the issue's measurement: no stretch. --quick: sizes small enough for PoCL and the
     Reference platform; S3 then uses dmax = 1 nm, so that its small boxes (>= 2 nm) still allow OpenMM's
@@ -106,6 +123,18 @@ def define_cases(quick):
     s5 = [dict(n=6, m=10), dict(d0=0.1), dict(n=5, m=11)]
     cases += [Case("S5", f"S5 N={short_count(s5_box)} " + " ".join(f"{k}={v:g}" for k, v in variant.items()),
                    "Self", (s5_box,), **variant) for variant in s5]
+    # T: every switching type, Self over a random box, with no cutoff (every pair) and with dmax = 1 nm (stretched).
+    t_atoms = 2000 if quick else 16384
+    cases += [Case("T", f"T {name} dmax={dmax_label(dmax)}", "Self", (t_atoms,), dmax=dmax, switching=name)
+              for name in SWITCHING_TYPES for dmax in (math.inf, 1.0) if name != "Cubic" or math.isfinite(dmax)]
+    # C: the CPU platform (Reference and CPU at several thread counts): water-density boxes with the automatic
+    # cutoff (2.04 nm) and dmax = 1 nm, an unbalanced Dual, and PLUMED's lattice (as S0).
+    c_atoms = 2000 if quick else 20000
+    cases += [Case("C", f"C N={short_count(c_atoms)} dmax={dmax_label(d)}", "Self", (c_atoms,), dmax=d) for d in (1.0, 0.0)]
+    cases.append(Case("C", f"C Dual {short_count(c_atoms // 10)} x {short_count(c_atoms - c_atoms // 10)}", "Dual",
+                      (c_atoms // 10, c_atoms - c_atoms // 10)))
+    cases += [Case("C", f"C lattice N={short_count(n)}", "Self", (n,), geometry="lattice", r0=1.0, pbc=False)
+              for n in ([125, 1000] if quick else [1000, 16000])]
     return cases
 
 

@@ -9,6 +9,7 @@ from openmm import unit
 from openmmcoordination import CoordinationForce
 
 from . import fluid
+from .cases import SWITCHING_TYPES
 from .common import CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS, PLUGIN, PLUMED
 from .report import case_fields
 
@@ -35,8 +36,11 @@ PLUMED_PUBLISHED = {
 
 
 def runs_on(contender, case):
-    """Whether a contender has a row in a case (the moving rows are the plugin's alone)."""
-    if case.moving:
+    """Whether a contender has a row in a case on the GPU platform (the moving rows and T are the plugin's alone;
+    C runs on the CPU-side platforms only)."""
+    if case.family == "C":
+        return False
+    if case.moving or case.family == "T":
         return contender == PLUGIN
     if contender in ANCHORS:
         return case.mode != "Pair" and math.isfinite(case.effective_dmax)
@@ -59,6 +63,10 @@ def plugin_force(case, geometry, k=1.0):
     force.setDMax(case.dmax)
     force.setStretch(case.stretch)
     force.setUsesPeriodicBoundaryConditions(case.pbc)
+    for method, arguments in SWITCHING_TYPES.get(case.switching, ()):
+        if method == "setSwitchingFunction":
+            arguments = tuple(getattr(CoordinationForce, name) for name in arguments)
+        getattr(force, method)(*arguments)
     return force
 
 

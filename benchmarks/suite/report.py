@@ -1,5 +1,5 @@
 """Results (rewritten to results.csv and results.md after every row), the Markdown tables, the agreement of s,
-the issue's targets with PASS/MISS, the plot, and reading a results.csv back."""
+the performance targets with PASS/MISS, the plot, and reading a results.csv back."""
 import csv
 import math
 import os
@@ -10,27 +10,29 @@ import openmm as mm
 
 import openmmcoordination
 
-from .common import (ALL_FAMILIES, CONTENDER_ORDER, CUSTOM_NONBONDED, NO_BIAS, NONBONDED, OPENMM, PLUGIN, PLUMED,
-                     PRECISION_ORDER, VALUE_CONTENDERS, log)
+from .common import (ALL_FAMILIES, CONTENDER_ORDER, CUSTOM_NONBONDED, NO_BIAS, NONBONDED, OPENMM, PAIR_FAMILIES, PLUGIN,
+                     PLUMED, PRECISION_ORDER, VALUE_CONTENDERS, log)
 
 FIELDS = ["case", "label", "mode", "atoms", "particles", "dmax_nm", "pbc", "moving", "pairs", "pairs_method",
           "kernel_candidates", "contender", "platform", "precision", "ms_per_evaluation", "pairs_per_second",
           "ceiling_percent", "added_ms_per_step", "base_ms_per_step", "steps_per_rep", "reps", "s", "ns_per_day",
-          "slowdown_percent", "status", "note"]
+          "slowdown_percent", "status", "note", "run"]
 NUMERIC_FIELDS = ("particles", "pairs", "kernel_candidates", "ms_per_evaluation", "pairs_per_second", "ceiling_percent",
                   "added_ms_per_step", "base_ms_per_step", "steps_per_rep", "reps", "s", "ns_per_day",
                   "slowdown_percent")
 
 
 class Results:
-    """The rows, rewritten to results.csv and results.md after every addition."""
+    """The rows, rewritten to results.csv and results.md after every addition. With previous rows (--resume), a
+    new row replaces the previous one of its case, contender, platform and precision; the others stay."""
 
-    def __init__(self, out_dir, header, ceilings, ceiling_note):
+    def __init__(self, out_dir, header, ceilings, ceiling_note, run, previous=()):
         self.out_dir = out_dir
-        self.header = header  # a function returning the method lines
+        self.header = header  # a function of the rows returning the method lines
         self.ceilings = ceilings
         self.ceiling_note = ceiling_note
-        self.rows = []
+        self.run = run  # a function returning this run's description (date, device, command)
+        self.rows = list(previous)
         self.target_lines = []
         os.makedirs(out_dir, exist_ok=True)
 
@@ -40,7 +42,9 @@ class Results:
         pairs_per_second = complete["pairs_per_second"]
         complete["ceiling_percent"] = ceiling_percent(self.ceilings, complete["platform"] or "",
                                                       complete["precision"], pairs_per_second)
-        self.rows.append(complete)
+        complete["run"] = self.run()
+        key = row_key(complete)
+        self.rows = [r for r in self.rows if row_key(r) != key] + [complete]
         self.write()
 
     def write(self):
@@ -48,7 +52,7 @@ class Results:
         with open(os.path.join(self.out_dir, "results.csv"), "w", newline="", encoding="utf-8") as stream:
             writer = csv.DictWriter(stream, fieldnames=FIELDS)
             writer.writeheader()
-            writer.writerows({k: "" if v is None else v for k, v in row.items()} for row in self.rows)
+            writer.writerows({k: "" if row.get(k) is None else row.get(k) for k in FIELDS} for row in self.rows)
         with open(os.path.join(self.out_dir, "results.md"), "w", encoding="utf-8") as stream:
             stream.write(self.markdown(full=True))
 
@@ -56,13 +60,19 @@ class Results:
         """The tables (full: with the method header and the skipped list)."""
         parts = []
         if full:
-            parts += self.header() + [""]
-        parts += [self.ceiling_note, "", *main_table(self.rows), "", *md_table(self.rows)]
+            parts += self.header(self.rows) + [""]
+        parts += [self.ceiling_note, "", *main_table(self.rows), "", *md_table(self.rows), "",
+                  *types_table(self.rows), "", *cpu_table(self.rows)]
         if full:
             parts += ["", *skipped_list(self.rows)]
         if self.target_lines:
             parts += ["", "## Targets", "", *self.target_lines]
         return "\n".join(parts) + "\n"
+
+
+def row_key(row):
+    """What identifies a row: its case, contender, platform and precision."""
+    return row["label"], row["contender"], row["platform"], row["precision"]
 
 
 def format_value(value, spec):
@@ -104,7 +114,9 @@ def main_table(rows):
     lines = ["| case | mode | atoms | dmax (nm) | pairs | pairs from | candidates/pairs | contender | platform | "
              "precision | ms/eval | unique pairs/s | % ceiling | added ms/step | s | note |",
              "|---|---|---:|---:|---:|---|---:|---|---|---|---:|---:|---:|---:|---:|---|"]
-    shown = [r for r in rows if r["case"] != "S6" and r["status"] in ("ok", "published")]
+    shown = [r for r in rows if r["case"] in PAIR_FAMILIES and r["status"] in ("ok", "published")]
+    if not shown:
+        return []
     order = case_order_of(shown)
     for r in sorted(shown, key=lambda row: sort_key(row, order)):
         s = "no s" if r["contender"] == NONBONDED else format_value(r["s"], ".7g")
@@ -133,6 +145,38 @@ def md_table(rows):
     return lines
 
 
+def types_table(rows):
+    """Markdown table of case T: every switching type, without and with a cutoff, per precision."""
+    shown = [r for r in rows if r["case"] == "T" and r["status"] == "ok"]
+    if not shown:
+        return []
+    lines = ["Case T: every switching type, Self over " + shown[0]["atoms"] + " atoms at water density, PBC, "
+             "r0 = 0.3 nm; ms/eval:", "", "| switching function | dmax (nm) | platform | precision | ms/eval | s |",
+             "|---|---:|---|---|---:|---:|"]
+    for r in shown:
+        name = r["label"][len("T "):r["label"].rindex(" dmax=")]
+        lines.append(f"| {name} | {r['dmax_nm']} | {r['platform']} | {r['precision']} | "
+                     f"{format_value(r['ms_per_evaluation'], '.4g')} | {format_value(r['s'], '.7g')} |")
+    return lines
+
+
+def cpu_table(rows):
+    """Markdown table of case C: the Reference platform and the CPU platform at every thread count."""
+    shown = [r for r in rows if r["case"] == "C" and r["status"] == "ok"]
+    if not shown:
+        return []
+    reference = {r["label"]: r["ms_per_evaluation"] for r in shown if r["platform"] == "Reference"}
+    lines = ["Case C: the CPU-side platforms (double precision); ms/eval and the speed-up over the Reference "
+             "platform:", "", "| case | mode | atoms | dmax (nm) | pairs | platform | ms/eval | x Reference | s |",
+             "|---|---|---:|---:|---:|---|---:|---:|---:|"]
+    for r in shown:
+        speedup = reference.get(r["label"]) / r["ms_per_evaluation"] if reference.get(r["label"]) else None
+        lines.append(f"| {r['label']} | {r['mode']} | {r['atoms']} | {r['dmax_nm']} | {format_value(r['pairs'], '.3g')} | "
+                     f"{r['platform']} | {format_value(r['ms_per_evaluation'], '.4g')} | "
+                     f"{format_value(speedup, '.3g')} | {format_value(r['s'], '.7g')} |")
+    return lines
+
+
 def skipped_list(rows):
     """Bulleted list of what was skipped or failed, and why."""
     lines = [f"- {r['label']} | {r['contender']} | {r['platform']} {r['precision']}: {r['status']}: {r['note']}"
@@ -157,14 +201,26 @@ def measured_fields(measurement, pairs, s):
             "note": "" if added > 0 else "added time below the noise"}
 
 
-def header_lines(options, state):
-    """The method paragraph at the top of results.md."""
-    return [
-        "# CoordinationForce benchmark suite",
-        "",
-        f"`python3 benchmarks/benchmark_suite.py {' '.join(sys.argv[1:])}` on {time.strftime('%Y-%m-%d')}; "
-        f"OpenMM {mm.__version__}, openmmcoordination {getattr(openmmcoordination, '__version__', '?')}; "
-        f"device: {state.get('device', options.platform)}.",
+def run_description(options, state):
+    """This run: its date, device, OpenMM version and command."""
+    return (f"{time.strftime('%Y-%m-%d')}; {state.get('device', options.platform)}; OpenMM {mm.__version__}, "
+            f"openmmcoordination {getattr(openmmcoordination, '__version__', '?')}; "
+            f"`python3 benchmarks/benchmark_suite.py {' '.join(sys.argv[1:])}`")
+
+
+def header_lines(rows):
+    """The title, the runs the rows come from (with the families each measured) and the method paragraph."""
+    runs = {}
+    for r in rows:
+        if r.get("run"):
+            runs.setdefault(r["run"], [])
+            if r["case"] not in runs[r["run"]]:
+                runs[r["run"]].append(r["case"])
+    lines = ["# CoordinationForce benchmark suite", "",
+             "Regenerate with the command of each run below (on the same kind of machine); "
+             "`--report-only docs/benchmarks/results.csv` rewrites this page and the plot from the CSV.", ""]
+    lines += [f"- cases {', '.join(families)}: {run}" for run, families in runs.items()]
+    return lines + [
         "",
         "Method: massless particles (a VerletIntegrator leaves them in place); the same System with the bias and "
         "with a do-nothing force; per repetition `integrator.step(K)` then `getState(getEnergy=True)` on an empty "
@@ -341,7 +397,7 @@ def write_plot(rows, path):
         import matplotlib.pyplot as plt
     except ImportError:
         return "no plot: matplotlib is not importable"
-    shown = [r for r in rows if r["case"] != "S6" and r["status"] in ("ok", "published") and r["pairs"]
+    shown = [r for r in rows if r["case"] in PAIR_FAMILIES and r["status"] in ("ok", "published") and r["pairs"]
              and r["ms_per_evaluation"] and r["ms_per_evaluation"] > 0]
     figure, (left, right) = plt.subplots(1, 2, figsize=(14, 5.5))
     series = {}

@@ -1,6 +1,7 @@
 """Running the contenders of cases S0-S5 (and S2's moving rows): the shared geometries and Systems, one row per
 (case, contender, platform, precision), skipped or failed rows recorded with the reason."""
 import math
+import os
 import time
 
 from . import fluid
@@ -9,7 +10,7 @@ from .common import NATIVE_PRECISION, OPENMM, PLUGIN, Skip, log
 from .contenders import (build_system, coordination_of, kernel_candidates, openmm_setup_problem,
                          periodic_cutoff_problem, runs_on)
 from .report import case_fields, measured_fields
-from .timing import device_name, make_context, measure_added, platform_precisions
+from .timing import device_name, make_context, measure_added, platform_label, platform_precisions
 
 
 class Prepared:
@@ -104,7 +105,7 @@ def attempt(results, base_fields, work):
 def run_case_contender(case, contender, platform, precision, prepared, options, reps, results, budget, state):
     """One (case, contender, platform, precision) row."""
     base_fields = {"case": case.family, "label": case.label, "mode": case.mode, "atoms": case.atoms,
-                   "contender": contender, "platform": platform, "precision": precision}
+                   "contender": contender, "platform": platform_label(platform), "precision": precision}
 
     def work():
         budget.check()
@@ -125,12 +126,28 @@ def run_on_platform(cases, contender, options, prepared, results, budget, state)
                                results, budget, state)
 
 
+def cpu_thread_counts(options):
+    """The CPU platform's thread counts of case C: --cpu-threads, or 1, 2, 4, ... up to the cores (and the cores)."""
+    if options.cpu_threads:
+        return [int(count) for count in options.cpu_threads.split(",") if count]
+    cores = os.cpu_count() or 1
+    counts = [1]
+    while counts[-1] * 2 <= cores:
+        counts.append(counts[-1] * 2)
+    return counts if counts[-1] == cores else counts + [cores]
+
+
 def run_cpu_platforms(cases, options, prepared, results, budget, state):
-    """The plugin on Reference and CPU, for the small cases."""
+    """The plugin on Reference and CPU: case C at every thread count, and the other cases up to --small-pairs
+    pairs on --cpu-platforms."""
     platforms = [p for p in options.cpu_platforms.split(",") if p and p != options.platform]
     for case in cases:
-        if case.candidate_pairs > options.small_pairs:
+        if case.family == "C":
+            chosen = ["Reference"] + [f"CPU:{count}" for count in cpu_thread_counts(options)]
+        elif case.candidate_pairs <= options.small_pairs:
+            chosen = platforms
+        else:
             continue
-        for platform in platforms:
+        for platform in chosen:
             run_case_contender(case, PLUGIN, platform, NATIVE_PRECISION, prepared, options,
                                options.cpu_reps, results, budget, state)

@@ -30,17 +30,33 @@ class Budget:
             raise Skip("suite time budget (--budget-seconds) spent")
 
 
-def platform_precisions(platform_name, requested):
+def platform_and_threads(platform_spec):
+    """A platform name and its thread count: "CPU:16" is the CPU platform with Threads = 16 (None: its default)."""
+    name, _, threads = platform_spec.partition(":")
+    return name, (int(threads) if threads else None)
+
+
+def platform_label(platform_spec):
+    """A platform as the tables show it: "CPU (16 threads)"."""
+    name, threads = platform_and_threads(platform_spec)
+    return name if threads is None else f"{name} ({threads} thread{'s' if threads > 1 else ''})"
+
+
+def platform_precisions(platform_spec, requested):
     """The precisions a platform can run: the requested ones, or its only one."""
-    if "Precision" in mm.Platform.getPlatformByName(platform_name).getPropertyNames():
+    name, _ = platform_and_threads(platform_spec)
+    if "Precision" in mm.Platform.getPlatformByName(name).getPropertyNames():
         return list(requested)
     return [NATIVE_PRECISION]
 
 
-def make_context(system, positions, platform_name, precision, integrator=None):
-    """A Context on the platform at the precision (where the platform has that property)."""
-    platform = mm.Platform.getPlatformByName(platform_name)
+def make_context(system, positions, platform_spec, precision, integrator=None):
+    """A Context on the platform ("CPU:16": with 16 threads) at the precision (where it has that property)."""
+    name, threads = platform_and_threads(platform_spec)
+    platform = mm.Platform.getPlatformByName(name)
     properties = {"Precision": precision} if "Precision" in platform.getPropertyNames() else {}
+    if threads is not None:
+        properties["Threads"] = str(threads)
     integrator = integrator or mm.VerletIntegrator(0.001)
     context = mm.Context(system, integrator, platform, properties)
     context.setPositions(positions)
