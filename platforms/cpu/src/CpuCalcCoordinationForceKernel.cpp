@@ -10,7 +10,6 @@
 #include <limits>
 
 using namespace CoordinationPlugin;
-using namespace CoordinationPlugin::CpuPairLoops;
 using namespace OpenMM;
 using std::vector;
 

@@ -2,9 +2,14 @@
 #define CPU_COORDINATION_PAIR_LOOPS_H_
 
 /*
- * The CPU kernel's pair loops (included by CpuCalcCoordinationForceKernel.cpp only): the forms of sigma and
- * of the minimum image they are instantiated with, the loop over one row's columns (vectorized where both
- * forms allow it), and the loop over work items, built for the baseline ISA and for AVX2 + FMA.
+ * The CPU kernel's pair loops, included by CpuCalcCoordinationForceKernel.cpp only: the forms of sigma and of the
+ * minimum image they are instantiated with, the loop over one row's columns (vectorized where both forms allow
+ * it), and the loop over work items, built for the baseline ISA and for AVX2 + FMA.
+ *
+ * Everything here has internal linkage (an unnamed namespace) and the functions the vectorized loop calls are
+ * always inlined, so that each build of processItems gets the loop compiled for its own ISA: with external
+ * linkage, a compiler (GCC 13) may keep a callee out of line and compiled for the baseline ISA, which halved the
+ * AVX2 build's speed.
  */
 
 #include "CpuCoordinationCellGrid.h"
@@ -23,8 +28,15 @@
 #define COORDINATION_CPU_AVX2 0
 #endif
 
+/** Always inlined (GCC, Clang): the vectorized loop's callees, compiled into each ISA's build of the loop. */
+#if defined(__GNUC__) || defined(__clang__)
+#define COORDINATION_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define COORDINATION_ALWAYS_INLINE inline
+#endif
+
 namespace CoordinationPlugin {
-namespace CpuPairLoops {
+namespace {
 
 using OpenMM::Vec3;
 
@@ -52,14 +64,14 @@ public:
     // vectorizes); inlined side by side, the compiler shares their common work. Every member is read
     // unconditionally and only the results are selected: a member read in one arm of a select is a
     // conditional load, which GCC will not if-convert, and the loop would stay scalar.
-    inline double value(double r2) const {
+    COORDINATION_ALWAYS_INLINE double value(double r2) const {
         const double yHalfN = power(r2 * inverseR0Squared) * (r2 * inverseR0Squared);
         // stretchFactor * (1 / (1 + y^HalfN)): the same division as scale()'s, shared when both are inlined.
         const double offset = shift, sigma = stretchFactor * (1.0 / (1.0 + yHalfN)) + offset;
         return (yHalfN < Infinity ? sigma : offset);
     }
     /** dsigma/dr / r = -n y^(HalfN - 1) sigma^2 / r0^2 */
-    inline double scale(double r2) const {
+    COORDINATION_ALWAYS_INLINE double scale(double r2) const {
         const double y = r2 * inverseR0Squared, yPower = power(y), yHalfN = yPower * y;
         const double inverse = 1.0 / (1.0 + yHalfN);
         const double slope = slopeFactor * yPower * inverse * inverse;
@@ -73,7 +85,7 @@ public:
 private:
     static constexpr double Infinity = std::numeric_limits<double>::infinity();
     /** y^(HalfN - 1) */
-    static inline double power(double y) {
+    static COORDINATION_ALWAYS_INLINE double power(double y) {
         double result = 1.0;
         for (int k = 1; k < HalfN; k++)
             result *= y;
@@ -122,7 +134,7 @@ private:
 /** No periodicity. */
 struct NoImage {
     static constexpr bool Simd = true;
-    inline double wrap(double d, int axis) const { return d; }
+    COORDINATION_ALWAYS_INLINE double wrap(double d, int axis) const { return d; }
     inline Vec3 operator()(const Vec3& delta) const { return delta; }
 };
 
@@ -134,7 +146,7 @@ class RectangularImage {
 public:
     static constexpr bool Simd = true;
     explicit RectangularImage(const MinimumImage& minimumImage) : minimumImage(minimumImage) {}
-    inline double wrap(double d, int axis) const { return minimumImage.wrapNear(d, axis); }
+    COORDINATION_ALWAYS_INLINE double wrap(double d, int axis) const { return minimumImage.wrapNear(d, axis); }
     inline Vec3 operator()(Vec3 delta) const {
         for (int axis = 0; axis < 3; axis++)
             delta[axis] = wrap(delta[axis], axis);
@@ -365,7 +377,7 @@ __attribute__((target("avx2,fma"))) void processItemsAvx2(const Sweep& sweep, in
 }
 #endif
 
-} // namespace CpuPairLoops
+} // namespace
 } // namespace CoordinationPlugin
 
 #endif /*CPU_COORDINATION_PAIR_LOOPS_H_*/
