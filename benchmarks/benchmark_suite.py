@@ -35,7 +35,7 @@ Cases (r0 = 0.3 nm, n = 6, m = 12, energy 0.5*k*(s-s0)^2, random boxes at 100 at
 automatic dmax (PLUMED's keyword form, stretched), unless said):
   S0  PLUMED's benchmark: simple-cubic 1 nm lattice, Self, r0 = 1 nm (dmax 6.81 nm), no PBC; N = 1k, 16k, 128k
   S1  Self, all pairs (no cutoff, no PBC: a random cube); N = 1k, 4k, 16k, 32k, 64k, 128k (powers of two)
-  S2  Self, dmax = 1 nm without stretch (the issue's measurement) and automatic (2.04 nm); N = 10k, 100k, 1M;
+  S2  Self, dmax = 1 nm without stretch and automatic (2.04 nm); N = 10k, 100k, 1M;
       "moving" rows at dmax = 1 nm, N = 100k, 1M: the particles are an LJ fluid in MD (18 amu, sigma 0.2 nm,
       Langevin 1 fs, 300 K), with and without the plugin, so its neighbour list is rebuilt as in MD
   S3  Dual, disjoint groups: 1k x 1k, 100 x 100k, 1 x 100k, 100k x 1, 10k x 10k
@@ -103,7 +103,7 @@ def parse_arguments():
     parser.add_argument("--md-precision", default="mixed", help="precision of case S6 (mixed)")
     parser.add_argument("--nvcc", help="nvcc for the pair-kernel ceiling (default: PATH, /usr/local/cuda/bin)")
     parser.add_argument("--targets", action=argparse.BooleanOptionalAction, default=True,
-                        help="print the issue's targets with PASS/MISS at the end (default on)")
+                        help="print the performance targets with PASS/MISS at the end (default on)")
     parser.add_argument("--cpu-threads", help="case C's CPU thread counts, e.g. 1,16 (default 1, 2, 4, ... the cores)")
     parser.add_argument("--resume", action="store_true",
                         help="keep the rows of --out's results.csv; a row measured again replaces its old one")

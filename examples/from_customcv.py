@@ -27,7 +27,7 @@ It prints the values, the largest force differences and the time per energy + fo
                                      [--markdown table.md]
 
 --markdown writes the table that docs/migrating-from-customcv.md shows (tools/doc_tables.py keeps the page
-equal to docs/benchmarks/from-customcv-cpu.md and from-customcv-cuda.md).
+equal to docs/migration/from-customcv-cpu.md and from-customcv-cuda.md).
 """
 import argparse
 import copy

@@ -13,7 +13,7 @@ BIASVALUE does, and prints PLUMED's numbers next to ours, on each platform asked
     python examples/from_plumed.py [--platforms Reference,CPU,OpenCL] [--markdown table.md]
 
 --markdown writes the comparison as a Markdown table (the one in docs/migrating-from-plumed.md, which
-tools/doc_tables.py keeps equal to docs/benchmarks/from-plumed.md).
+tools/doc_tables.py keeps equal to docs/migration/from-plumed.md).
 """
 import argparse
 import os

@@ -8,8 +8,8 @@ A generated table sits in a page between two comments:
     <!-- end generated -->
 
 SOURCE is either a Markdown file written by a script (the first table in it is copied: e.g.
-docs/benchmarks/from-plumed.md, written by examples/from_plumed.py --markdown) or the name of a
-summary made here from CSV files of docs/benchmarks (`gpu-summary`, `cpu-summary`).
+docs/migration/from-plumed.md, written by examples/from_plumed.py --markdown) or the name of a
+summary made here from the benchmark suite's docs/benchmarks/results.csv (`gpu-summary`, `cpu-summary`).
 
     python tools/doc_tables.py --check    # exit 1 and show the difference if a page is stale (the test suite runs this)
     python tools/doc_tables.py --write    # rewrite the generated tables from their sources
@@ -125,23 +125,28 @@ def milliseconds(value):
 
 
 def cpu_summary():
-    """The README's CPU-platform table from docs/benchmarks/cpu.csv (16 cores of the GPU machine)."""
-    table = rows("cpu.csv")
-    cases = [("20k water atoms, Self, dmax 1 nm", "water20k (dmax 1 nm)"),
-             ("20k water atoms, Self, automatic dmax 2.04 nm", "water20k (auto dmax 2.04 nm)"),
-             ("Dual 2k × 18k, automatic dmax", "dual 2k x 18k (auto dmax)"),
-             ("PLUMED's lattice, 1k atoms", "S0 lattice 1k"),
-             ("PLUMED's lattice, 16k atoms", "S0 lattice 16k")]
+    """The README's CPU-platform table: the suite's case C (results.csv), the CPU platform at 1 thread and at its
+    fastest thread count against the Reference platform, and PLUMED's published CPU time for its lattice."""
+    results = rows("results.csv")
+    cases = [("20k water atoms, Self, dmax 1 nm", "C N=20k dmax=1 nm", None),
+             ("20k water atoms, Self, automatic dmax 2.04 nm", "C N=20k dmax=auto", None),
+             ("Dual 2k × 18k, automatic dmax", "C Dual 2k x 18k", None),
+             ("PLUMED's lattice, 1k atoms", "C lattice N=1k", "S0 lattice N=1k"),
+             ("PLUMED's lattice, 16k atoms", "C lattice N=16k", "S0 lattice N=16k")]
     lines = ["| case | CPU, 1 thread | CPU, best (threads; × Reference) | Reference | PLUMED CPU, 16 threads |",
              "|---|---:|---:|---:|---:|"]
-    for title, case in cases:
-        runs = [row for row in table if row["case"] == case]
-        one = next(row for row in runs if row["threads"] == "1")
-        best = min(runs, key=lambda row: float(row["cpu_ms"]))
-        plumed = runs[0]["plumed_cpu16_ms"]
-        lines.append(f"| {title} | {milliseconds(float(one['cpu_ms']))} | {milliseconds(float(best['cpu_ms']))} "
-                     f"({best['threads']}; {float(best['speedup_vs_reference']):.0f}×) | "
-                     f"{milliseconds(float(one['reference_ms']))} | {plumed and milliseconds(float(plumed))} |")
+    for title, label, plumed_label in cases:
+        measured = [row for row in results if row["label"] == label and row["status"] == "ok"]
+        reference = float(next(row["ms_per_evaluation"] for row in measured if row["platform"] == "Reference"))
+        cpu = [row for row in measured if row["platform"].startswith("CPU")]
+        one = float(next(row["ms_per_evaluation"] for row in cpu if row["platform"] == "CPU (1 thread)"))
+        best = min(cpu, key=lambda row: float(row["ms_per_evaluation"]))
+        threads = best["platform"].split("(")[1].split()[0]
+        plumed = next((float(row["ms_per_evaluation"]) for row in results if row["label"] == plumed_label and
+                       row["contender"] == "PLUMED (published)" and row["platform"] == "CPU (16 threads)"), None)
+        lines.append(f"| {title} | {milliseconds(one)} | {milliseconds(float(best['ms_per_evaluation']))} "
+                     f"({threads}; {reference / float(best['ms_per_evaluation']):.0f}×) | {milliseconds(reference)} | "
+                     f"{milliseconds(plumed) if plumed else ''} |")
     return "\n".join(lines)
 
 

@@ -97,7 +97,7 @@ def dmax_label(dmax):
 def define_cases(quick):
     """Cases S0-S5 in run order, S2's moving rows after S2's static ones, then T and C.
 
-    S2 at dmax = 1 nm is the issue's measurement: no stretch. --quick: sizes small enough for PoCL and the
+    S2 at dmax = 1 nm has no stretch (the function the anchors sum). --quick: sizes small enough for PoCL and the
     Reference platform; S3 then uses dmax = 1 nm, so that its small boxes (>= 2 nm) still allow OpenMM's
     periodic cutoff, and the moving row has 1000 atoms (a 2.15 nm box: the fluid's 1 nm cutoff fits).
     """

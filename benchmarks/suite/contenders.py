@@ -292,8 +292,8 @@ def coordination_of(contender, context, system):
 
 def kernel_candidates(contender, context, system):
     """The pairs the plugin's kernel tests against the cutoff in one evaluation now (None for the other
-    contenders, and for a build of the plugin older than getNumCandidatePairsInContext, as
-    tools/device-compare.sh times with this suite)."""
+    contenders, and for a build of the plugin without getNumCandidatePairsInContext, which
+    tools/compare-trees.sh may time with this suite)."""
     if contender != PLUGIN:
         return None
     method = getattr(CoordinationForce.cast(last_force(system)), "getNumCandidatePairsInContext", None)

@@ -3,6 +3,7 @@ the performance targets with PASS/MISS, the plot, and reading a results.csv back
 import csv
 import math
 import os
+import platform
 import sys
 import time
 
@@ -201,10 +202,21 @@ def measured_fields(measurement, pairs, s):
             "note": "" if added > 0 else "added time below the noise"}
 
 
+def host_description():
+    """The machine's processor and its cores (what case C runs on)."""
+    model = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as stream:
+            model = next((line.split(":", 1)[1].strip() for line in stream if line.startswith("model name")), "")
+    except OSError:
+        pass
+    return f"host {model or platform.processor() or 'unknown processor'}, {os.cpu_count()} cores"
+
+
 def run_description(options, state):
-    """This run: its date, device, OpenMM version and command."""
-    return (f"{time.strftime('%Y-%m-%d')}; {state.get('device', options.platform)}; OpenMM {mm.__version__}, "
-            f"openmmcoordination {getattr(openmmcoordination, '__version__', '?')}; "
+    """This run: its date, device, host, OpenMM version and command."""
+    return (f"{time.strftime('%Y-%m-%d')}; {state.get('device', options.platform)}; {host_description()}; "
+            f"OpenMM {mm.__version__}, openmmcoordination {getattr(openmmcoordination, '__version__', '?')}; "
             f"`python3 benchmarks/benchmark_suite.py {' '.join(sys.argv[1:])}`")
 
 
@@ -378,7 +390,7 @@ def target_md(rows):
 
 
 def evaluate_targets(rows, platform):
-    """The issue's targets, one line each, with the measured number and PASS/MISS (rows on `platform`)."""
+    """The performance targets, one line each, with the measured number and PASS/MISS (rows on `platform`)."""
     rows = [r for r in rows if r["platform"] == platform]
     lines = target_throughput(rows) + target_versus_anchor(rows)
     lines += target_time(rows, "S2 N=100k dmax=1 nm", 0.15, case="S2", atoms="100000", dmax_nm="1", moving=False)
