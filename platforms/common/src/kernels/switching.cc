@@ -157,7 +157,7 @@ DEVICE real switchOfVariable(real v, real* dValue) {
 #elif defined(SWITCH_SMAP)
     // An overflowing x^a (astronomically far) is sigma's limit, 0, not inf/inf. The derivative
     // -b sx/x value/(1 + sx) is grouped as -b (sx/(1 + sx)) value/x: b sx alone can overflow in float
-    // while sx is finite (then inf * a value flushed to 0 was NaN).
+    // while sx is finite (and inf times a value flushed to 0 is NaN).
     const real sx = (real) SMAP_C * integerPower(v, SMAP_A);
     if (isinf(sx)) {
         value = 0;

@@ -325,8 +325,8 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         // CUDA: each block takes its next WARPS_PER_BLOCK items from a counter (computeTileBounds reset it), so
         // that the blocks finish together whatever their number per multiprocessor (a fixed share per block left
         // the blocks of a second wave running alone). Any order gives the same s (fixed point) and gradient.
-        // (OpenCL keeps the fixed shares: there a NaN position reaching s depends on how the finite-math
-        // compiler treats the loop, and this loop lost it on PoCL.)
+        // OpenCL takes fixed shares instead: OpenMM compiles OpenCL with finite math only, and in the counter's loop
+        // PoCL's compiler drops a NaN position's NaN before it reaches s.
         while (true) {
             if (LOCAL_ID == 0)
                 nextItem[0] = ATOMIC_ADD(&listState[LIST_STATE_NEXT_ITEM], WARPS_PER_BLOCK);
