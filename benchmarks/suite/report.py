@@ -130,9 +130,14 @@ def main_table(rows):
     return lines
 
 
+def measured_rows(rows, family):
+    """The rows of a case family that were measured."""
+    return [r for r in rows if r["case"] == family and r["status"] == "ok"]
+
+
 def md_table(rows):
     """Markdown table of case S6 (MD)."""
-    shown = [r for r in rows if r["case"] == "S6" and r["status"] == "ok"]
+    shown = measured_rows(rows, "S6")
     if not shown:
         return []
     lines = ["| S6 variant | contender | platform | precision | pairs | ms/step | ns/day | added ms/step | "
@@ -148,7 +153,7 @@ def md_table(rows):
 
 def types_table(rows):
     """Markdown table of case T: every switching type, without and with a cutoff, per precision."""
-    shown = [r for r in rows if r["case"] == "T" and r["status"] == "ok"]
+    shown = measured_rows(rows, "T")
     if not shown:
         return []
     lines = ["Case T: every switching type, Self over " + shown[0]["atoms"] + " atoms at water density, PBC, "
@@ -163,7 +168,7 @@ def types_table(rows):
 
 def cpu_table(rows):
     """Markdown table of case C: the Reference platform and the CPU platform at every thread count."""
-    shown = [r for r in rows if r["case"] == "C" and r["status"] == "ok"]
+    shown = measured_rows(rows, "C")
     if not shown:
         return []
     reference = {r["label"]: r["ms_per_evaluation"] for r in shown if r["platform"] == "Reference"}

@@ -141,6 +141,17 @@ inline std::vector<SwitchingSettings> settingsMatrix(const std::vector<std::pair
     return matrix;
 }
 
+/** Rational switching settings (m = 0 means 2n; dmax = 0 automatic, Infinity none). */
+inline SwitchingSettings rationalSettings(double r0, int n, int m, double d0, double dmax) {
+    SwitchingSettings settings;
+    settings.r0 = r0;
+    settings.n = n;
+    settings.m = m;
+    settings.d0 = d0;
+    settings.dmax = dmax;
+    return settings;
+}
+
 /** A periodic cell in OpenMM's reduced form, or none; `name` describes it in test output. */
 struct Box {
     std::string name;

@@ -14,12 +14,7 @@ using OpenMM::Vec3;
 namespace {
 
 SwitchingSettings rational(int n, int m, double d0 = 0.0, double r0 = 0.25) {
-    SwitchingSettings settings;
-    settings.r0 = r0;
-    settings.n = n;
-    settings.m = m;
-    settings.d0 = d0;
-    return settings;
+    return rationalSettings(r0, n, m, d0, 0.0);
 }
 
 SwitchingSettings customOf(const std::string& expression) {

@@ -13,12 +13,7 @@ namespace {
 
 /** A switching function without cutoff: sigma(r) = 1/(1 + (r/r0)^n) for m = 2n. */
 SwitchingSettings noCutoff(double r0, int n = 6, int m = 0) {
-    SwitchingSettings settings;
-    settings.r0 = r0;
-    settings.n = n;
-    settings.m = m;
-    settings.dmax = Infinity;
-    return settings;
+    return rationalSettings(r0, n, m, 0.0, Infinity);
 }
 
 /** s for two atoms at distance r apart along x. */
