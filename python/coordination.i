@@ -140,13 +140,9 @@ LENGTH_RESULT(getNativeQReference)
 %ignore CoordinationPlugin::CoordinationForce::fromPlumedFile;
 %ignore CoordinationPlugin::CoordinationForce::GlobalParameterInfo;
 
-/* The classes, with their Doxygen comments as docstrings (swig -doxygen). */
-#define OPENMM_EXPORT_COORDINATION
-%include "CoordinationForce.h"
-
 /*
  * The translator's new forces reach Python as their own class (a CoordinationForce, not a bare Force), owned
- * by the Python object.
+ * by the Python object (defined before the classes: both classes' fromPlumedFile use it).
  */
 %{
 static PyObject* coordinationNewForceObject(OpenMM::Force* force) {
@@ -155,7 +151,29 @@ static PyObject* coordinationNewForceObject(OpenMM::Force* force) {
                                   SWIG_POINTER_OWN);
     return SWIG_NewPointerObj(SWIG_as_voidptr(force), SWIG_TypeQuery("OpenMM::Force *"), SWIG_POINTER_OWN);
 }
+/* A C++ fromPlumedFile's result as ([forces], [skipped]); each force owned by its Python object. */
+template <class ForceClass>
+static PyObject* coordinationPlumedInput(const std::vector<ForceClass*>& forces, const std::vector<std::string>& skipped) {
+    PyObject* forceList = PyList_New(0);
+    for (ForceClass* force : forces) {
+        PyObject* object = coordinationNewForceObject(force);
+        PyList_Append(forceList, object);
+        Py_DECREF(object);
+    }
+    PyObject* skippedList = PyList_New(0);
+    for (const std::string& action : skipped) {
+        PyObject* text = PyUnicode_FromString(action.c_str());
+        PyList_Append(skippedList, text);
+        Py_DECREF(text);
+    }
+    return Py_BuildValue("(NN)", forceList, skippedList);
+}
 %}
+
+/* The classes, with their Doxygen comments as docstrings (swig -doxygen). */
+#define OPENMM_EXPORT_COORDINATION
+%include "CoordinationForce.h"
+
 %typemap(out) OpenMM::Force* CoordinationPlugin::PlumedTranslator::fromPlumed {
     $result = coordinationNewForceObject($1);
 }
@@ -166,26 +184,22 @@ static PyObject* coordinationNewForceObject(OpenMM::Force* force) {
 PlumedInput = _collections.namedtuple("PlumedInput", ["forces", "skipped"])
 PlumedInput.__doc__ = """What fromPlumedFile() read: forces, a dict from each action's label to the force it became
 (in the file's order), and skipped, the other actions ("label: NAME")."""
+
+
+def _readPlumedFile(read, pathOrText):
+    """The PlumedInput of a wrapped C++ fromPlumedFile (read: pathOrText -> ([forces], [skipped]))."""
+    if isinstance(pathOrText, _os.PathLike):
+        pathOrText = _os.fspath(pathOrText)
+    forces, skipped = read(pathOrText)
+    return PlumedInput({force.getName(): force for force in forces}, skipped)
 %}
 
 %extend CoordinationPlugin::PlumedTranslator {
-    /* The C++ fromPlumedFile as ([forces], [skipped]); each force owned by its Python object. */
+    /* The C++ fromPlumedFile as ([forces], [skipped]). */
     static PyObject* _fromPlumedFile(const std::string& pathOrText) {
         std::vector<std::string> skipped;
         std::vector<OpenMM::Force*> forces = CoordinationPlugin::PlumedTranslator::fromPlumedFile(pathOrText, skipped);
-        PyObject* forceList = PyList_New(0);
-        for (OpenMM::Force* force : forces) {
-            PyObject* object = coordinationNewForceObject(force);
-            PyList_Append(forceList, object);
-            Py_DECREF(object);
-        }
-        PyObject* skippedList = PyList_New(0);
-        for (const std::string& action : skipped) {
-            PyObject* text = PyUnicode_FromString(action.c_str());
-            PyList_Append(skippedList, text);
-            Py_DECREF(text);
-        }
-        return Py_BuildValue("(NN)", forceList, skippedList);
+        return coordinationPlumedInput(forces, skipped);
     }
     %pythoncode %{
     @staticmethod
@@ -208,10 +222,7 @@ PlumedInput.__doc__ = """What fromPlumedFile() read: forces, a dict from each ac
             a named tuple: forces, a dict from label to force in the file's order, and skipped, the other
             actions as "label: NAME" (or "NAME"), e.g. ["d1: DISTANCE", "PRINT"]
         """
-        if isinstance(pathOrText, _os.PathLike):
-            pathOrText = _os.fspath(pathOrText)
-        forces, skipped = PlumedTranslator._fromPlumedFile(pathOrText)
-        return PlumedInput({force.getName(): force for force in forces}, skipped)
+        return _readPlumedFile(PlumedTranslator._fromPlumedFile, pathOrText)
     %}
 };
 
@@ -233,25 +244,12 @@ toPlumed = PlumedTranslator.toPlumed
     static bool isinstance(OpenMM::Force& force) {
         return (dynamic_cast<CoordinationPlugin::CoordinationForce*>(&force) != NULL);
     }
-    /* The C++ fromPlumedFile as ([forces], [skipped]); each force owned by its Python object. */
+    /* The C++ fromPlumedFile as ([forces], [skipped]). */
     static PyObject* _fromPlumedFile(const std::string& pathOrText) {
         std::vector<std::string> skipped;
         std::vector<CoordinationPlugin::CoordinationForce*> forces =
             CoordinationPlugin::CoordinationForce::fromPlumedFile(pathOrText, skipped);
-        PyObject* forceList = PyList_New(0);
-        for (CoordinationPlugin::CoordinationForce* force : forces) {
-            PyObject* object = SWIG_NewPointerObj(SWIG_as_voidptr(force), SWIGTYPE_p_CoordinationPlugin__CoordinationForce,
-                                                  SWIG_POINTER_OWN);
-            PyList_Append(forceList, object);
-            Py_DECREF(object);
-        }
-        PyObject* skippedList = PyList_New(0);
-        for (const std::string& action : skipped) {
-            PyObject* text = PyUnicode_FromString(action.c_str());
-            PyList_Append(skippedList, text);
-            Py_DECREF(text);
-        }
-        return Py_BuildValue("(NN)", forceList, skippedList);
+        return coordinationPlumedInput(forces, skipped);
     }
     %pythoncode %{
     @staticmethod
@@ -272,9 +270,6 @@ toPlumed = PlumedTranslator.toPlumed
             a named tuple: forces, a dict from label to CoordinationForce in the file's order, and
             skipped, the other actions as "label: NAME" (or "NAME"), e.g. ["d1: DISTANCE", "PRINT"]
         """
-        if isinstance(pathOrText, _os.PathLike):
-            pathOrText = _os.fspath(pathOrText)
-        forces, skipped = CoordinationForce._fromPlumedFile(pathOrText)
-        return PlumedInput({force.getName(): force for force in forces}, skipped)
+        return _readPlumedFile(CoordinationForce._fromPlumedFile, pathOrText)
     %}
 };

@@ -130,14 +130,9 @@ def main_table(rows):
     return lines
 
 
-def measured_rows(rows, family):
-    """The rows of a case family that were measured."""
-    return [r for r in rows if r["case"] == family and r["status"] == "ok"]
-
-
 def md_table(rows):
     """Markdown table of case S6 (MD)."""
-    shown = measured_rows(rows, "S6")
+    shown = find(rows, case="S6")
     if not shown:
         return []
     lines = ["| S6 variant | contender | platform | precision | pairs | ms/step | ns/day | added ms/step | "
@@ -153,7 +148,7 @@ def md_table(rows):
 
 def types_table(rows):
     """Markdown table of case T: every switching type, without and with a cutoff, per precision."""
-    shown = measured_rows(rows, "T")
+    shown = find(rows, case="T")
     if not shown:
         return []
     lines = ["Case T: every switching type, Self over " + shown[0]["atoms"] + " atoms at water density, PBC, "
@@ -168,7 +163,7 @@ def types_table(rows):
 
 def cpu_table(rows):
     """Markdown table of case C: the Reference platform and the CPU platform at every thread count."""
-    shown = measured_rows(rows, "C")
+    shown = find(rows, case="C")
     if not shown:
         return []
     reference = {r["label"]: r["ms_per_evaluation"] for r in shown if r["platform"] == "Reference"}
@@ -288,9 +283,9 @@ def check_agreement(results):
     results.write()
 
 
-def find(rows, contender, **criteria):
-    """The ok rows of a contender matching every field in criteria."""
-    return [r for r in rows if r["contender"] == contender and r["status"] == "ok"
+def find(rows, contender=None, **criteria):
+    """The ok (measured) rows matching every field in criteria, of one contender or (None) of any."""
+    return [r for r in rows if contender in (None, r["contender"]) and r["status"] == "ok"
             and all(r[k] == v for k, v in criteria.items())]
 
 

@@ -14,10 +14,6 @@ using std::vector;
 
 namespace {
 
-OpenMMException inputError(const string& line, const string& what) {
-    return OpenMMException("PLUMED input: " + what + " (in \"" + line + "\")");
-}
-
 /** The words of a line, split at blanks (no brace grouping: used only to find "..." and action names). */
 vector<string> blankWords(const string& text) {
     vector<string> words;
@@ -35,7 +31,16 @@ string trimmed(const string& text) {
     return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
 }
 
+/** Where the action's name is among its words: after the label "c:", if there is one. */
+size_t nameIndex(const vector<string>& words) {
+    return (!words.empty() && words[0].size() > 1 && words[0].back() == ':' ? 1 : 0);
+}
+
 } // namespace
+
+OpenMMException CoordinationPlugin::plumedInputError(const string& action, const string& what) {
+    return OpenMMException("PLUMED input: " + what + " (in \"" + trimmed(action) + "\")");
+}
 
 vector<string> PlumedKeywords::splitWords(const string& text, const string& line) {
     vector<string> words;
@@ -45,7 +50,7 @@ vector<string> PlumedKeywords::splitWords(const string& text, const string& line
         if (c == '{')
             depth++;
         else if (c == '}' && --depth < 0)
-            throw inputError(line, "a '}' without its '{'");
+            throw plumedInputError(line, "a '}' without its '{'");
         if (depth == 0 && (c == ' ' || c == '\t' || c == '\r' || c == '\n')) {
             if (!word.empty())
                 words.push_back(word);
@@ -55,7 +60,7 @@ vector<string> PlumedKeywords::splitWords(const string& text, const string& line
             word += c;
     }
     if (depth != 0)
-        throw inputError(line, "a '{' without its '}'");
+        throw plumedInputError(line, "a '{' without its '}'");
     if (!word.empty())
         words.push_back(word);
     return words;
@@ -171,33 +176,20 @@ void PlumedKeywords::rejectLeftovers(const string& reader, const string& where) 
 }
 
 OpenMMException PlumedKeywords::error(const string& what) const {
-    return inputError(line, what);
+    return plumedInputError(line, what);
 }
 
 void PlumedAction::labelAndName(const string& text, string& label, string& name) {
     const vector<string> words = blankWords(text);
-    size_t next = 0;
-    label.clear();
+    const size_t next = nameIndex(words);
+    label = (next == 1 ? words[0].substr(0, words[0].size() - 1) : string());
     name.clear();
-    if (!words.empty() && words[0].size() > 1 && words[0].back() == ':') {
-        label = words[0].substr(0, words[0].size() - 1);
-        next = 1;
-    }
     if (next < words.size())
         name = words[next];
     for (size_t i = next + 1; i < words.size() && label.empty(); i++)
         if (words[i].compare(0, 6, "LABEL=") == 0)
             label = words[i].substr(6);
 }
-
-namespace {
-
-/** Where the action's name is among its words: after the label "c:", if there is one. */
-size_t nameIndex(const vector<string>& words) {
-    return (!words.empty() && words[0].size() > 1 && words[0].back() == ':' ? 1 : 0);
-}
-
-} // namespace
 
 PlumedAction::PlumedAction(const string& text) : PlumedAction(text, PlumedKeywords::splitWords(text, text)) {}
 

@@ -1,8 +1,8 @@
 #include "PlumedTranslator.h"
 #include "internal/PlumedAction.h"
 #include "internal/PlumedCoordination.h"
-#include <map>
 #include <memory>
+#include <set>
 
 using namespace CoordinationPlugin;
 using OpenMM::Force;
@@ -52,13 +52,13 @@ vector<Force*> readActions(const vector<string>& actions, vector<string>& skippe
     double nm = 1.0;
     bool unitsGiven = false;
     vector<std::unique_ptr<Force>> forces;
-    std::map<string, bool> labels;
+    std::set<string> labels;
     for (size_t i = 0; i < actions.size(); i++) {
         string label, name;
         PlumedAction::labelAndName(actions[i], label, name);
-        if (!label.empty() && !labels.emplace(label, true).second)
-            throw OpenMMException("PLUMED input: the label \"" + label + "\" is used by two actions; PLUMED's labels "
-                                  "are unique (in \"" + actions[i] + "\")");
+        if (!label.empty() && !labels.insert(label).second)
+            throw plumedInputError(actions[i], "the label \"" + label + "\" is used by two actions; PLUMED's labels "
+                                               "are unique");
         if (name == "UNITS") {
             PlumedAction units(actions[i]);
             if (unitsGiven)
@@ -102,15 +102,14 @@ Force* PlumedTranslator::fromPlumed(const string& input) {
     string found;
     for (const string& action : skipped)
         found += (found.empty() ? "" : ", ") + action;
-    const size_t first = input.find_first_not_of(" \t\r\n"), last = input.find_last_not_of(" \t\r\n");
-    const string in = " (in \"" + (first == string::npos ? string() : input.substr(first, last - first + 1)) + "\")";
     if (forces.empty())
-        throw OpenMMException("PLUMED input: no action here becomes a force (the translator reads COORDINATION" +
-                              (found.empty() ? string(")") : "; found " + found + ")") + in);
-    throw OpenMMException("PLUMED input: fromPlumed reads one action (and an optional UNITS); this input has " +
-                          std::to_string(forces.size()) +
-                          (forces.size() > 1 ? " actions that become forces" : " action that becomes a force") + (found.empty() ? string() : " and " + found) +
-                          ": read a whole plumed.dat with fromPlumedFile" + in);
+        throw plumedInputError(input, "no action here becomes a force (the translator reads COORDINATION" +
+                                          (found.empty() ? string(")") : "; found " + found + ")"));
+    const string count = std::to_string(forces.size()) +
+                         (forces.size() > 1 ? " actions that become forces" : " action that becomes a force");
+    throw plumedInputError(input, "fromPlumed reads one action (and an optional UNITS); this input has " + count +
+                                      (found.empty() ? string() : " and " + found) +
+                                      ": read a whole plumed.dat with fromPlumedFile");
 }
 
 string PlumedTranslator::toPlumed(const Force& force, const string& label) {

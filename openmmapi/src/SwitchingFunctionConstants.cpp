@@ -100,10 +100,6 @@ SwitchingFunctionConstants SwitchingFunctionConstants::resolve(const Coordinatio
         const bool evenExponents = (c.n % 2 == 0 && c.m % 2 == 0);
         if (c.d0 == 0.0 && evenExponents && c.inverseR0Squared < SinglePrecisionLimit)
             c.path = SwitchingPath::SquaredDistance;
-        // y = x^2 near 1: |y - 1| < squaredBand holds every x of the band |x - 1| < TaylorBand (double) or
-        // SinglePrecisionNearOneBand ((1 + 0.25)^2 - 1 = 0.5625), with a margin.
-        c.squaredBand = 3e-5;
-        c.squaredBandSingle = 0.57;
         c.squaredMaximum = std::pow(10.0, 60.0 / c.n);
     }
     c.smapA = force.getSmapA();
@@ -122,7 +118,6 @@ SwitchingFunctionConstants SwitchingFunctionConstants::resolve(const Coordinatio
         parseCustom(c);
         if (c.isFunctionOfX2())
             c.path = SwitchingPath::SquaredDistance; // a function of x2 = r^2/r0^2 has no other form
-
     }
     c.stretch = force.getStretch() && std::isfinite(c.dmax);
     resolveStretch(c);

@@ -123,7 +123,7 @@ double SwitchingFunctionEvaluator::evaluateSquared(double r2, double& scale) con
         scale = c.inverseR0Squared * c.stretchFactor * (-c.n * yHalfNMinus1 * value * value);
         return value * c.stretchFactor + c.shift;
     }
-    if (!(std::fabs(y - 1.0) < c.squaredBand)) {
+    if (!(std::fabs(y - 1.0) < SwitchingFunctionConstants::SquaredTaylorBand)) {
         const double yHalfNMinus1 = RationalSwitchingFunction::integerPower(y, c.n / 2 - 1);
         const double yHalfMMinus1 = RationalSwitchingFunction::integerPower(y, c.m / 2 - 1);
         const double yHalfM = yHalfMMinus1 * y;

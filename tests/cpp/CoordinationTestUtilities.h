@@ -72,10 +72,14 @@ inline bool quickMatrices() {
     return text != nullptr && std::string(text) == "1";
 }
 
-/** The index of a (mode, box) instance of a setting matrix, 0 to 8 (boxes: "NoPBC", "Rectangular", "Triclinic"). */
+/** The index of a setting matrix's box: 0 "NoPBC", 1 "Rectangular", 2 "Triclinic". */
+inline int matrixBoxIndex(const std::string& boxName) {
+    return (boxName == "NoPBC" ? 0 : (boxName == "Rectangular" ? 1 : 2));
+}
+
+/** The index of a (mode, box) instance of a setting matrix, 0 to 8. */
 inline int matrixInstance(CoordinationPlugin::CoordinationForce::Mode mode, const std::string& boxName) {
-    const int box = (boxName == "NoPBC" ? 0 : (boxName == "Rectangular" ? 1 : 2));
-    return 3 * (int) mode + box;
+    return 3 * (int) mode + matrixBoxIndex(boxName);
 }
 
 /**

@@ -82,7 +82,7 @@ std::vector<SwitchingSettings> typedFunctions() {
  */
 std::vector<SwitchingSettings> typedMatrix(CoordinationForce::Mode mode, const std::string& boxName) {
     const double dmaxes[] = {0.0, 1.0, Infinity};
-    const int modeIndex = (int) mode, boxIndex = matrixInstance(mode, boxName) - 3 * modeIndex;
+    const int modeIndex = (int) mode, boxIndex = matrixBoxIndex(boxName);
     const std::vector<SwitchingSettings> functions = typedFunctions();
     std::vector<SwitchingSettings> matrix;
     for (int f = 0; f < (int) functions.size(); f++)

@@ -84,6 +84,8 @@ private:
     PlumedKeywords actionKeywords;
 };
 
+/** An error in PLUMED input: "PLUMED input: <what> (in "<the action, trimmed>")". */
+OpenMM::OpenMMException plumedInputError(const std::string& action, const std::string& what);
 /** Text that reads back to the same double (without an exponent where the value does not need one). */
 std::string plumedNumber(double value);
 /** PLUMED's atom list for 0-based indices: runs of consecutive atoms as ranges ("1-4,7"). */

@@ -14,7 +14,7 @@ namespace CoordinationPlugin {
  *
  * - Distance: sigma(r) from r = sqrt(r^2), as defined.
  * - SquaredDistance: sigma as a function of y = r^2 / r0^2, with no square root for most pairs. Taken by
- *   the Rational type with d0 = 0 and n and m even (x^n = y^(n/2); within squaredBand of y = 1, where
+ *   the Rational type with d0 = 0 and n and m even (x^n = y^(n/2); within SquaredTaylorBand of y = 1, where
  *   m != 2n needs the Taylor expansion or the cancellation-free form, the pair falls back to r), unless
  *   1/r0^2 exceeds SinglePrecisionLimit (r0 below 1e-15 nm: the decision is then the same in every
  *   precision); and by every Custom function of x2, which has no other form.
@@ -43,6 +43,13 @@ struct OPENMM_EXPORT_COORDINATION SwitchingFunctionConstants {
      * GPU kernel evaluates G_n(x) / G_m(x) (G_k = 1 + x + ... + x^(k-1)), the same function without it.
      */
     static constexpr double SinglePrecisionNearOneBand = 0.25;
+    /**
+     * SquaredDistance (Rational, m != 2n): within this of y = x^2 = 1 the pair is evaluated from r. It holds every
+     * x of the band |x - 1| < TaylorBand, with a margin (double precision) ...
+     */
+    static constexpr double SquaredTaylorBand = 3e-5;
+    /** ... or of |x - 1| < SinglePrecisionNearOneBand ((1 + 0.25)^2 - 1 = 0.5625; single and mixed precision). */
+    static constexpr double SquaredNearOneBand = 0.57;
 
     /**
      * The constants of a force whose switching-function settings are valid (CoordinationForceImpl::resolve
@@ -69,11 +76,6 @@ struct OPENMM_EXPORT_COORDINATION SwitchingFunctionConstants {
     int n = 6, m = 12;                   ///< m resolved (0 means 2n)
     bool mIsTwiceN = true;               ///< m = 2n: sigma = 1 / (1 + x^n), no removable singularity
     double taylorValue = 0.0, taylorFirst = 0.0, taylorSecond = 0.0;
-    /**
-     * SquaredDistance (Rational, m != 2n): within this of y = 1 the pair is evaluated from r, covering the
-     * Taylor band (double precision) or SinglePrecisionNearOneBand (single and mixed).
-     */
-    double squaredBand = 0.0, squaredBandSingle = 0.0;
     /**
      * SquaredDistance without a cutoff (Rational, m = 2n): y is clamped here (y^(n/2) = 1e30, sigma = 1e-30),
      * so that y^(n/2) cannot overflow in single precision (inf * 0 would make the derivative NaN).

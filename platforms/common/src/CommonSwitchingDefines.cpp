@@ -42,7 +42,8 @@ SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc
             path = SwitchingPath::SquaredDistance;
             defines["R2_PATH"] = "1";
             defines["INV_R0_SQUARED"] = cc.doubleToString(sigma.inverseR0Squared);
-            defines["R2_BAND"] = cc.doubleToString(useDouble ? sigma.squaredBand : sigma.squaredBandSingle);
+            defines["R2_BAND"] = cc.doubleToString(useDouble ? SwitchingFunctionConstants::SquaredTaylorBand
+                                                              : SwitchingFunctionConstants::SquaredNearOneBand);
             defines["Y_MAX"] = cc.doubleToString(sigma.squaredMaximum);
         }
         break;

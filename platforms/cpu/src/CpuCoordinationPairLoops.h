@@ -198,7 +198,7 @@ inline ColumnView viewOf(const CpuCoordinationCandidates& candidates) {
  * for anything not beyond the cutoff, NaN included.
  */
 template <bool WithGradient, bool Oriented, class Sigma, class Image>
-__attribute__((always_inline)) inline double
+COORDINATION_ALWAYS_INLINE double
 addRow(double xi, double yi, double zi, double particleI, double slotI, const ColumnView& columns, int begin, int end,
        const Sigma& sigma, const Image& image, double cutoff2, GradientView columnGradient, double& gx, double& gy,
        double& gz) {
@@ -282,10 +282,9 @@ struct Sweep {
  * Inlined into both builds of processItems (the AVX2 one compiles it, and addRow's loop, for AVX2 + FMA).
  */
 template <bool WithGradient, bool Oriented, class Sigma, class Image>
-__attribute__((always_inline)) inline double processItem(const Sweep& sweep, int item, const Sigma& sigma,
-                                                         const Image& image, double* gradient,
-                                                         CpuCoordinationCandidates& candidates,
-                                                         long long& candidatePairs) {
+COORDINATION_ALWAYS_INLINE double processItem(const Sweep& sweep, int item, const Sigma& sigma, const Image& image,
+                                              double* gradient, CpuCoordinationCandidates& candidates,
+                                              long long& candidatePairs) {
     const CpuCoordinationWorkItem work = sweep.items[item];
     const bool self = sweep.self;
     const CpuCoordinationEntries& entriesA = sweep.entriesA;
@@ -355,9 +354,12 @@ __attribute__((always_inline)) inline double processItem(const Sweep& sweep, int
     return sum;
 }
 
-/** Work items first, first + stride, ...: their sums into itemSums, their tested pairs into itemPairs. */
+/**
+ * Work items first, first + stride, ...: their sums into itemSums, their tested pairs into itemPairs. Inlined
+ * where it is called: the kernel's baseline build, and processItemsAvx2.
+ */
 template <bool WithGradient, bool Oriented, class Sigma, class Image>
-void processItems(const Sweep& sweep, int first, int stride, const Sigma& sigma, const Image& image, double* gradient,
+COORDINATION_ALWAYS_INLINE void processItems(const Sweep& sweep, int first, int stride, const Sigma& sigma, const Image& image, double* gradient,
                   CpuCoordinationCandidates& candidates, double* itemSums, long long* itemPairs) {
     for (int item = first; item < (int) sweep.items.size(); item += stride)
         itemSums[item] = processItem<WithGradient, Oriented>(sweep, item, sigma, image, gradient, candidates,
@@ -371,9 +373,7 @@ __attribute__((target("avx2,fma"))) void processItemsAvx2(const Sweep& sweep, in
                                                           const Image& image, double* gradient,
                                                           CpuCoordinationCandidates& candidates, double* itemSums,
                                                           long long* itemPairs) {
-    for (int item = first; item < (int) sweep.items.size(); item += stride)
-        itemSums[item] = processItem<WithGradient, Oriented>(sweep, item, sigma, image, gradient, candidates,
-                                                             itemPairs[item]);
+    processItems<WithGradient, Oriented>(sweep, first, stride, sigma, image, gradient, candidates, itemSums, itemPairs);
 }
 #endif
 
