@@ -170,7 +170,13 @@ static PyObject* coordinationPlumedInput(const std::vector<ForceClass*>& forces,
 }
 %}
 
-/* The classes, with their Doxygen comments as docstrings (swig -doxygen). */
+/* The classes, with their Doxygen comments as docstrings (swig -doxygen), whose :type: and :rtype: fields name
+   the Python types. */
+%typemap(doctype) std::string "str"
+%typemap(doctype) bool "bool"
+%typemap(doctype) std::vector<int> "list[int]"
+%typemap(doctype) OpenMM::Context "openmm.Context"
+%typemap(doctype) OpenMM::Force "openmm.Force"
 #define OPENMM_EXPORT_COORDINATION
 %include "CoordinationForce.h"
 
@@ -211,15 +217,10 @@ def _readPlumedFile(read, pathOrText):
         (PLUMED's "@N" for an unlabelled action); the other actions (DISTANCE, PRINT, RESTRAINT, ...) are
         listed in skipped.
 
-        Parameters
-        ----------
-        pathOrText : str or os.PathLike
-            the path of a PLUMED input file, or its text (any text with a line break is read as text)
-
-        Returns
-        -------
-        PlumedInput
-            a named tuple: forces, a dict from label to force in the file's order, and skipped, the other
+        :type pathOrText: str or os.PathLike
+        :param pathOrText: the path of a PLUMED input file, or its text (any text with a line break is read as text)
+        :rtype: PlumedInput
+        :return: a named tuple: forces, a dict from label to force in the file's order, and skipped, the other
             actions as "label: NAME" (or "NAME"), e.g. ["d1: DISTANCE", "PRINT"]
         """
         return _readPlumedFile(PlumedTranslator._fromPlumedFile, pathOrText)
@@ -259,15 +260,10 @@ toPlumed = PlumedTranslator.toPlumed
         openmmcoordination.fromPlumedFile() reads (PLUMED's file rules, UNITS, labels as names: PLUMED's "@N"
         for an unlabelled action); every other action is listed in skipped.
 
-        Parameters
-        ----------
-        pathOrText : str or os.PathLike
-            the path of a PLUMED input file, or its text (any text with a line break is read as text)
-
-        Returns
-        -------
-        PlumedInput
-            a named tuple: forces, a dict from label to CoordinationForce in the file's order, and
+        :type pathOrText: str or os.PathLike
+        :param pathOrText: the path of a PLUMED input file, or its text (any text with a line break is read as text)
+        :rtype: PlumedInput
+        :return: a named tuple: forces, a dict from label to CoordinationForce in the file's order, and
             skipped, the other actions as "label: NAME" (or "NAME"), e.g. ["d1: DISTANCE", "PRINT"]
         """
         return _readPlumedFile(CoordinationForce._fromPlumedFile, pathOrText)

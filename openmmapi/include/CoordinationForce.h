@@ -14,36 +14,47 @@ namespace CoordinationPlugin {
  *
  * The coordination number is a sum of a switching function over pairs of atoms,
  *
- *     s = sum over pairs (i, j) of sigma(r_ij),
+ * @code
+ * s = sum over pairs (i, j) of sigma(r_ij),
+ * @endcode
  *
  * and the force's energy is a user-supplied function E(s) of it (a Lepton expression of the variable
  * "s" and of global parameters, for example "0.5*k*(s-s0)^2"). The force on atom i is
  * -dE/ds * ds/dx_i. Units: nm and kJ/mol.
  *
  * Which pairs are summed depends on the mode:
+ *
  * - Self (PLUMED: GROUPA only): all pairs (i, j), i < j, of the slots of group A.
  * - Dual (PLUMED: GROUPA and GROUPB): every (a, b) with a in group A and b in group B.
  * - Pair (PLUMED: GROUPA, GROUPB and PAIR): A[k] with B[k] for every k; the groups must be the same size.
+ *
  * As in PLUMED, groups are lists of slots: an atom listed twice counts once per entry, a pair whose
  * two entries are the same atom contributes 0, and in Dual mode a pair of atoms found in both groups
  * counts twice.
  *
  * The switching function is PLUMED's rational function
  *
- *     sigma(r) = (1 - x^n) / (1 - x^m),   x = (r - d0) / r0,
+ * @code
+ * sigma(r) = (1 - x^n) / (1 - x^m),   x = (r - d0) / r0,
+ * @endcode
  *
  * with sigma = 1 (and zero derivative) for r <= d0. Near x = 1 (where m != 2n has a removable
- * singularity) the second-order Taylor expansion about x = 1 is used for |x - 1| < 1.1e-5, as PLUMED does.
+ * singularity) the second-order Taylor expansion about x = 1 is used where x is within 1.1e-5 of 1, as PLUMED
+ * does.
  * With a finite cutoff dmax, sigma = 0 for r > dmax and, if stretching is on (the default), the function
  * is shifted and scaled so that it reaches zero continuously at dmax:
  *
- *     sigma'(r) = (sigma(r) - sigma(dmax)) / (sigma(0) - sigma(dmax)).
+ * @code
+ * stretched sigma(r) = (sigma(r) - sigma(dmax)) / (sigma(0) - sigma(dmax))
+ * @endcode
  *
  * PLUMED keyword correspondence:
  *
- *     R_0 -> setR0 (nm)      NN -> setN        MM -> setM (0 means 2n)     D_0 -> setD0 (nm)
- *     D_MAX -> setDMax       NOSTRETCH -> setStretch(false)                 NOPBC -> setUsesPeriodicBoundaryConditions(false)
- *     GROUPA/GROUPB/PAIR -> setGroupA/setGroupB/setMode
+ * @code
+ * R_0 -> setR0 (nm)      NN -> setN        MM -> setM (0 means 2n)     D_0 -> setD0 (nm)
+ * D_MAX -> setDMax       NOSTRETCH -> setStretch(false)                 NOPBC -> setUsesPeriodicBoundaryConditions(false)
+ * GROUPA/GROUPB/PAIR -> setGroupA/setGroupB/setMode
+ * @endcode
  *
  * PLUMED's keyword form (COORDINATION R_0=... NN=... MM=... D_0=..., no SWITCH) is the default here:
  * dmax = 0 ("automatic") means dmax = d0 + r0 * (1e-5)^(1/(n - m)), with stretching. PLUMED's
@@ -52,16 +63,18 @@ namespace CoordinationPlugin {
  * The other switching functions of PLUMED's SWITCH={...} are chosen with setSwitchingFunction(), with
  * PLUMED's definitions (x = (r - d0) / r0; sigma = 1 for r <= d0; the same cutoff and stretch rules):
  *
- *     Rational     (1 - x^n) / (1 - x^m)                       SWITCH={RATIONAL R_0 D_0 NN MM}
- *     Exponential  exp(-x)                                     SWITCH={EXP R_0 D_0}
- *     Gaussian     exp(-x^2 / 2)                               SWITCH={GAUSSIAN R_0 D_0}
- *     Smap         (1 + (2^(a/b) - 1) x^a)^(-b/a)              SWITCH={SMAP R_0 D_0 A B}: setSmapExponents(a, b)
- *     Cubic        (x - 1)^2 (1 + 2x), x = (r - d0)/(dmax - d0) SWITCH={CUBIC D_0 D_MAX}: needs a finite dmax; r0 unused
- *     Tanh         1 - tanh(x)                                 SWITCH={TANH R_0 D_0}
- *     Cosinus      (cos(pi x) + 1) / 2 for x <= 1, else 0      SWITCH={COSINUS R_0 D_0}
- *     NativeQ      1 / (1 + exp(beta (r - lambda ref)))        SWITCH={Q BETA LAMBDA REF D_0}: setNativeQParameters(); r0 unused
- *     Custom       f(x), any Lepton expression of x            SWITCH={CUSTOM FUNC=... R_0 D_0}: setCustomSwitchingFunction()
- *                  or f(x2), x2 = r^2 / r0^2 (d0 is then ignored, as in PLUMED: no clamp, stretch uses f(0))
+ * @code
+ * Rational     (1 - x^n) / (1 - x^m)                       SWITCH={RATIONAL R_0 D_0 NN MM}
+ * Exponential  exp(-x)                                     SWITCH={EXP R_0 D_0}
+ * Gaussian     exp(-x^2 / 2)                               SWITCH={GAUSSIAN R_0 D_0}
+ * Smap         (1 + (2^(a/b) - 1) x^a)^(-b/a)              SWITCH={SMAP R_0 D_0 A B}: setSmapExponents(a, b)
+ * Cubic        (x - 1)^2 (1 + 2x), x = (r - d0)/(dmax - d0) SWITCH={CUBIC D_0 D_MAX}: needs a finite dmax; r0 unused
+ * Tanh         1 - tanh(x)                                 SWITCH={TANH R_0 D_0}
+ * Cosinus      (cos(pi x) + 1) / 2 for x <= 1, else 0      SWITCH={COSINUS R_0 D_0}
+ * NativeQ      1 / (1 + exp(beta (r - lambda ref)))        SWITCH={Q BETA LAMBDA REF D_0}: setNativeQParameters(); r0 unused
+ * Custom       f(x), any Lepton expression of x            SWITCH={CUSTOM FUNC=... R_0 D_0}: setCustomSwitchingFunction()
+ *              or f(x2), x2 = r^2 / r0^2 (d0 is then ignored, as in PLUMED: no clamp, stretch uses f(0))
+ * @endcode
  *
  * The automatic dmax (0) is PLUMED's default for the type: the keyword form's cutoff for Rational,
  * d0 + r0 for Cosinus (where it reaches 0), none for the others (Cubic needs an explicit dmax).
@@ -487,6 +500,8 @@ private:
     std::string customSwitchingFunction;
 };
 
+// Declared private in CoordinationForce: left out of the API reference.
+/// @cond INTERNAL
 /**
  * A global parameter of a CoordinationForce: a name and its default value.
  */
@@ -506,6 +521,7 @@ public:
      */
     GlobalParameterInfo(const std::string& name, double defaultValue) : name(name), defaultValue(defaultValue) {}
 };
+/// @endcond
 
 } // namespace CoordinationPlugin
 

@@ -21,14 +21,16 @@ namespace CoordinationPlugin {
  *
  * The actions read, and the force each becomes:
  *
- *     COORDINATION   CoordinationForce with the energy "s": GROUPA (Self mode), GROUPB (Dual), PAIR (Pair);
- *                    the keyword form R_0, D_0, NN, MM (PLUMED's automatic dmax, stretched) or
- *                    SWITCH={TYPE ...} of any type (RATIONAL R_0 D_0 NN MM, EXP, GAUSSIAN, SMAP A B,
- *                    CUBIC D_0 D_MAX, TANH, COSINUS, Q BETA LAMBDA REF, CUSTOM FUNC=... or MATHEVAL, each
- *                    with R_0 (not CUBIC), D_0, D_MAX and NOSTRETCH; no cutoff without D_MAX); periodic
- *                    boundary conditions unless NOPBC. NLIST, NL_CUTOFF, NL_STRIDE, SERIAL and
- *                    NUMERICAL_DERIVATIVES are accepted and ignored (the neighbour list is automatic,
- *                    derivatives are analytic).
+ * @code
+ * COORDINATION   CoordinationForce with the energy "s": GROUPA (Self mode), GROUPB (Dual), PAIR (Pair);
+ *                the keyword form R_0, D_0, NN, MM (the automatic dmax of PLUMED, stretched) or
+ *                SWITCH={TYPE ...} of any type (RATIONAL R_0 D_0 NN MM, EXP, GAUSSIAN, SMAP A B,
+ *                CUBIC D_0 D_MAX, TANH, COSINUS, Q BETA LAMBDA REF, CUSTOM FUNC=... or MATHEVAL, each
+ *                with R_0 (not CUBIC), D_0, D_MAX and NOSTRETCH; no cutoff without D_MAX); periodic
+ *                boundary conditions unless NOPBC. NLIST, NL_CUTOFF, NL_STRIDE, SERIAL and
+ *                NUMERICAL_DERIVATIVES are accepted and ignored (the neighbour list is automatic,
+ *                derivatives are analytic).
+ * @endcode
  *
  * Anything the translator does not understand in an action it reads (an unknown keyword, \@mdatoms, a
  * group label, a malformed number) throws an OpenMMException that names it and the action. Biases and
