@@ -114,3 +114,40 @@ def _cvpack_contacts(xyz, edges, mode, group_a, group_b, r0=0.3, switch_on=0.45,
     t = np.clip((r - switch_on) / (cutoff - switch_on), 0.0, 1.0)
     switch = 1 - 10 * t**3 + 15 * t**4 - 6 * t**5
     return float(np.sum(np.where(r < cutoff, switch / (1 + (r / r0) ** 6), 0.0)))
+
+
+def test_multiple_walkers_share_one_bias(tmp_path):
+    """examples/multiple_walkers.py --smoke: two walker processes on the CPU, one bias through app.Metadynamics' biasDir."""
+    result = subprocess.run([sys.executable, str(EXAMPLES / "multiple_walkers.py"), "--smoke", "--out", str(tmp_path)],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    for walker in (0, 1):
+        assert f"walker {walker}:      1.0 ps  s=" in result.stdout and f"walker {walker}: done, 1.0 ps" in result.stdout
+    assert "2 walker(s): 0.002 ns in" in result.stdout and "ns/day combined" in result.stdout, result.stdout
+    grid = np.linspace(0.0, 1.0, 401)
+    files = sorted(tmp_path.glob("bias/bias_*.npy"))
+    assert len(files) == 2  # one file per walker, the latest of each
+    # Each file holds its own walker's hills: Gaussians of width 0.015 at the s its colvar.csv records (a hill at
+    # every row), heights up to 1.5 kJ/mol, lowered by the bias already there (well-tempered: at most 3 kJ/mol here).
+    centres = [np.array([float(row["s"]) for row in csv.DictReader(open(tmp_path / f"walker-{i}" / "colvar.csv"))])
+               for i in (0, 1)]
+    assert all(len(c) == 2 for c in centres)
+    for path in files:
+        bias = np.load(path)
+        fits = []
+        for c in centres:
+            basis = np.exp(-0.5 * ((grid[:, None] - c[None, :]) / 0.015) ** 2)
+            heights, *_ = np.linalg.lstsq(basis, bias, rcond=None)
+            fits.append((np.abs(basis @ heights - bias).max(), heights))
+        residual, heights = min(fits, key=lambda fit: fit[0])
+        # colvar.csv rounds s to 1e-6: a hill's slope (at most 1.5 / (0.015 sqrt(e)) per unit of s) gives 5e-5
+        # (the heights fitted to the rounded centres carry a relative error of about 1e-5)
+        assert residual < 1e-4 and abs(heights[0] - 1.5) < 1e-4  # the first hill: no bias yet, the full height
+        assert np.all(heights > 1.5 * np.exp(-3.0 / (0.0083144626 * 1500.0))) and np.all(heights < 1.5 + 1e-4)
+    # The walker that shared last read the other's final hills: its free energy is the well-tempered sum of both files.
+    combined = -6.0 / 5.0 * sum(np.load(path) for path in files)
+    finals = [np.load(tmp_path / f"walker-{i}" / "free_energy.npy") for i in (0, 1)]
+    assert min(np.abs(final - combined).max() for final in finals) < 1e-9
+    assert all(np.abs(final).max() > 0 for final in finals)
+    estimates = list(csv.DictReader(open(tmp_path / "estimates.csv")))
+    assert estimates and estimates[-1]["walkers_read"] == "2"
