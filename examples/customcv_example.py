@@ -1,6 +1,7 @@
-"""A CoordinationForce inside OpenMM's CustomCVForce, next to another collective variable.
+"""A CoordinationForce inside OpenMM's CustomCVForce, next to another collective variable
+======================================================================================
 
-Na+ and Cl- in TIP3P water (the system of nacl_metadynamics.py). Two collective variables:
+Na+ and Cl- in TIP3P water (the system of nacl_metadynamics.py). Two collective variables::
 
     w = the number of water oxygens around Na+   (CoordinationForce, DUAL mode: GROUPA=Na GROUPB=O,
                                                   R_0 = 0.3 nm, NN = 12, MM = 24, D_MAX = 0.8 nm)
@@ -10,6 +11,8 @@ and one CustomCVForce restraining both: 0.5*kw*(w - w0)^2 + 0.5*kd*max(0, d - dw
 six-coordinated and the ions within 0.6 nm). The script first checks that w inside CustomCVForce equals
 the CoordinationForce used on its own (value and forces, in a second Context), then runs 2 ps and
 prints both variables.
+
+Usage::
 
     python examples/customcv_example.py [--platform CPU]
 """

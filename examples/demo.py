@@ -1,4 +1,5 @@
-"""Demo: steer a coordination number with CoordinationForce.
+"""Demo: steer a coordination number with CoordinationForce
+========================================================
 
 A periodic box of 200 Lennard-Jones argon atoms at 120 K (liquid). Ten of them are tagged; their
 coordination number among themselves (PLUMED's COORDINATION with GROUPA = the tagged atoms) starts
@@ -8,6 +9,8 @@ low because they are spread through the box. A harmonic restraint
 
 with a target s0 well above the initial value pulls them together into a cluster. The script prints s
 every few hundred steps and, at the end, whether s approached s0.
+
+Usage::
 
     python examples/demo.py [--steps 4000] [--report 400] [--platform CPU]
 """

@@ -1,4 +1,5 @@
-"""Migrating from cvpack / CustomCVForce: the same coordination bias, before and after.
+"""Migrating from cvpack / CustomCVForce: the same coordination bias, before and after
+===================================================================================
 
 The usual OpenMM route to a contact-number bias is a CustomCVForce whose collective variable is a
 CustomNonbondedForce over an interaction group; cvpack's NumberOfContacts (cvpack 0.13, PyPI) builds
@@ -6,12 +7,12 @@ exactly that: the step function 1/(1+x^6) with x = r/r0, OpenMM's switching poly
 switchFactor * r0 to the cutoff cutoffFactor * r0 (defaults r0 = 0.3 nm, 1.5 and 2: from 0.45 nm to
 0.6 nm), the NonbondedForce's exceptions as exclusions; overlapping groups count each pair once.
 This script calls cvpack for two collective variables in a box of TIP3P water with Na+ and Cl- (OpenMM's
-Modeller and Amber14):
+Modeller and Amber14)::
 
   hydration  Na+ with every water oxygen   (cvpack: NumberOfContacts([na], oxygens, ...); ours: Dual)
   water      every oxygen with every other (cvpack: NumberOfContacts(oxygens, oxygens, ...); ours: Self)
 
-and replaces it two ways:
+and replaces it two ways::
 
   exact      CoordinationForce with a Custom switching function equal to cvpack's (its 1/(1+x^6) times
              OpenMM's polynomial from 0.45 nm, cut at 0.6 nm, no stretch): the same energy and forces to
@@ -22,6 +23,8 @@ and replaces it two ways:
 
 It prints the values, the largest force differences and the time per energy + force evaluation of each
 (a System holding only the bias), on each platform asked for (GPU platforms in mixed precision).
+
+Usage::
 
     python examples/from_customcv.py [--platforms CPU,Reference] [--box 3.0] [--reps 20] [--equilibrate 2]
                                      [--markdown table.md]

@@ -1,6 +1,7 @@
-"""Migrating from PLUMED: one PLUMED input line, the same numbers from CoordinationForce.
+"""Migrating from PLUMED: one PLUMED input line, the same numbers from CoordinationForce
+=====================================================================================
 
-PLUMED's regression test rt-basic-der-test (its files are in tests/data/plumed/) runs
+PLUMED's regression test rt-basic-der-test (its files are in tests/data/plumed/) runs::
 
     c1: COORDINATION GROUPA=1,2 GROUPB=3,4,5,6 SWITCH={RATIONAL R_0=2}
     BIASVALUE ARG=d1c          # d1c is the same sum built from DISTANCEs: the bias energy is c1 itself
@@ -9,6 +10,8 @@ on 5 frames of 108 argon atoms in a 5.0388 nm cubic box and prints c1 (PRINT FMT
 bias forces (driver --dump-forces, %8.4f). This script builds the force from the same line with
 CoordinationForce.fromPlumed (atoms from 1 in PLUMED, from 0 in OpenMM), takes the energy E = s as
 BIASVALUE does, and prints PLUMED's numbers next to ours, on each platform asked for.
+
+Usage::
 
     python examples/from_plumed.py [--platforms Reference,CPU,OpenCL] [--markdown table.md]
 

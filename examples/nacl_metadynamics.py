@@ -1,4 +1,5 @@
-"""NaCl dissociation in water: well-tempered metadynamics on the Na-Cl coordination number.
+"""NaCl dissociation in water: well-tempered metadynamics on the Na-Cl coordination number
+=======================================================================================
 
 One Na+ and one Cl- in a box of TIP3P water (Amber14 force field, PME, Langevin dynamics at 300 K),
 built with OpenMM's own Modeller and ForceField. The collective variable is PLUMED's COORDINATION of
@@ -10,6 +11,8 @@ so s ~ 0.6 in the contact ion pair (r ~ 0.28 nm), ~ 0.05 in the solvent-separate
 and -> 0 when the ions are apart. CoordinationForce("s") is the BiasVariable of OpenMM's
 app.Metadynamics, which deposits Gaussian hills on s (well-tempered, bias factor 6) and returns the
 free energy F(s).
+
+Usage::
 
     python examples/nacl_metadynamics.py            # about two minutes on a 2-core CPU (60 ps)
     python examples/nacl_metadynamics.py --long     # 10 ns: a converged F(s) (an H100: ~13 minutes)

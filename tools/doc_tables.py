@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Keeps the tables of README.md and docs/*.md equal to the measurements they come from.
+"""Keeps the tables of README.md and docs/**/*.md equal to the measurements they come from.
 
 A generated table sits in a page between two comments:
 
@@ -53,7 +53,7 @@ def lookup(table, label, contender="openmm-coordination", precision="single", fi
 
 
 def duration(ms):
-    """A time as the README writes it: µs below 0.1 ms, two significant digits."""
+    """A time as the performance page writes it: µs below 0.1 ms, two significant digits."""
     if ms is None:
         return "—"
     if ms < 0.1:
@@ -77,9 +77,9 @@ def single_mixed(table, label):
 
 
 def gpu_summary():
-    """The README's H100 table: added time per MD step, from the last suite run (results.csv): this plugin, the
-    anchors on the same pairs (OpenMM's CustomNonbondedForce summing sigma, NonbondedForce LJ + reaction field),
-    OpenMM's CustomCVForce route and PLUMED's published numbers."""
+    """The performance page's H100 table (docs/performance.md): added time per MD step, from the last suite run
+    (results.csv): this plugin, the anchors on the same pairs (OpenMM's CustomNonbondedForce summing sigma,
+    NonbondedForce LJ + reaction field), OpenMM's CustomCVForce route and PLUMED's published numbers."""
     results = rows("results.csv")
     custom, plain = "OpenMM CustomNonbondedForce", "OpenMM NonbondedForce LJ+RF"
     route = "OpenMM CustomCVForce"
@@ -125,8 +125,8 @@ def milliseconds(value):
 
 
 def cpu_summary():
-    """The README's CPU-platform table: the suite's case C (results.csv), the CPU platform at 1 thread and at its
-    fastest thread count against the Reference platform, and PLUMED's published CPU time for its lattice."""
+    """The performance page's CPU-platform table: the suite's case C (results.csv), the CPU platform at 1 thread and
+    at its fastest thread count against the Reference platform, and PLUMED's published CPU time for its lattice."""
     results = rows("results.csv")
     cases = [("20k water atoms, Self, dmax 1 nm", "C N=20k dmax=1 nm", None),
              ("20k water atoms, Self, automatic dmax 2.04 nm", "C N=20k dmax=auto", None),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test and prints one combined count: the C++ suite (GoogleTest) once per platform case, the Python
-# suite (pytest) in shards by platform case, the API reference build, and the wheel's smoke test in a fresh
-# virtual environment. Expects the C++ build in build/cpp and the package installed in the given Python
-# (tools/setup.sh does both). Usage: bash tools/run-tests.sh [PYTHON]
+# suite (pytest) in shards by platform case, the documentation site (tools/build-docs.sh, then tools/check-site.py
+# in headless Chromium), and the wheel's smoke test in a fresh virtual environment. Expects the C++ build in
+# build/cpp and the package installed in the given Python (tools/setup.sh does both). Usage: bash tools/run-tests.sh [PYTHON]
 #
 # The jobs run COORDINATION_TEST_JOBS at a time (default: the number of cores), longest first: most of a GPU
 # case's time on PoCL is compiling kernel sources on one core. Each job writes build/test-reports/<job>.log,
@@ -58,13 +58,12 @@ python_job() {
     return "${PIPESTATUS[0]}"
 }
 docs_job() {
-    echo "API reference (doxygen docs/api/Doxyfile: fails on an undocumented public member)"
-    mkdir -p build/docs/api
-    if doxygen docs/api/Doxyfile && [ -f build/docs/api/html/classCoordinationPlugin_1_1CoordinationForce.html ]; then
-        echo "API reference: build/docs/api/html/index.html"
+    echo "documentation site (tools/build-docs.sh, then tools/check-site.py in headless Chromium)"
+    if bash tools/build-docs.sh "$python" && "$python" tools/check-site.py; then
+        echo "documentation site: build/docs/html/index.html"
         echo ok > "$reports/docs.status"
     else
-        echo "API reference: doxygen failed"
+        echo "documentation site: failed"
         echo failed > "$reports/docs.status"
         return 1
     fi

