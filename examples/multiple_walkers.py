@@ -97,7 +97,7 @@ def run_walker(args):
             box = state.getPeriodicBoxVectors().value_in_unit(unit.nanometer)
             r = nacl.minimum_image_distance(state.getPositions(asNumpy=True).value_in_unit(unit.nanometer), box,
                                             sodium, chloride)
-            writer.writerow([f"{done * nacl.TIMESTEP:.1f}", f"{s:.6f}", f"{r:.5f}"])
+            writer.writerow([f"{done * nacl.TIMESTEP:.1f}", f"{s:.9f}", f"{r:.5f}"])
             if done % report_every == 0 or done >= steps:
                 rate = done * nacl.TIMESTEP / 1000 / ((time.time() - start) / 86400)
                 print(f"walker {args.walker}: {done * nacl.TIMESTEP:8.1f} ps  s={s:.3f}  r={r:.3f} nm  "
