@@ -4,6 +4,8 @@
 import collections as _collections
 import os as _os
 
+import openmm as _openmmPackage
+
 from openmm import unit as _unit
 
 from . import _arguments
@@ -72,9 +74,9 @@ static std::string pythonSpelling(std::string message) {
     argument = _arguments.length(argument, "method", "argument")
 %}
 %enddef
-%define INTEGER_ARGUMENT(method, argument)
+%define INTEGER_ARGUMENT(method, argument, allowed)
 %pythonprepend CoordinationPlugin::CoordinationForce::method %{
-    argument = _arguments.integer(argument, "method", "argument")
+    argument = _arguments.integer(argument, "method", "argument", allowed)
 %}
 %enddef
 %define BOOLEAN_ARGUMENT(method, argument)
@@ -96,13 +98,13 @@ static std::string pythonSpelling(std::string message) {
 LENGTH_ARGUMENT(setR0, r0)
 LENGTH_ARGUMENT(setD0, d0)
 LENGTH_ARGUMENT(setDMax, dmax)
-INTEGER_ARGUMENT(setN, n)
-INTEGER_ARGUMENT(setM, m)
-INTEGER_ARGUMENT(setMode, mode)
-INTEGER_ARGUMENT(setSwitchingFunction, type)
-INTEGER_ARGUMENT(getGlobalParameterName, index)
-INTEGER_ARGUMENT(getGlobalParameterDefaultValue, index)
-INTEGER_ARGUMENT(getEnergyParameterDerivativeName, index)
+INTEGER_ARGUMENT(setN, n, _arguments.EXPONENT_FROM_1)
+INTEGER_ARGUMENT(setM, m, _arguments.EXPONENT_FROM_0)
+INTEGER_ARGUMENT(setMode, mode, _arguments.MODE)
+INTEGER_ARGUMENT(setSwitchingFunction, type, _arguments.SWITCHING_FUNCTION)
+INTEGER_ARGUMENT(getGlobalParameterName, index, _arguments.GLOBAL_PARAMETER_INDEX)
+INTEGER_ARGUMENT(getGlobalParameterDefaultValue, index, _arguments.GLOBAL_PARAMETER_INDEX)
+INTEGER_ARGUMENT(getEnergyParameterDerivativeName, index, _arguments.DERIVATIVE_INDEX)
 BOOLEAN_ARGUMENT(setStretch, stretch)
 BOOLEAN_ARGUMENT(setUsesPeriodicBoundaryConditions, periodic)
 ATOMS_ARGUMENT(setGroupA)
@@ -116,8 +118,8 @@ LENGTH_RESULT(getNativeQReference)
     val = _unit.Quantity(val, _unit.nanometer**-1)
 %}
 %pythonprepend CoordinationPlugin::CoordinationForce::setSmapExponents %{
-    a = _arguments.integer(a, "setSmapExponents", "a")
-    b = _arguments.integer(b, "setSmapExponents", "b")
+    a = _arguments.integer(a, "setSmapExponents", "a", _arguments.EXPONENT_FROM_1)
+    b = _arguments.integer(b, "setSmapExponents", "b", _arguments.EXPONENT_FROM_1)
 %}
 %pythonprepend CoordinationPlugin::CoordinationForce::setNativeQParameters %{
     beta = _arguments.inverse_length(beta, "setNativeQParameters", "beta")
@@ -128,10 +130,10 @@ LENGTH_RESULT(getNativeQReference)
     defaultValue = _arguments.number(defaultValue, "addGlobalParameter", "defaultValue")
 %}
 %pythonprepend CoordinationPlugin::CoordinationForce::setGlobalParameterName %{
-    index = _arguments.integer(index, "setGlobalParameterName", "index")
+    index = _arguments.integer(index, "setGlobalParameterName", "index", _arguments.GLOBAL_PARAMETER_INDEX)
 %}
 %pythonprepend CoordinationPlugin::CoordinationForce::setGlobalParameterDefaultValue %{
-    index = _arguments.integer(index, "setGlobalParameterDefaultValue", "index")
+    index = _arguments.integer(index, "setGlobalParameterDefaultValue", "index", _arguments.GLOBAL_PARAMETER_INDEX)
     defaultValue = _arguments.number(defaultValue, "setGlobalParameterDefaultValue", "defaultValue")
 %}
 
@@ -228,11 +230,36 @@ def _readPlumedFile(read, pathOrText):
 };
 
 %pythoncode %{
+def _keepsOwnerAlive(getter):
+    """A getter of a reference into the object it is called on (System.getForce) whose result keeps that object
+    alive, so that the reference (and CoordinationForce.cast's result from it) never outlives what it points into."""
+    if getattr(getter, "_keepsOwnerAlive", False):
+        return getter
+
+    def get(self, *args):
+        result = getter(self, *args)
+        result._owner = self
+        return result
+    get.__name__, get.__qualname__, get.__doc__ = getter.__name__, getter.__qualname__, getter.__doc__
+    get._keepsOwnerAlive = True
+    return get
+
+
+# OpenMM's own getForce and getCollectiveVariable return references that do not keep their System or CustomCVForce
+# alive: cast(XmlSerializer.deserialize(xml).getForce(0)) would read freed memory. Their results now hold their owner.
+_openmmPackage.System.getForce = _keepsOwnerAlive(_openmmPackage.System.getForce)
+_openmmPackage.CustomCVForce.getCollectiveVariable = _keepsOwnerAlive(
+    _openmmPackage.CustomCVForce.getCollectiveVariable)
+
 fromPlumedFile = PlumedTranslator.fromPlumedFile
 fromPlumed = PlumedTranslator.fromPlumed
 toPlumed = PlumedTranslator.toPlumed
 %}
 
+/* cast's result is a reference into its argument's force: it keeps the argument (and what keeps that alive) alive. */
+%pythonappend CoordinationPlugin::CoordinationForce::cast %{
+    val._owner = force
+%}
 %extend CoordinationPlugin::CoordinationForce {
     /** Cast a Force (for example from System.getForce()) to a CoordinationForce. */
     static CoordinationPlugin::CoordinationForce& cast(OpenMM::Force& force) {

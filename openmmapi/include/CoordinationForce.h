@@ -219,11 +219,17 @@ public:
      */
     int getN() const { return n; }
     /**
-     * Set the exponent n of the Rational function's numerator (PLUMED's NN).
-     *
-     * @param n   must be >= 1
+     * The largest exponent setN(), setM() and setSmapExponents() accept: 2^24 = 16777216. Twice it (m = 0
+     * means 2n) fits an int with room to spare, and x^n already underflows to 0 for x < 1 far below it.
      */
-    void setN(int n) { this->n = n; }
+    static const int MaxExponent = 16777216;
+    /**
+     * Set the exponent n of the Rational function's numerator (PLUMED's NN). A value outside 1 to
+     * MaxExponent (16777216) throws an OpenMMException here.
+     *
+     * @param n   1 to MaxExponent (16777216)
+     */
+    void setN(int n);
     /**
      * Get the exponent m of the Rational function's denominator, as set.
      *
@@ -231,11 +237,13 @@ public:
      */
     int getM() const { return m; }
     /**
-     * Set the exponent m of the Rational function's denominator (PLUMED's MM).
+     * Set the exponent m of the Rational function's denominator (PLUMED's MM). A value outside 0 to
+     * MaxExponent (16777216) throws an OpenMMException here; m equal to n (after the substitution of 2n
+     * for 0) is refused when a Context is created.
      *
-     * @param m   >= 0; 0 means 2n; after that substitution it must differ from n
+     * @param m   0 to MaxExponent (16777216); 0 means 2n
      */
-    void setM(int m) { this->m = m; }
+    void setM(int m);
     /**
      * Get the exponent m actually used.
      *
@@ -315,10 +323,13 @@ public:
      */
     int getSmapB() const { return smapB; }
     /**
-     * Set the exponents of the Smap function sigma = (1 + (2^(a/b) - 1) x^a)^(-b/a).
+     * Set the exponents of the Smap function sigma = (1 + (2^(a/b) - 1) x^a)^(-b/a). Each must be 1 to
+     * MaxExponent (16777216), or both 0 (unset, the default: a force of another type keeps them so);
+     * anything else throws an OpenMMException here. A Smap force with unset exponents is refused when a
+     * Context is created.
      *
-     * @param a   PLUMED's A, >= 1
-     * @param b   PLUMED's B, >= 1
+     * @param a   PLUMED's A, 1 to MaxExponent (16777216)
+     * @param b   PLUMED's B, 1 to MaxExponent (16777216)
      */
     void setSmapExponents(int a, int b);
     /**
@@ -394,28 +405,28 @@ public:
     /**
      * Get the name of a global parameter.
      *
-     * @param index   0 .. getNumGlobalParameters() - 1
+     * @param index   0 .. getNumGlobalParameters() - 1 (another index throws an OpenMMException)
      * @return its name
      */
     const std::string& getGlobalParameterName(int index) const;
     /**
      * Rename a global parameter (before a Context is created).
      *
-     * @param index   0 .. getNumGlobalParameters() - 1
+     * @param index   0 .. getNumGlobalParameters() - 1 (another index throws an OpenMMException)
      * @param name    the new name (not "s", unique)
      */
     void setGlobalParameterName(int index, const std::string& name);
     /**
      * Get the default value of a global parameter.
      *
-     * @param index   0 .. getNumGlobalParameters() - 1
+     * @param index   0 .. getNumGlobalParameters() - 1 (another index throws an OpenMMException)
      * @return its value in a new Context
      */
     double getGlobalParameterDefaultValue(int index) const;
     /**
      * Set the default value of a global parameter (its value in Contexts created afterwards).
      *
-     * @param index          0 .. getNumGlobalParameters() - 1
+     * @param index          0 .. getNumGlobalParameters() - 1 (another index throws an OpenMMException)
      * @param defaultValue   the value
      */
     void setGlobalParameterDefaultValue(int index, double defaultValue);
@@ -436,7 +447,7 @@ public:
     /**
      * Get the name of a requested energy parameter derivative.
      *
-     * @param index   0 .. getNumEnergyParameterDerivatives() - 1
+     * @param index   0 .. getNumEnergyParameterDerivatives() - 1 (another index throws an OpenMMException)
      * @return the global parameter's name
      */
     const std::string& getEnergyParameterDerivativeName(int index) const;

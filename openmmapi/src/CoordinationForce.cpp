@@ -5,7 +5,6 @@
 #include "openmm/CustomCVForce.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/System.h"
-#include "openmm/internal/AssertionUtilities.h"
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -25,6 +24,41 @@ void CoordinationForce::setMode(Mode mode) {
         throw OpenMMException("CoordinationForce: unknown mode " + std::to_string((int) mode) +
                               "; use CoordinationForce::Self, Dual or Pair");
     this->mode = mode;
+}
+
+namespace {
+
+/** An exponent outside minimum..MaxExponent is refused where it is set, naming the setter, the value and the range. */
+void checkExponent(const string& setter, const string& what, int value, int minimum, const string& note = "") {
+    if (value < minimum || value > CoordinationForce::MaxExponent)
+        throw OpenMMException("CoordinationForce::" + setter + ": the exponent " + what + " must be >= " +
+                              std::to_string(minimum) + note + " and <= " + std::to_string(CoordinationForce::MaxExponent) +
+                              " (CoordinationForce::MaxExponent), got " + std::to_string(value));
+}
+
+/** An index into one of the force's lists; another index is an OpenMMException naming it and the valid range. */
+void checkIndex(const string& method, int index, size_t size, const string& singular, const string& plural) {
+    if (index >= 0 && (size_t) index < size)
+        return;
+    const string has = (size == 0 ? "no " + plural : std::to_string(size) + " " + (size == 1 ? singular : plural));
+    throw OpenMMException("CoordinationForce::" + method + ": index " + std::to_string(index) + " is out of range; this force has " + has +
+                          (size == 0 ? "" : " (use an index from 0 to " + std::to_string(size - 1) + ")"));
+}
+
+void checkGlobalParameterIndex(const string& method, int index, size_t size) {
+    checkIndex(method, index, size, "global parameter", "global parameters");
+}
+
+} // namespace
+
+void CoordinationForce::setN(int n) {
+    checkExponent("setN", "n", n, 1);
+    this->n = n;
+}
+
+void CoordinationForce::setM(int m) {
+    checkExponent("setM", "m", m, 0, " (0 means 2n)");
+    this->m = m;
 }
 
 int CoordinationForce::getEffectiveM() const {
@@ -50,6 +84,10 @@ void CoordinationForce::setSwitchingFunction(SwitchingFunction type) {
 }
 
 void CoordinationForce::setSmapExponents(int a, int b) {
+    if (a != 0 || b != 0) { // (0, 0): unset, the default
+        checkExponent("setSmapExponents", "a", a, 1, " (or a = b = 0: unset)");
+        checkExponent("setSmapExponents", "b", b, 1, " (or a = b = 0: unset)");
+    }
     smapA = a;
     smapB = b;
 }
@@ -71,27 +109,28 @@ int CoordinationForce::addGlobalParameter(const string& name, double defaultValu
 }
 
 const string& CoordinationForce::getGlobalParameterName(int index) const {
-    ASSERT_VALID_INDEX(index, globalParameters);
+    checkGlobalParameterIndex("getGlobalParameterName", index, globalParameters.size());
     return globalParameters[index].name;
 }
 
 void CoordinationForce::setGlobalParameterName(int index, const string& name) {
-    ASSERT_VALID_INDEX(index, globalParameters);
+    checkGlobalParameterIndex("setGlobalParameterName", index, globalParameters.size());
     globalParameters[index].name = name;
 }
 
 double CoordinationForce::getGlobalParameterDefaultValue(int index) const {
-    ASSERT_VALID_INDEX(index, globalParameters);
+    checkGlobalParameterIndex("getGlobalParameterDefaultValue", index, globalParameters.size());
     return globalParameters[index].defaultValue;
 }
 
 void CoordinationForce::setGlobalParameterDefaultValue(int index, double defaultValue) {
-    ASSERT_VALID_INDEX(index, globalParameters);
+    checkGlobalParameterIndex("setGlobalParameterDefaultValue", index, globalParameters.size());
     globalParameters[index].defaultValue = defaultValue;
 }
 
 const string& CoordinationForce::getEnergyParameterDerivativeName(int index) const {
-    ASSERT_VALID_INDEX(index, energyParameterDerivatives);
+    checkIndex("getEnergyParameterDerivativeName", index, energyParameterDerivatives.size(), "energy parameter derivative",
+               "energy parameter derivatives");
     return energyParameterDerivatives[index];
 }
 

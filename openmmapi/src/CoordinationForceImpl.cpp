@@ -31,6 +31,35 @@ void checkGroupIndices(const vector<int>& group, const string& groupName, int nu
     }
 }
 
+/**
+ * Every constant a platform evaluates sigma with is a finite number (the GPU platforms print them into kernel
+ * source, which has no spelling for infinity): settings whose constants overflow a double are refused, with
+ * the bound that keeps them finite.
+ */
+void checkConstantsAreFinite(const SwitchingFunctionConstants& c) {
+    if (!std::isfinite(c.invLength)) {
+        if (c.type == CoordinationForce::Cubic)
+            fail("dmax - d0 = " + numberText(c.dmax - c.d0) + " nm is too small for the Cubic switching function "
+                 "(1/(dmax - d0) overflows); make dmax - d0 at least 1e-300 nm");
+        fail("r0 = " + numberText(c.r0) + " nm is too small (1/r0 overflows); r0 must be at least 1e-300 nm");
+    }
+    if (c.isFunctionOfX2() && !std::isfinite(c.inverseR0Squared))
+        fail("r0 = " + numberText(c.r0) + " nm is too small for a Custom switching function of x2 (x2 = r^2/r0^2 "
+             "and 1/r0^2 overflows); r0 must be at least 1e-150 nm, or write the function of x");
+    if (c.type == CoordinationForce::Smap && !(c.smapA <= 1000.0 * c.smapB && std::isfinite(c.smapC)))
+        fail("the Smap exponents a = " + std::to_string(c.smapA) + " and b = " + std::to_string(c.smapB) +
+             " are out of range: a/b must be at most 1000 (the function uses 2^(a/b))");
+    if (c.type == CoordinationForce::NativeQ && !std::isfinite(c.qCentre))
+        fail("the NativeQ centre lambda * reference = " + numberText(c.qCentre) + " nm is not finite; make lambda "
+             "and reference smaller (their product must be a finite number of nm)");
+    const double constants[] = {c.d0, c.invLength, c.stretchFactor, c.shift, c.taylorValue, c.taylorFirst,
+                                c.taylorSecond, c.cosinusFrequency, c.cosinusSlope, c.qBeta};
+    for (double constant : constants)
+        if (!std::isfinite(constant))
+            fail("these switching-function settings give a constant that is not finite (" + numberText(constant) +
+                 "); check r0, d0, dmax and the exponents");
+}
+
 } // namespace
 
 CoordinationForceImpl::CoordinationForceImpl(const CoordinationForce& owner) : owner(owner) {}
@@ -52,8 +81,9 @@ ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce
         fail("Pair mode pairs A[k] with B[k], but group A has " + std::to_string(groupA.size()) +
              " atoms and group B has " + std::to_string(groupB.size()) + "; give both groups the same length");
     CoordinationForce::SwitchingFunction type = force.getSwitchingFunction();
-    if (!(force.getR0() > 0.0) || !std::isfinite(force.getR0()))
-        fail("r0 must be a finite number > 0 nm, got " + numberText(force.getR0()));
+    // Below 1e-300 nm, 1/r0 approaches the largest double.
+    if (!(force.getR0() >= 1e-300) || !std::isfinite(force.getR0()))
+        fail("r0 must be a finite number > 0 nm (at least 1e-300 nm), got " + numberText(force.getR0()));
     if (type == CoordinationForce::Rational) {
         if (force.getN() < 1)
             fail("the exponent n must be >= 1, got " + std::to_string(force.getN()));
@@ -100,6 +130,7 @@ ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce
                  "within 1e-6 of its value at r = 0, so stretching it to reach 0 there would multiply it by " +
                  numberText(stretchFactor) + "; make dmax larger or call setStretch(false)");
     }
+    checkConstantsAreFinite(resolved.switching);
     std::set<string> names;
     for (int i = 0; i < force.getNumGlobalParameters(); i++) {
         const string& name = force.getGlobalParameterName(i);

@@ -114,13 +114,24 @@ double PlumedKeywords::number(const string& text, const string& key) const {
     return value;
 }
 
+int PlumedKeywords::takeInteger(const string& key, int defaultValue, int minimum, int maximum) {
+    const string text = take(key);
+    return (text.empty() ? defaultValue : integer(text, key, minimum, maximum));
+}
+
 int PlumedKeywords::integer(const string& text, const string& key) const {
+    return integer(text, key, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+}
+
+int PlumedKeywords::integer(const string& text, const string& key, int minimum, int maximum) const {
     char* end = nullptr;
     errno = 0;
-    const long value = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno != 0 || value < std::numeric_limits<int>::min() ||
-        value > std::numeric_limits<int>::max())
+    const long long value = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || (errno != 0 && errno != ERANGE))
         throw error(key + "=" + text + " is not an integer");
+    if (errno == ERANGE || value < minimum || value > maximum)
+        throw error(key + "=" + text + " is out of range; use an integer from " + std::to_string(minimum) + " to " +
+                    std::to_string(maximum));
     return (int) value;
 }
 
@@ -138,14 +149,19 @@ vector<int> PlumedKeywords::takeAtoms(const string& key) {
             throw error(key + ": " + item + " (an @ group of PLUMED's MOLINFO) is not supported; list the atoms");
         if (item.find_first_not_of("0123456789-:") != string::npos)
             throw error(key + ": " + item + " is not an atom number or range (group labels are not supported; list the atoms)");
+        if (item[0] == '-')
+            throw error(key + ": " + item + " is a negative atom number; PLUMED numbers atoms from 1");
         const size_t dash = item.find('-');
         int first, last, stride = 1;
         if (dash == string::npos)
-            first = last = integer(item, key);
+            first = last = atomNumber(item, key);
         else {
             const size_t colon = item.find(':', dash);
-            first = integer(item.substr(0, dash), key);
-            last = integer(item.substr(dash + 1, colon == string::npos ? string::npos : colon - dash - 1), key);
+            const string end = item.substr(dash + 1, colon == string::npos ? string::npos : colon - dash - 1);
+            if (!end.empty() && end[0] == '-')
+                throw error(key + ": the range " + item + " ends at a negative atom number; PLUMED numbers atoms from 1");
+            first = atomNumber(item.substr(0, dash), key);
+            last = atomNumber(end, key);
             if (colon != string::npos)
                 stride = integer(item.substr(colon + 1), key);
             if (stride < 1)
@@ -159,6 +175,13 @@ vector<int> PlumedKeywords::takeAtoms(const string& key) {
             atoms.push_back((int) atom - 1);
     }
     return atoms;
+}
+
+int PlumedKeywords::atomNumber(const string& text, const string& key) const {
+    if (text.empty() || text.find_first_not_of("0123456789") != string::npos)
+        throw error(key + ": " + text + " is not an atom number (PLUMED's atom numbers are integers from 1)");
+    // Atom i is particle index i - 1, an int.
+    return integer(text, key, 0, std::numeric_limits<int>::max());
 }
 
 void PlumedKeywords::ignore(const vector<string>& keys) {
@@ -208,7 +231,15 @@ PlumedAction::PlumedAction(const string& text, const vector<string>& words)
     }
 }
 
+void PlumedAction::rejectNulBytes(const string& text) {
+    const size_t nul = text.find('\0');
+    if (nul != string::npos)
+        throw OpenMMException("PLUMED input: a NUL byte at position " + std::to_string(nul) +
+                              " (counting from 0); PLUMED input is text: remove it");
+}
+
 vector<string> PlumedAction::split(const string& text) {
+    rejectNulBytes(text);
     vector<string> actions;
     std::stringstream lines(text);
     string rawLine, statement, opening;
@@ -257,6 +288,7 @@ vector<string> PlumedAction::split(const string& text) {
 }
 
 string PlumedAction::readText(const string& pathOrText) {
+    rejectNulBytes(pathOrText); // a path with a NUL byte would open the file named by its beginning
     if (pathOrText.find('\n') == string::npos) {
         std::ifstream file(pathOrText);
         if (file) {

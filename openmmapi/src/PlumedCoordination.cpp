@@ -1,5 +1,8 @@
 #include "internal/PlumedCoordination.h"
+#include "internal/CoordinationForceImpl.h"
+#include "openmm/OpenMMException.h"
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 
@@ -15,6 +18,62 @@ const int NumSwitchTypes = sizeof(SwitchNames) / sizeof(SwitchNames[0]);
 const char* const Reader = "CoordinationForce";
 /** PLUMED's defaults of Q's BETA (per length unit) and LAMBDA. */
 const double DefaultQBeta = 50.0, DefaultQLambda = 1.8;
+
+/** A length KEY=value (input units) that must be > 0, or >= 0 with zeroAllowed; in nm. */
+double takeLength(PlumedKeywords& keywords, const string& key, double defaultValue, double nm, bool zeroAllowed) {
+    const double value = keywords.takeNumber(key, defaultValue);
+    if (zeroAllowed ? value < 0.0 : value <= 0.0)
+        throw keywords.error(key + "=" + plumedNumber(value) + " must be " + (zeroAllowed ? ">= 0" : "> 0"));
+    return value * nm;
+}
+
+/** NN and MM (PLUMED's rational exponents), with the force's bounds; they must differ once MM=0 means 2*NN. */
+void takeRationalExponents(PlumedKeywords& keywords, CoordinationForce& force) {
+    const int n = keywords.takeInteger("NN", 6, 1, CoordinationForce::MaxExponent);
+    const int m = keywords.takeInteger("MM", 0, 0, CoordinationForce::MaxExponent);
+    if (m == n)
+        throw keywords.error("NN=" + std::to_string(n) + " and MM=" + std::to_string(m) +
+                             " must differ (the switching function would be 1 everywhere); MM=0 means 2*NN");
+    force.setN(n);
+    force.setM(m);
+}
+
+/**
+ * Whatever else a Context would refuse in the force (a FUNC that does not parse, a stretch that cannot be
+ * done, ...), as an error of the PLUMED input: the reader and the writer accept what a Context accepts.
+ */
+void checkAsAContextWould(const CoordinationForce& force, const std::function<OpenMM::OpenMMException(const string&)>& error) {
+    try {
+        CoordinationForceImpl::resolve(force, std::numeric_limits<int>::max());
+    } catch (const OpenMM::OpenMMException& refused) {
+        string what = refused.what();
+        const string prefix = "CoordinationForce: ";
+        if (what.compare(0, prefix.size(), prefix) == 0)
+            what.erase(0, prefix.size());
+        throw error(what);
+    }
+}
+
+/** The settings a COORDINATION line holds (toPlumed's): all but the energy and the global parameters. */
+CoordinationForce lineSettings(const CoordinationForce& force) {
+    CoordinationForce settings("s");
+    settings.setMode(force.getMode());
+    settings.setGroupA(force.getGroupA());
+    settings.setGroupB(force.getGroupB());
+    settings.setUsesPeriodicBoundaryConditions(force.usesPeriodicBoundaryConditions());
+    settings.setR0(force.getR0());
+    settings.setD0(force.getD0());
+    settings.setDMax(force.getDMax());
+    settings.setStretch(force.getStretch());
+    settings.setN(force.getN());
+    settings.setM(force.getM());
+    settings.setSmapExponents(force.getSmapA(), force.getSmapB());
+    settings.setNativeQParameters(force.getNativeQBeta(), force.getNativeQLambda(), force.getNativeQReference());
+    if (force.getSwitchingFunction() == CoordinationForce::Custom)
+        settings.setCustomSwitchingFunction(force.getCustomSwitchingFunction());
+    settings.setSwitchingFunction(force.getSwitchingFunction());
+    return settings;
+}
 
 } // namespace
 
@@ -38,6 +97,10 @@ CoordinationForce* PlumedCoordination::read(PlumedAction& action, double nm) {
         throw keywords.error("PAIR needs GROUPB");
     else
         force->setMode(CoordinationForce::Self);
+    if (pair && force->getGroupA().size() != force->getGroupB().size())
+        throw keywords.error("PAIR pairs GROUPA's k-th atom with GROUPB's, but GROUPA has " +
+                             std::to_string(force->getGroupA().size()) + " atoms and GROUPB has " +
+                             std::to_string(force->getGroupB().size()) + "; give both groups the same length");
     force->setUsesPeriodicBoundaryConditions(!keywords.takeFlag("NOPBC"));
     // PLUMED's neighbour-list and parallelization settings and numerical derivatives: accepted, not needed.
     keywords.ignore({"NLIST", "SERIAL", "NUMERICAL_DERIVATIVES", "NL_CUTOFF", "NL_STRIDE"});
@@ -47,16 +110,16 @@ CoordinationForce* PlumedCoordination::read(PlumedAction& action, double nm) {
     else
         readKeywordForm(keywords, *force, nm);
     keywords.rejectLeftovers(Reader, " in COORDINATION");
+    checkAsAContextWould(*force, [&](const string& what) { return keywords.error(what); });
     return force.release();
 }
 
 void PlumedCoordination::readKeywordForm(PlumedKeywords& keywords, CoordinationForce& force, double nm) {
     if (!keywords.has("R_0"))
         throw keywords.error("R_0 is required (or give SWITCH={...})");
-    force.setR0(keywords.takeNumber("R_0", 0.0) * nm);
-    force.setD0(keywords.takeNumber("D_0", 0.0) * nm);
-    force.setN(keywords.takeInteger("NN", 6));
-    force.setM(keywords.takeInteger("MM", 0));
+    force.setR0(takeLength(keywords, "R_0", 0.0, nm, false));
+    force.setD0(takeLength(keywords, "D_0", 0.0, nm, true));
+    takeRationalExponents(keywords, force);
     force.setDMax(0.0);
     force.setStretch(true);
 }
@@ -86,8 +149,17 @@ void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside,
     // PLUMED's SwitchingFunction::set: D_0 (default 0), D_MAX (default: no cutoff), NOSTRETCH (STRETCH is
     // accepted: it is the default), R_0 (required but for CUBIC, which has none) and the type's own keywords.
     const bool hasDMax = inside.has("D_MAX");
-    force.setD0(inside.takeNumber("D_0", 0.0) * nm);
-    force.setDMax(hasDMax ? inside.takeNumber("D_MAX", 0.0) * nm : std::numeric_limits<double>::infinity());
+    const bool hasD0 = inside.has("D_0");
+    force.setD0(takeLength(inside, "D_0", 0.0, nm, true));
+    if (hasDMax) {
+        const double dmax = inside.takeNumber("D_MAX", 0.0);
+        if (!(dmax * nm > force.getD0()))
+            throw outside.error("D_MAX=" + plumedNumber(dmax) + " must be larger than D_0" +
+                                (hasD0 ? "=" + plumedNumber(force.getD0() / nm) : string(" (0 if not given)")));
+        force.setDMax(dmax * nm);
+    }
+    else
+        force.setDMax(std::numeric_limits<double>::infinity());
     inside.takeFlag("STRETCH");
     force.setStretch(!inside.takeFlag("NOSTRETCH"));
     if (function == CoordinationForce::Cubic) {
@@ -97,25 +169,25 @@ void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside,
     else {
         if (!inside.has("R_0"))
             throw outside.error("SWITCH={" + type + " ...} needs R_0");
-        force.setR0(inside.takeNumber("R_0", 0.0) * nm);
+        force.setR0(takeLength(inside, "R_0", 0.0, nm, false));
     }
-    if (function == CoordinationForce::Rational) {
-        force.setN(inside.takeInteger("NN", 6));
-        force.setM(inside.takeInteger("MM", 0));
-    }
+    if (function == CoordinationForce::Rational)
+        takeRationalExponents(inside, force);
     else if (function == CoordinationForce::Smap) {
         if (!inside.has("A") || !inside.has("B"))
             throw outside.error("SWITCH={SMAP ...} needs A and B");
-        const int a = inside.takeInteger("A", 0);
-        force.setSmapExponents(a, inside.takeInteger("B", 0));
+        const int a = inside.takeInteger("A", 0, 1, CoordinationForce::MaxExponent);
+        force.setSmapExponents(a, inside.takeInteger("B", 0, 1, CoordinationForce::MaxExponent));
     }
     else if (function == CoordinationForce::NativeQ) {
         if (!inside.has("REF"))
             throw outside.error("SWITCH={Q ...} needs REF (the reference distance)");
         // BETA is per length unit, its default too: PLUMED reads every length in the input's units.
-        const double beta = inside.takeNumber("BETA", DefaultQBeta) / nm;
+        const double beta = inside.takeNumber("BETA", DefaultQBeta);
         const double lambda = inside.takeNumber("LAMBDA", DefaultQLambda);
-        force.setNativeQParameters(beta, lambda, inside.takeNumber("REF", 0.0) * nm);
+        if (!(beta > 0.0) || !(lambda > 0.0))
+            throw outside.error("BETA=" + plumedNumber(beta) + " and LAMBDA=" + plumedNumber(lambda) + " must be > 0");
+        force.setNativeQParameters(beta / nm, lambda, takeLength(inside, "REF", 0.0, nm, false));
     }
     else if (function == CoordinationForce::Custom) {
         const string expression = inside.take("FUNC");
@@ -127,6 +199,12 @@ void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside,
 }
 
 string PlumedCoordination::write(const CoordinationForce& force, const string& label) {
+    // The line would not read back: what fromPlumed (and a Context) would refuse is refused here. The energy
+    // and global parameters are not part of the line, so they are left out of the check.
+    checkAsAContextWould(lineSettings(force), [&](const string& what) {
+        return OpenMM::OpenMMException("PLUMED input: toPlumed cannot write this force (\"" + force.getName() +
+                                       "\"), whose settings a Context would refuse: " + what);
+    });
     string line = (label.empty() ? string("c") : label) + ": COORDINATION GROUPA=" + plumedAtomList(force.getGroupA());
     if (force.getMode() != CoordinationForce::Self)
         line += " GROUPB=" + plumedAtomList(force.getGroupB());

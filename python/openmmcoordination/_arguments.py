@@ -7,10 +7,19 @@ iterable of integers (lists, ranges, numpy arrays) or ``openmm.app.topology.Atom
 import numbers
 import operator
 
-from openmm import unit
+from openmm import OpenMMException, unit
 
 _NANOMETER = unit.nanometer
 _PER_NANOMETER = unit.nanometer**-1
+#: The range of a C++ int, which every integer argument is passed as.
+_INT_MIN, _INT_MAX = -2**31, 2**31 - 1
+#: What the integer arguments allow, for the message of a value beyond a C++ int (the C++ setter checks the rest).
+EXPONENT_FROM_1 = "1 to 16777216 (CoordinationForce.MaxExponent)"
+EXPONENT_FROM_0 = "0 to 16777216 (CoordinationForce.MaxExponent)"
+GLOBAL_PARAMETER_INDEX = "an index from 0 to getNumGlobalParameters() - 1"
+DERIVATIVE_INDEX = "an index from 0 to getNumEnergyParameterDerivatives() - 1"
+MODE = "CoordinationForce.Self, Dual or Pair"
+SWITCHING_FUNCTION = "one of the CoordinationForce.SwitchingFunction values (Rational to Custom: 0 to 8)"
 
 
 def _quantity(value, target, method, name, expected):
@@ -42,14 +51,18 @@ def number(value, method, name, expected="a number"):
     raise TypeError("CoordinationForce.%s: %s must be %s, not %s" % (method, name, expected, type(value).__name__))
 
 
-def integer(value, method, name):
-    """An int from a Python or numpy integer (floats are refused, as in OpenMM's integer arguments)."""
+def integer(value, method, name, allowed):
+    """An int from a Python or numpy integer (floats are refused, as in OpenMM's integer arguments); one beyond a
+    C++ int is an OpenMMException naming the value and what is allowed, as the C++ setter's for a value it refuses."""
     if isinstance(value, bool):
         return int(value)
     try:
-        return operator.index(value)
+        result = operator.index(value)
     except TypeError:
         raise TypeError("CoordinationForce.%s: %s must be an integer, not %s" % (method, name, type(value).__name__)) from None
+    if not _INT_MIN <= result <= _INT_MAX:
+        raise OpenMMException("CoordinationForce.%s: %s = %d is out of range; use %s" % (method, name, result, allowed))
+    return result
 
 
 def boolean(value, method, name):
@@ -69,8 +82,12 @@ def atoms(values, method):
         if hasattr(atom, "index") and hasattr(atom, "residue"):
             atom = atom.index  # an openmm.app.topology.Atom
         try:
-            result.append(operator.index(atom))
+            index = operator.index(atom)
         except TypeError:
             raise TypeError("CoordinationForce.%s: entry %d is %s (%s); pass particle indices (ints, numpy integers) "
                             "or openmm.app Atom objects" % (method, position, atom, type(atom).__name__)) from None
+        if not _INT_MIN <= index <= _INT_MAX:
+            raise OpenMMException("CoordinationForce.%s: entry %d is particle index %d, which is out of range; use "
+                                  "indices 0 to the System's number of particles - 1" % (method, position, index))
+        result.append(index)
     return result

@@ -2,7 +2,9 @@
 #include "CoordinationForce.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/serialization/SerializationNode.h"
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
@@ -24,11 +26,35 @@ void serializeGroup(SerializationNode& parent, const string& name, const vector<
         node.createChildNode("Atom").setIntProperty("index", atom);
 }
 
+/** An int property, read strictly: text that is not an int (too large, say) is an error, not a wrapped value. */
+int intProperty(const SerializationNode& node, const string& property, const string& where) {
+    const string text = node.getStringProperty(property);
+    char* end = nullptr;
+    errno = 0;
+    const long long value = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno != 0 || value < std::numeric_limits<int>::min() ||
+        value > std::numeric_limits<int>::max())
+        throw OpenMMException("CoordinationForce: the XML's " + where + " is \"" + text + "\", which is not an integer from " +
+                              std::to_string(std::numeric_limits<int>::min()) + " to " +
+                              std::to_string(std::numeric_limits<int>::max()));
+    return (int) value;
+}
+
 vector<int> deserializeGroup(const SerializationNode& parent, const string& name) {
     vector<int> group;
     for (const SerializationNode& atom : parent.getChildNode(name).getChildren())
-        group.push_back(atom.getIntProperty("index"));
+        group.push_back(intProperty(atom, "index", name + " entry " + std::to_string(group.size())));
     return group;
+}
+
+/** Calls a setter with values read from XML; a value it refuses is an error that says it came from the XML. */
+template <class Set>
+void setFromXml(const string& property, Set set) {
+    try {
+        set();
+    } catch (const OpenMMException& error) {
+        throw OpenMMException("CoordinationForce: cannot read the XML's " + property + ": " + error.what());
+    }
 }
 
 } // namespace
@@ -83,12 +109,12 @@ void* CoordinationForceProxy::deserialize(const SerializationNode& node) const {
                               "; it must be 0 (Self), 1 (Dual) or 2 (Pair)");
     std::unique_ptr<CoordinationForce> force(new CoordinationForce(node.getStringProperty("energy")));
     force->setName(node.getStringProperty("name", force->getName()));
-    force->setForceGroup(node.getIntProperty("forceGroup", 0));
+    setFromXml("forceGroup", [&] { force->setForceGroup(node.getIntProperty("forceGroup", 0)); });
     force->setMode((CoordinationForce::Mode) mode);
     force->setUsesPeriodicBoundaryConditions(node.getBoolProperty("usesPeriodic"));
     force->setR0(node.getDoubleProperty("r0"));
-    force->setN(node.getIntProperty("n"));
-    force->setM(node.getIntProperty("m"));
+    setFromXml("n", [&] { force->setN(intProperty(node, "n", "n")); });
+    setFromXml("m", [&] { force->setM(intProperty(node, "m", "m")); });
     force->setD0(node.getDoubleProperty("d0"));
     if (node.getBoolProperty("noCutoff"))
         force->setDMax(std::numeric_limits<double>::infinity());
@@ -106,7 +132,8 @@ void* CoordinationForceProxy::deserialize(const SerializationNode& node) const {
                                   "; it must be 0 (Rational) to 8 (Custom)");
         force->setCustomSwitchingFunction(node.getStringProperty("customSwitchingFunction"));
         force->setSwitchingFunction((CoordinationForce::SwitchingFunction) type);
-        force->setSmapExponents(node.getIntProperty("smapA"), node.getIntProperty("smapB"));
+        setFromXml("smapA and smapB",
+                   [&] { force->setSmapExponents(intProperty(node, "smapA", "smapA"), intProperty(node, "smapB", "smapB")); });
         force->setNativeQParameters(node.getDoubleProperty("nativeQBeta"), node.getDoubleProperty("nativeQLambda"),
                                     node.getDoubleProperty("nativeQReference"));
         for (const SerializationNode& parameter : node.getChildNode("EnergyParameterDerivatives").getChildren())

@@ -210,7 +210,7 @@ TEST(PlumedInput, GetCoordinationOfACustomCVForceVariableUsesItsInnerContext) {
 
 TEST(PlumedTranslator, ReturnsEachActionsForceAsItsOwnClassAndTheAliasesAgree) {
     const std::string text = "UNITS LENGTH=A\nc1: COORDINATION GROUPA=1-3 R_0=3\nd: DISTANCE ATOMS=1,2\n"
-                              "COORDINATION GROUPA=4-6 GROUPB=7,8 PAIR SWITCH={EXP R_0=2 D_MAX=9}\n";
+                              "COORDINATION GROUPA=4-6 GROUPB=7-9 PAIR SWITCH={EXP R_0=2 D_MAX=9}\n";
     std::vector<std::string> skipped;
     std::vector<std::unique_ptr<OpenMM::Force>> forces;
     for (OpenMM::Force* force : PlumedTranslator::fromPlumedFile(text, skipped))

@@ -78,9 +78,6 @@ std::vector<InvalidSetting> invalidSettings() {
         {"NegativeR0", [](CoordinationForce& f) { f.setR0(-0.3); }, {"r0", "-0.3"}},
         {"NaNR0", [](CoordinationForce& f) { f.setR0(NaN); }, {"r0", "nan"}},
         {"InfiniteR0", [](CoordinationForce& f) { f.setR0(Infinity); }, {"r0", "finite"}},
-        {"ZeroN", [](CoordinationForce& f) { f.setN(0); }, {"n must be >= 1"}},
-        {"NegativeN", [](CoordinationForce& f) { f.setN(-2); }, {"n must be >= 1", "-2"}},
-        {"NegativeM", [](CoordinationForce& f) { f.setM(-1); }, {"m must be >= 0", "-1"}},
         {"EqualExponents",
          [](CoordinationForce& f) {
              f.setN(6);
@@ -108,6 +105,33 @@ std::vector<InvalidSetting> invalidSettings() {
              f.setDMax(0.2000001);
          },
          {"stretch", "dmax", "setStretch(false)"}},
+        // Constants that would overflow a double (the GPU platforms print them into kernel source).
+        {"R0BelowItsBound", [](CoordinationForce& f) { f.setR0(1e-301); }, {"r0", "1e-301", "1e-300"}},
+        {"SmapExponentsWhose2PowerOverflows",
+         [](CoordinationForce& f) {
+             f.setSwitchingFunction(CoordinationForce::Smap);
+             f.setSmapExponents(1000000, 1);
+         },
+         {"Smap", "a = 1000000", "b = 1", "at most 1000"}},
+        {"CustomOfX2WhoseInverseR0SquaredOverflows",
+         [](CoordinationForce& f) {
+             f.setCustomSwitchingFunction("1/(1+x2^3)");
+             f.setR0(1e-200);
+         },
+         {"r0", "1e-200", "x2", "1e-150"}},
+        {"CubicWithDMaxMinusD0Underflowing",
+         [](CoordinationForce& f) {
+             f.setSwitchingFunction(CoordinationForce::Cubic);
+             f.setD0(1e-310);
+             f.setDMax(2e-310);
+         },
+         {"Cubic", "dmax - d0", "1e-300"}},
+        {"NativeQCentreOverflowing",
+         [](CoordinationForce& f) {
+             f.setSwitchingFunction(CoordinationForce::NativeQ);
+             f.setNativeQParameters(50.0, 1e200, 1e200);
+         },
+         {"NativeQ", "lambda", "reference"}},
         {"NegativeInfiniteDMax", [](CoordinationForce& f) { f.setDMax(-Infinity); }, {"dmax"}},
         {"NaNDMax", [](CoordinationForce& f) { f.setDMax(NaN); }, {"dmax"}},
         {"UnparsableEnergy", [](CoordinationForce& f) { f.setEnergyFunction("s+"); }, {"parse", "s+"}},

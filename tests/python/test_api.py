@@ -510,8 +510,6 @@ BAD_INPUTS = {
                                       "same length"),
     "r0 zero": (lambda f: f.setR0(0.0), "r0 must be"),
     "r0 negative": (lambda f: f.setR0(-0.3), "r0 must be"),
-    "n zero": (lambda f: f.setN(0), "exponent n must be >= 1"),
-    "m negative": (lambda f: f.setM(-2), "exponent m must be >= 0"),
     "n equal to m": (lambda f: (f.setN(6), f.setM(6)), "n and m must differ"),
     "d0 negative": (lambda f: f.setD0(-0.1), "d0 must be"),
     "dmax between 0 and d0": (lambda f: (f.setD0(0.5), f.setDMax(0.4)), "must be larger than d0"),

@@ -34,6 +34,8 @@ public:
     double takeNumber(const std::string& key, double defaultValue);
     /** An integer, or defaultValue if the keyword is absent. */
     int takeInteger(const std::string& key, int defaultValue);
+    /** An integer from minimum to maximum (another is an error naming the range), or defaultValue if absent. */
+    int takeInteger(const std::string& key, int defaultValue, int minimum, int maximum);
     /** A required atom list (PLUMED's 1-based serial numbers) as 0-based particle indices. */
     std::vector<int> takeAtoms(const std::string& key);
     /** Removes the keywords and flags that are accepted and ignored. */
@@ -48,8 +50,12 @@ public:
     double number(const std::string& text, const std::string& key) const;
     /** The text parsed as an int, or an error naming key. */
     int integer(const std::string& text, const std::string& key) const;
+    /** The text parsed as an int from minimum to maximum, or an error naming key (and the range). */
+    int integer(const std::string& text, const std::string& key, int minimum, int maximum) const;
 
 private:
+    /** A PLUMED atom number (1 to INT_MAX; 0 is left to the caller's "below 1" message), or an error naming key. */
+    int atomNumber(const std::string& text, const std::string& key) const;
     std::map<std::string, std::string> values;
     std::map<std::string, bool> flags;
     std::string line;
@@ -73,6 +79,8 @@ public:
     static void labelAndName(const std::string& text, std::string& label, std::string& name);
     /** Parse an action line (a label given both as "c:" and LABEL= is an error). */
     explicit PlumedAction(const std::string& text);
+    /** Throws if the text holds a NUL byte, naming its position (an error message would end at it). */
+    static void rejectNulBytes(const std::string& text);
     const std::string& getText() const { return text; }
     const std::string& getLabel() const { return label; }
     const std::string& getName() const { return name; }
