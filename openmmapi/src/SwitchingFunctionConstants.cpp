@@ -100,7 +100,6 @@ SwitchingFunctionConstants SwitchingFunctionConstants::resolve(const Coordinatio
         const bool evenExponents = (c.n % 2 == 0 && c.m % 2 == 0);
         if (c.d0 == 0.0 && evenExponents && c.inverseR0Squared < SinglePrecisionLimit)
             c.path = SwitchingPath::SquaredDistance;
-        c.squaredMaximum = std::pow(10.0, 60.0 / c.n);
     }
     c.smapA = force.getSmapA();
     c.smapB = force.getSmapB();

@@ -107,34 +107,16 @@ double SwitchingFunctionEvaluator::evaluateSquared(double r2, double& scale) con
     const double y = r2 * c.inverseR0Squared;
     if (c.isFunctionOfX2()) {
         std::map<string, double> variables = {{"x2", y}};
-        scale = 2.0 * c.inverseR0Squared * c.stretchFactor * customDerivative.evaluate(variables);
+        // Coincident atoms (r = 0) get no force, whatever the derivative there (1/(1+sqrt(x2)) has none).
+        scale = (r2 > 0.0 ? 2.0 * c.inverseR0Squared * c.stretchFactor * customDerivative.evaluate(variables) : 0.0);
         return customValue.evaluate(variables) * c.stretchFactor + c.shift;
     }
-    // Rational with d0 = 0 and n, m even: x^k = y^(k/2). Where a power overflows (y astronomically large,
-    // far beyond any cutoff) sigma is its limit, 0; a NaN distance stays NaN.
-    if (c.mIsTwiceN) {
-        const double yHalfNMinus1 = RationalSwitchingFunction::integerPower(y, c.n / 2 - 1);
-        const double yHalfN = yHalfNMinus1 * y;
-        if (std::isinf(yHalfN)) {
-            scale = 0.0;
-            return c.shift;
-        }
-        const double value = 1.0 / (1.0 + yHalfN);
-        scale = c.inverseR0Squared * c.stretchFactor * (-c.n * yHalfNMinus1 * value * value);
-        return value * c.stretchFactor + c.shift;
-    }
-    if (!(std::fabs(y - 1.0) < SwitchingFunctionConstants::SquaredTaylorBand)) {
-        const double yHalfNMinus1 = RationalSwitchingFunction::integerPower(y, c.n / 2 - 1);
-        const double yHalfMMinus1 = RationalSwitchingFunction::integerPower(y, c.m / 2 - 1);
-        const double yHalfM = yHalfMMinus1 * y;
-        if (std::isinf(yHalfM)) {
-            scale = 0.0;
-            return c.shift;
-        }
-        const double inverseDenominator = 1.0 / (1.0 - yHalfM);
-        const double value = (1.0 - yHalfNMinus1 * y) * inverseDenominator;
-        scale = c.inverseR0Squared * c.stretchFactor * (-c.n * yHalfNMinus1 + value * c.m * yHalfMMinus1) *
-                inverseDenominator;
+    // Rational with d0 = 0 and n, m even: the rational function of y with the exponents n/2 and m/2
+    // (x^k = y^(k/2)), whose y-derivative times 2/r0^2 is (dsigma/dr)/r.
+    if (c.mIsTwiceN || !(std::fabs(y - 1.0) < SwitchingFunctionConstants::SquaredTaylorBand)) {
+        double dSigmaDy;
+        const double value = RationalSwitchingFunction::closedForm(y, c.n / 2, c.m / 2, dSigmaDy);
+        scale = 2.0 * c.inverseR0Squared * c.stretchFactor * dSigmaDy;
         return value * c.stretchFactor + c.shift;
     }
     // Near x = 1 (m != 2n): the Taylor expansion of the defining form, from r.

@@ -96,6 +96,8 @@ inline SigmaAndSlope customFunction(const std::string& expression, long double v
         return {(1.0L + v) * std::exp(-2.0L * v), std::exp(-2.0L * v) * (1.0L - 2.0L * (1.0L + v))};
     if (expression == "1/(1+x2^3)")
         return {1.0L / (1.0L + v * v * v), -3.0L * v * v / ((1.0L + v * v * v) * (1.0L + v * v * v))};
+    if (expression == "1/(1+sqrt(x2))") // no derivative at x2 = 0
+        return {1.0L / (1.0L + std::sqrt(v)), -0.5L / (std::sqrt(v) * (1.0L + std::sqrt(v)) * (1.0L + std::sqrt(v)))};
     if (expression == "exp(-0.5*x2)")
         return {std::exp(-0.5L * v), -0.5L * std::exp(-0.5L * v)};
     if (expression == "0.5")
@@ -257,7 +259,7 @@ inline Coordination coordination(const SwitchingSettings& settings, Coordination
                                   (long double)delta[2] * delta[2]);
         SigmaAndSlope term = sigma(settings, r);
         s += term.value;
-        if (term.slope != 0.0L)
+        if (term.slope != 0.0L && r > 0.0L) // coincident atoms count sigma(0) and get no force: no direction
             for (int axis = 0; axis < 3; axis++) {
                 long double component = term.slope * delta[axis] / r;
                 gradient[3 * second + axis] += component;

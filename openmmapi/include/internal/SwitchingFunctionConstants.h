@@ -76,11 +76,6 @@ struct OPENMM_EXPORT_COORDINATION SwitchingFunctionConstants {
     int n = 6, m = 12;                   ///< m resolved (0 means 2n)
     bool mIsTwiceN = true;               ///< m = 2n: sigma = 1 / (1 + x^n), no removable singularity
     double taylorValue = 0.0, taylorFirst = 0.0, taylorSecond = 0.0;
-    /**
-     * SquaredDistance without a cutoff (Rational, m = 2n): y is clamped here (y^(n/2) = 1e30, sigma = 1e-30),
-     * so that y^(n/2) cannot overflow in single precision (inf * 0 would make the derivative NaN).
-     */
-    double squaredMaximum = 0.0;
     // Smap: (1 + smapC x^a)^(smapExponent), smapC = 2^(a/b) - 1, smapExponent = -b/a.
     int smapA = 0, smapB = 0;
     double smapC = 0.0, smapExponent = 0.0;

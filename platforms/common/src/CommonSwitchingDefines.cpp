@@ -1,4 +1,5 @@
 #include "CommonSwitchingDefines.h"
+#include "internal/RationalSwitchingFunction.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/common/ExpressionUtilities.h"
 #include <utility>
@@ -36,6 +37,7 @@ SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc
         defines["TAYLOR_BAND"] = cc.doubleToString(SwitchingFunctionConstants::TaylorBand);
         defines["TAYLOR_FIRST"] = cc.doubleToString(sigma.taylorFirst);
         defines["TAYLOR_SECOND"] = cc.doubleToString(sigma.taylorSecond);
+        defines["DIRECT_POWER_LIMIT"] = cc.doubleToString(RationalSwitchingFunction::DirectPowerLimit);
         if (!useDouble)
             defines["NEAR_ONE_BAND"] = cc.doubleToString(SwitchingFunctionConstants::SinglePrecisionNearOneBand);
         if (sigma.path == SwitchingPath::SquaredDistance) {
@@ -44,7 +46,6 @@ SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc
             defines["INV_R0_SQUARED"] = cc.doubleToString(sigma.inverseR0Squared);
             defines["R2_BAND"] = cc.doubleToString(useDouble ? SwitchingFunctionConstants::SquaredTaylorBand
                                                               : SwitchingFunctionConstants::SquaredNearOneBand);
-            defines["Y_MAX"] = cc.doubleToString(sigma.squaredMaximum);
         }
         break;
     }

@@ -50,7 +50,11 @@ using OpenMM::Vec3;
 /**
  * The SquaredDistance path of the default rational function (m = 2n, n = 2 HalfN <= 12, d0 = 0), vectorized:
  * sigma = 1/(1 + y^HalfN), y = r^2/r0^2. Where y^HalfN is not finite (r^2 overflowing it, or NaN) sigma is
- * its limit 0, stretched, and the scale 0, by selects rather than branches.
+ * its limit 0, stretched, and the scale 0, by selects rather than branches. That is exact here, unlike for
+ * RationalSwitchingFunction's general forms (which take powers of 1/y instead): this path has 1/r0^2 < 1e30 and
+ * n <= 12, so y^HalfN overflows only beyond r = r0 (1.8e308)^(1/n) > 3e10 nm, where sigma < 6e-309 and the force
+ * n sigma / r are both below the smallest normal double; and the slope's product, formed from its largest
+ * factor down, cannot underflow before its value does.
  */
 template <int HalfN>
 class EvenRationalOfSquare {

@@ -53,7 +53,8 @@ double ReferenceCalcCoordinationForceKernel::computeCoordination(ContextImpl& co
         double r = std::sqrt(r2);
         double dSigmaDr;
         coordination += sigma.evaluate(r, dSigmaDr);
-        if (gradient != nullptr && dSigmaDr != 0.0) {
+        // Coincident atoms (r = 0) count sigma(0) and get no force: the pair has no direction.
+        if (gradient != nullptr && dSigmaDr != 0.0 && r > 0.0) {
             Vec3 dSigmaDSecond = delta * (dSigmaDr / r);
             (*gradient)[second] += dSigmaDSecond;
             (*gradient)[first] -= dSigmaDSecond;

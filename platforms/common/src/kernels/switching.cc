@@ -7,7 +7,7 @@
  *
  * Defines: D0, INV_LENGTH (1/r0; Cubic: 1/(dmax - d0)), STRETCH_FACTOR, SHIFT; Rational: N_EXP, M_EXP,
  * M_IS_2N, N_OVER_M, TAYLOR_BAND, TAYLOR_FIRST, TAYLOR_SECOND, NEAR_ONE_BAND (single and mixed precision),
- * R2_PATH, INV_R0_SQUARED, R2_BAND, Y_MAX; Smap: SMAP_A, SMAP_B, SMAP_C, SMAP_EXPONENT; Cosinus: COSINUS_PI,
+ * DIRECT_POWER_LIMIT, R2_PATH, INV_R0_SQUARED, R2_BAND; Smap: SMAP_A, SMAP_B, SMAP_C, SMAP_EXPONENT; Cosinus: COSINUS_PI,
  * COSINUS_MINUS_HALF_PI; NativeQ: NATIVEQ_BETA, NATIVEQ_CENTRE; Custom: SWITCH_OF_X2 and INV_R0_SQUARED
  * for an expression of x2. The Custom expression is Lepton-generated on the host and replaces
  * CUSTOM_SWITCHING_FUNCTION (it sets value and customDerivative from v).
@@ -29,6 +29,55 @@ DEVICE real integerPower(real x, int k) {
 
 #ifdef SWITCH_RATIONAL
 /**
+ * 1/(1 + x^n) of x > 0 (n a compile-time constant), with *inverse and *slopePower such that its x-derivative is
+ * -n * slopePower * inverse * inverse, in forms that cannot overflow (RationalSwitchingFunction::closedForm and
+ * ofInverse), selected rather than branched on: while x^n <= DIRECT_POWER_LIMIT, inverse = 1/(1 + x^n) and
+ * slopePower = x^(n-1); beyond, with y = 1/x, sigma = y^n/(1 + y^n), inverse = 1/(1 + y^n), slopePower = y^(n+1).
+ */
+DEVICE real evenRational(real x, const int n, real* inverse, real* slopePower) {
+    const real xNMinus1 = integerPower(x, n - 1), xN = xNMinus1 * x;
+    const bool inverted = !(xN <= (real) DIRECT_POWER_LIMIT);
+    const real y = RECIP(x), yN = integerPower(y, n);
+    *inverse = RECIP(1 + (inverted ? yN : xN));
+    *slopePower = (inverted ? yN * y : xNMinus1);
+    return (inverted ? yN * *inverse : *inverse);
+}
+
+/**
+ * (1 - x^n) / (1 - x^m) of x > 0, m != 2n (compile-time constants), and *dSigmaDx its x-derivative, in forms
+ * that cannot overflow (RationalSwitchingFunction::closedForm and ofInverse): powers of x while they are at most
+ * DIRECT_POWER_LIMIT, of y = 1/x beyond,
+ *     sigma = y^(m-n) (1 - y^n) / (1 - y^m),  dsigma/dx = -((m-n) y^(m-n+1) - m (1 - sigma) y^(m+1)) / (1 - y^m),
+ * y^(m-n) taken as x^(n-m) for m < n. Near x = 1 it loses digits to cancellation: the callers take it outside
+ * their bands around 1 only.
+ */
+DEVICE real rationalClosedForm(real x, const int n, const int m, real* dSigmaDx) {
+    const real xNMinus1 = integerPower(x, n - 1), xMMinus1 = integerPower(x, m - 1);
+    const real xN = xNMinus1 * x, xM = xMMinus1 * x;
+    if (xN <= (real) DIRECT_POWER_LIMIT && xM <= (real) DIRECT_POWER_LIMIT) {
+        const real inverseDenominator = RECIP(1 - xM);
+        const real value = (1 - xN) * inverseDenominator;
+        *dSigmaDx = (-n * xNMinus1 + value * m * xMMinus1) * inverseDenominator;
+        return value;
+    }
+    const real y = RECIP(x), yN = integerPower(y, n), yM = integerPower(y, m);
+    // outer = y^(m-n), outerTimesY = y^(m-n+1): powers of y (m > n) or of x (m < n).
+    real outer, outerTimesY;
+    if (m > n) {
+        outer = integerPower(y, m - n);
+        outerTimesY = outer * y;
+    }
+    else {
+        outerTimesY = integerPower(x, n - m - 1);
+        outer = outerTimesY * x;
+    }
+    const real inverseDenominator = RECIP(1 - yM);
+    const real value = outer * (1 - yN) * inverseDenominator;
+    *dSigmaDx = -((m - n) * outerTimesY - m * ((1 - value) * (yM * y))) * inverseDenominator;
+    return value;
+}
+
+/**
  * PLUMED's rational switching function of r (r <= dmax), stretched; *dSigmaDr receives its derivative.
  * Mirrors RationalSwitchingFunction::evaluate() in openmmapi/include/internal/RationalSwitchingFunction.h,
  * plus NEAR_ONE_BAND: in single/mixed precision the direct ratio loses digits near x = 1 wider than the
@@ -44,10 +93,9 @@ DEVICE real switchingFunction(real r, real* dSigmaDr) {
     }
     else {
 #if M_IS_2N
-        real xNMinus1 = integerPower(x, N_EXP - 1);
-        real inverse = RECIP(1 + xNMinus1 * x);
-        value = inverse;
-        dSigmaDx = -N_EXP * xNMinus1 * inverse * inverse;
+        real inverse, slopePower;
+        value = evenRational(x, N_EXP, &inverse, &slopePower);
+        dSigmaDx = -N_EXP * slopePower * inverse * inverse;
 #else
         real e = x - 1;
         if (fabs(e) < (real) TAYLOR_BAND) {
@@ -71,21 +119,8 @@ DEVICE real switchingFunction(real r, real* dSigmaDr) {
             dSigmaDx = (dgN - value * dgM) * inverseGM;
         }
 #endif
-        else {
-            real xNMinus1 = integerPower(x, N_EXP - 1);
-            real xMMinus1 = integerPower(x, M_EXP - 1);
-            real xM = xMMinus1 * x;
-            if (isinf(xM)) {
-                // x is astronomically large: the ratio's limit for m > n.
-                value = 0;
-                dSigmaDx = 0;
-            }
-            else {
-                real inverseDenominator = RECIP(1 - xM);
-                value = (1 - xNMinus1 * x) * inverseDenominator;
-                dSigmaDx = (-N_EXP * xNMinus1 + value * M_EXP * xMMinus1) * inverseDenominator;
-            }
-        }
+        else
+            value = rationalClosedForm(x, N_EXP, M_EXP, &dSigmaDx);
 #endif
     }
     *dSigmaDr = dSigmaDx * (real) INV_LENGTH * (real) STRETCH_FACTOR;
@@ -101,33 +136,17 @@ DEVICE real switchingFunction(real r, real* dSigmaDr) {
  */
 DEVICE real pairSwitch(real r2, real* scale) {
 #ifdef R2_PATH
+    const real y = r2 * (real) INV_R0_SQUARED;
 #if M_IS_2N
-#ifdef USE_CUTOFF
-    const real y = r2 * (real) INV_R0_SQUARED;
+    real inverse, slopePower;
+    const real value = evenRational(y, N_EXP / 2, &inverse, &slopePower);
+    *scale = (real) (-N_EXP * INV_R0_SQUARED * STRETCH_FACTOR) * slopePower * inverse * inverse;
+    return value * (real) STRETCH_FACTOR + (real) SHIFT;
 #else
-    // Without a cutoff y is unbounded: beyond Y_MAX (y^(n/2) = 1e30, sigma = 1e-30) it is clamped, so
-    // that y^(n/2) never overflows (inf * 0 below would be NaN). A NaN stays NaN.
-    const real unclamped = r2 * (real) INV_R0_SQUARED;
-    const real y = (unclamped > (real) Y_MAX ? (real) Y_MAX : unclamped);
-#endif
-    const real yHalfNMinus1 = integerPower(y, N_EXP / 2 - 1);
-    const real inverse = RECIP(1 + yHalfNMinus1 * y);
-    *scale = (real) (-N_EXP * INV_R0_SQUARED * STRETCH_FACTOR) * yHalfNMinus1 * inverse * inverse;
-    return inverse * (real) STRETCH_FACTOR + (real) SHIFT;
-#else
-    const real y = r2 * (real) INV_R0_SQUARED;
     if (fabs(y - 1) >= (real) R2_BAND) {
-        const real yHalfNMinus1 = integerPower(y, N_EXP / 2 - 1);
-        const real yHalfMMinus1 = integerPower(y, M_EXP / 2 - 1);
-        const real yHalfM = yHalfMMinus1 * y;
-        if (isinf(yHalfM)) {
-            *scale = 0;
-            return (real) SHIFT;
-        }
-        const real inverseDenominator = RECIP(1 - yHalfM);
-        const real value = (1 - yHalfNMinus1 * y) * inverseDenominator;
-        *scale = (real) (INV_R0_SQUARED * STRETCH_FACTOR) * (-N_EXP * yHalfNMinus1 + value * M_EXP * yHalfMMinus1) *
-                 inverseDenominator;
+        real dSigmaDy;
+        const real value = rationalClosedForm(y, N_EXP / 2, M_EXP / 2, &dSigmaDy);
+        *scale = (real) (2 * INV_R0_SQUARED * STRETCH_FACTOR) * dSigmaDy;
         return value * (real) STRETCH_FACTOR + (real) SHIFT;
     }
 #endif
@@ -211,7 +230,8 @@ DEVICE real pairSwitch(real r2, real* scale) {
 #ifdef SWITCH_OF_X2
     real dValue;
     const real value = switchOfVariable(r2 * (real) INV_R0_SQUARED, &dValue);
-    *scale = (real) (2 * INV_R0_SQUARED * STRETCH_FACTOR) * dValue;
+    // Coincident atoms (r = 0) get no force, whatever the derivative there (1/(1+sqrt(x2)) has none).
+    *scale = (r2 > 0 ? (real) (2 * INV_R0_SQUARED * STRETCH_FACTOR) * dValue : (real) 0);
     return value * (real) STRETCH_FACTOR + (real) SHIFT;
 #else
     const real r = SQRT(r2);

@@ -1,0 +1,205 @@
+/*
+ * The rational switching function at the extremes, where x^n and x^m overflow a double (x far above 1: a tiny r0,
+ * large exponents, no cutoff): wherever sigma and its derivative are finite, every platform gives them. Each case
+ * is checked against a long double brute force of its own; values below the precision's smallest normal number
+ * count as 0.
+ */
+
+#include "CoordinationTestUtilities.h"
+#include "internal/SwitchingFunctionConstants.h"
+#include <cfloat>
+
+using namespace CoordinationPlugin;
+using namespace CoordinationTest;
+using OpenMM::Vec3;
+
+namespace {
+
+/** The smallest normal number of the precision under test. */
+double smallestNormal() { return Tolerance::Double ? DBL_MIN : FLT_MIN; }
+
+/** A value below the precision's smallest normal number counts as 0. */
+double flushed(double value) { return std::fabs(value) < smallestNormal() ? 0.0 : value; }
+
+/**
+ * (1 - x^n) / (1 - x^m) and its x-derivative in long double: the brute force's wherever x^(2 max(n, m)) (its
+ * derivative's squared denominator) is finite in long double; beyond, the limit x^(n - m), whose neglected terms
+ * x^-n and x^-m are there far below its precision.
+ */
+SigmaAndSlope rationalOracle(long double x, int n, int m) {
+    if (std::isfinite(std::pow(x, 2.0L * std::max(n, m))))
+        return BruteForce::rational(x, n, m);
+    const long double logX = std::log(x);
+    if (!(std::min(n, m) * logX > 50.0L))
+        throw std::runtime_error("rationalOracle: x^min(n, m) is not negligible against 1");
+    return {std::exp((n - m) * logX), (n - m) * std::exp((n - m - 1) * logX)};
+}
+
+/** sigma(r) of rational settings (explicit dmax), PLUMED's cutoff and stretch included. */
+SigmaAndSlope sigmaOracle(const SwitchingSettings& settings, long double r) {
+    const long double dmax = settings.dmax;
+    if (r > dmax)
+        return {0.0L, 0.0L};
+    auto unstretched = [&](long double distance) -> SigmaAndSlope {
+        if (distance <= settings.d0)
+            return {1.0L, 0.0L};
+        const SigmaAndSlope inX = rationalOracle((distance - settings.d0) / settings.r0, settings.n,
+                                                 BruteForce::effectiveM(settings));
+        return {inX.value, inX.slope / settings.r0};
+    };
+    SigmaAndSlope result = unstretched(r);
+    if (settings.stretch && std::isfinite(dmax)) {
+        const long double atDMax = unstretched(dmax).value, range = 1.0L - atDMax;
+        result = {(result.value - atDMax) / range, result.slope / range};
+    }
+    return result;
+}
+
+/** s and the forces (energy s) of Self mode over every atom, in long double. */
+Evaluation bruteForce(const SwitchingSettings& settings, const std::vector<Vec3>& positions, const Box& box) {
+    long double s = 0.0L;
+    std::vector<long double> gradient(3 * positions.size(), 0.0L);
+    for (size_t i = 0; i < positions.size(); i++)
+        for (size_t j = i + 1; j < positions.size(); j++) {
+            const Vec3 delta = BruteForce::minimumImage(positions[j] - positions[i], box.cell);
+            const long double r = std::sqrt((long double) delta[0] * delta[0] + (long double) delta[1] * delta[1] +
+                                            (long double) delta[2] * delta[2]);
+            const SigmaAndSlope term = sigmaOracle(settings, r);
+            s += term.value;
+            for (int axis = 0; axis < 3; axis++) {
+                const long double component = term.slope * delta[axis] / r;
+                gradient[3 * j + axis] += component;
+                gradient[3 * i + axis] -= component;
+            }
+        }
+    Evaluation result = {(double) s, (double) s, {}};
+    for (size_t i = 0; i < positions.size(); i++)
+        result.forces.push_back(-Vec3((double) gradient[3 * i], (double) gradient[3 * i + 1],
+                                      (double) gradient[3 * i + 2]));
+    return result;
+}
+
+/** One setting of the extremes: its switching settings, the path they take, and whether only double precision can hold it. */
+struct OverflowCase {
+    std::string name;
+    SwitchingSettings settings;
+    SwitchingPath path;
+    bool periodic;
+    bool doubleOnly; // r0 below what single and mixed precision accept (1/r0 > 1e30)
+};
+
+SwitchingSettings rational(double r0, int n, int m, double d0, double dmax, bool stretch) {
+    SwitchingSettings settings = rationalSettings(r0, n, m, d0, dmax);
+    settings.stretch = stretch;
+    return settings;
+}
+
+const std::vector<OverflowCase>& overflowCases() {
+    using Path = SwitchingPath;
+    static const std::vector<OverflowCase> cases = {
+        // The two: sigma ~ x^-6 ~ 1e-175 with x ~ 1e29; n = 1500 inside a 1 nm cutoff, x^n overflowing.
+        {"TinyR0NoCutoff", rational(1e-30, 6, 0, 0.0, Infinity, false), Path::Distance, false, true},
+        {"N1500Cutoff", rational(0.05, 1500, 0, 0.0, 1.0, true), Path::SquaredDistance, false, false},
+        {"N1500CutoffD0Periodic", rational(0.05, 1500, 0, 0.02, 1.0, true), Path::Distance, true, false},
+        {"MillionNoCutoff", rational(0.25, 1000000, 0, 0.0, Infinity, false), Path::SquaredDistance, false, false},
+        {"MillionNoCutoffD0", rational(0.2, 1000000, 0, 0.05, Infinity, false), Path::Distance, false, false},
+        // m != 2n: x^m overflowing where sigma ~ x^(n-m) is a normal number (m > n), or x^n where it is x^2 (m < n;
+        // forces a GPU's fixed-point buffer holds).
+        {"N8M14TinyR0", rational(1e-30, 8, 14, 0.0, Infinity, false), Path::Distance, false, true},
+        {"N200M198NoCutoffD0", rational(0.01, 200, 198, 0.001, Infinity, false), Path::Distance, false, false},
+        {"N1500M2000CutoffPeriodic", rational(0.05, 1500, 2000, 0.0, 1.0, true), Path::SquaredDistance, true, false},
+    };
+    return cases;
+}
+
+/**
+ * The issue's four atoms, and for m = 2n in double precision two more pairs near x = 1 (d0 + r0 apart, times
+ * 1 + 1e-3 / n^(2/3) and 1 - 1e-6), where with large n sigma is steep: in single precision x^n there carries n times
+ * the rounding of r, and for m != 2n PLUMED's second-order Taylor band is no approximation at large n.
+ */
+std::vector<Vec3> positionsFor(const SwitchingSettings& settings) {
+    std::vector<Vec3> positions;
+    for (int i = 0; i < 4; i++)
+        positions.push_back(Vec3(0.1 * i, 0.05 * i * i, 0));
+    if (Tolerance::Double && settings.r0 > 1e-3 && BruteForce::effectiveM(settings) == 2 * settings.n) {
+        const double atOne = settings.d0 + settings.r0;
+        positions.push_back(Vec3(0.2, 1.1, 0.5));
+        positions.push_back(positions.back() + Vec3(atOne * (1.0 + 1e-3 / std::pow(settings.n, 2.0 / 3.0)), 0, 0));
+        positions.push_back(Vec3(1.3, 0.3, 1.4));
+        positions.push_back(positions.back() + Vec3(0, atOne * (1.0 - 1e-6), 0));
+    }
+    return positions;
+}
+
+/**
+ * The platform's s and forces against the brute force: finite; s within the precision's tolerance of it (relative
+ * in double, relative to max(|s|, 1) in single and mixed), each force component within it relative to the largest
+ * expected one, both after values below the smallest normal number are taken as 0. GPU platforms sum s with a
+ * cutoff, and forces always, in fixed point: their resolution is the floor there.
+ */
+void expectMatchesBruteForce(const Evaluation& actual, const Evaluation& expected, bool gpu, bool cutoff) {
+    const double tolerance = Tolerance::Coordination;
+    const double expectedS = flushed(expected.s);
+    const double sScale = (Tolerance::Double ? std::fabs(expectedS) : std::max(std::fabs(expectedS), 1.0));
+    const double sFloor = (gpu && cutoff ? 1e-15 : 0.0);
+    EXPECT_TRUE(std::isfinite(actual.s)) << "s = " << actual.s;
+    EXPECT_LE(std::fabs(flushed(actual.s) - expectedS), tolerance * sScale + sFloor)
+        << "s = " << actual.s << ", expected " << expected.s;
+    double largest = 0.0;
+    for (const Vec3& force : expected.forces)
+        for (int axis = 0; axis < 3; axis++)
+            largest = std::max(largest, std::fabs(flushed(force[axis])));
+    const double forceTolerance = tolerance * largest + Tolerance::ForceResolution;
+    int reported = 0;
+    for (size_t i = 0; i < actual.forces.size(); i++)
+        for (int axis = 0; axis < 3; axis++) {
+            const double value = actual.forces[i][axis], wanted = flushed(expected.forces[i][axis]);
+            const bool ok = std::isfinite(value) && std::fabs(flushed(value) - wanted) <= forceTolerance;
+            if (!ok && reported++ < 5)
+                ADD_FAILURE() << "force on particle " << i << " axis " << axis << ": " << value << " expected "
+                              << expected.forces[i][axis] << " (tolerance " << forceTolerance << ")";
+        }
+}
+
+} // namespace
+
+TEST(RationalOverflow, CasesTakeTheirPaths) {
+    // The cases cover both paths of the CPU and GPU kernels (d0 = 0 with n and m even and r0 not tiny: SquaredDistance).
+    for (const OverflowCase& entry : overflowCases()) {
+        SCOPED_TRACE(entry.name);
+        const CoordinationForce force = makeForce(entry.settings, CoordinationForce::Self, {0, 1, 2, 3});
+        EXPECT_EQ((int) SwitchingFunctionConstants::resolve(force).path, (int) entry.path);
+    }
+}
+
+TEST(RationalOverflow, EnergyAndForcesMatchTheBruteForce) {
+    const bool gpu = (testPlatform().platform != "Reference" && testPlatform().platform != "CPU");
+    for (const OverflowCase& entry : overflowCases()) {
+        if (entry.doubleOnly && !Tolerance::Double)
+            continue;
+        SCOPED_TRACE(entry.name + " " + entry.settings.describe());
+        const std::vector<Vec3> positions = positionsFor(entry.settings);
+        std::vector<int> group;
+        for (size_t i = 0; i < positions.size(); i++)
+            group.push_back((int) i);
+        const Box box = (entry.periodic ? Box::rectangular() : Box::none());
+        const CoordinationForce force =
+            makeForce(entry.settings, CoordinationForce::Self, group, {}, "s", entry.periodic);
+        CoordinationContext context(force, positions, box);
+        const Evaluation expected = bruteForce(entry.settings, positions, box);
+        expectMatchesBruteForce(context.evaluate(), expected, gpu, std::isfinite(entry.settings.dmax));
+    }
+}
+
+TEST(RationalOverflow, TinyR0GivesSigmaOfOrderXToTheMinusN) {
+    // The first case, by its numbers: s = 5.46e-175 (sigma ~ x^-6), not a ratio of overflowed powers.
+    if (!Tolerance::Double)
+        GTEST_SKIP() << "r0 = 1e-30 nm needs double precision";
+    const OverflowCase& entry = overflowCases()[0];
+    std::vector<Vec3> positions;
+    for (int i = 0; i < 4; i++)
+        positions.push_back(Vec3(0.1 * i, 0.05 * i * i, 0));
+    CoordinationContext context(makeForce(entry.settings, CoordinationForce::Self, {0, 1, 2, 3}), positions);
+    const Evaluation actual = context.evaluate();
+    EXPECT_NEAR(actual.s / 5.46e-175, 1.0, 1e-3) << "s = " << actual.s;
+}
