@@ -4,6 +4,7 @@
 #include "internal/SwitchingFunctionEvaluator.h"
 #include "lepton/Parser.h"
 #include "openmm/OpenMMException.h"
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -97,6 +98,9 @@ SwitchingFunctionConstants SwitchingFunctionConstants::resolve(const Coordinatio
         c.taylorValue = n / m;
         c.taylorFirst = n * (n - m) / (2.0 * m);
         c.taylorSecond = n * (m * m - 3.0 * m * (n - 1) + n * (2.0 * n - 3.0)) / (6.0 * m);
+        const double largestX = (c.dmax - c.d0) * c.invLength;
+        c.directPowersSuffice = c.hasCutoff &&
+                                std::pow(largestX, std::max(c.n, c.m)) <= RationalSwitchingFunction::DirectPowerLimit;
         const bool evenExponents = (c.n % 2 == 0 && c.m % 2 == 0);
         if (c.d0 == 0.0 && evenExponents && c.inverseR0Squared < SinglePrecisionLimit)
             c.path = SwitchingPath::SquaredDistance;

@@ -203,3 +203,19 @@ TEST(RationalOverflow, TinyR0GivesSigmaOfOrderXToTheMinusN) {
     const Evaluation actual = context.evaluate();
     EXPECT_NEAR(actual.s / 5.46e-175, 1.0, 1e-3) << "s = " << actual.s;
 }
+
+TEST(RationalOverflow, TheDirectFormAloneServesExactlyTheSettingsWhoseCutoffBoundsThePowers) {
+    auto suffices = [](double r0, int n, int m, double d0, double dmax) {
+        return SwitchingFunctionConstants::resolve(
+                   makeForce(rationalSettings(r0, n, m, d0, dmax), CoordinationForce::Self, {0, 1}))
+            .directPowersSuffice;
+    };
+    EXPECT_TRUE(suffices(0.3, 6, 0, 0.0, 0.0));       // PLUMED's automatic cutoff: x^12 = 1e10 there
+    EXPECT_TRUE(suffices(0.25, 6, 0, 0.0, 1.0));      // x = 4: 4^12 = 1.7e7
+    EXPECT_TRUE(suffices(0.25, 8, 14, 0.1, 1.0));     // x = 3.6: 3.6^14 = 6e7
+    EXPECT_FALSE(suffices(0.25, 6, 0, 0.0, Infinity)); // no cutoff: x is unbounded
+    EXPECT_FALSE(suffices(0.05, 1500, 0, 0.0, 1.0));   // x = 20: 20^3000 overflows
+    EXPECT_FALSE(suffices(1e-30, 6, 0, 0.0, 1.0));     // x = 1e30
+    EXPECT_TRUE(suffices(0.1, 10, 0, 0.0, 3.0));       // x = 30: 30^20 = 3.5e29, just below 1e30
+    EXPECT_FALSE(suffices(0.1, 10, 0, 0.0, 3.5));      // 35^20 = 7.6e30
+}

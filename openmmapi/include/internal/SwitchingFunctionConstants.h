@@ -76,6 +76,11 @@ struct OPENMM_EXPORT_COORDINATION SwitchingFunctionConstants {
     int n = 6, m = 12;                   ///< m resolved (0 means 2n)
     bool mIsTwiceN = true;               ///< m = 2n: sigma = 1 / (1 + x^n), no removable singularity
     double taylorValue = 0.0, taylorFirst = 0.0, taylorSecond = 0.0;
+    /**
+     * Whether x^n and x^m stay within RationalSwitchingFunction::DirectPowerLimit up to the cutoff, so that the
+     * powers of x serve every pair and the form in 1/x is never needed (the GPU kernel then compiles without it).
+     */
+    bool directPowersSuffice = false;
     // Smap: (1 + smapC x^a)^(smapExponent), smapC = 2^(a/b) - 1, smapExponent = -b/a.
     int smapA = 0, smapB = 0;
     double smapC = 0.0, smapExponent = 0.0;

@@ -38,6 +38,8 @@ SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc
         defines["TAYLOR_FIRST"] = cc.doubleToString(sigma.taylorFirst);
         defines["TAYLOR_SECOND"] = cc.doubleToString(sigma.taylorSecond);
         defines["DIRECT_POWER_LIMIT"] = cc.doubleToString(RationalSwitchingFunction::DirectPowerLimit);
+        if (sigma.directPowersSuffice)
+            defines["DIRECT_POWERS_SUFFICE"] = "1";
         if (!useDouble)
             defines["NEAR_ONE_BAND"] = cc.doubleToString(SwitchingFunctionConstants::SinglePrecisionNearOneBand);
         if (sigma.path == SwitchingPath::SquaredDistance) {

@@ -7,7 +7,7 @@
  *
  * Defines: D0, INV_LENGTH (1/r0; Cubic: 1/(dmax - d0)), STRETCH_FACTOR, SHIFT; Rational: N_EXP, M_EXP,
  * M_IS_2N, N_OVER_M, TAYLOR_BAND, TAYLOR_FIRST, TAYLOR_SECOND, NEAR_ONE_BAND (single and mixed precision),
- * DIRECT_POWER_LIMIT, R2_PATH, INV_R0_SQUARED, R2_BAND; Smap: SMAP_A, SMAP_B, SMAP_C, SMAP_EXPONENT; Cosinus: COSINUS_PI,
+ * DIRECT_POWER_LIMIT, DIRECT_POWERS_SUFFICE, R2_PATH, INV_R0_SQUARED, R2_BAND; Smap: SMAP_A, SMAP_B, SMAP_C, SMAP_EXPONENT; Cosinus: COSINUS_PI,
  * COSINUS_MINUS_HALF_PI; NativeQ: NATIVEQ_BETA, NATIVEQ_CENTRE; Custom: SWITCH_OF_X2 and INV_R0_SQUARED
  * for an expression of x2. The Custom expression is Lepton-generated on the host and replaces
  * CUSTOM_SWITCHING_FUNCTION (it sets value and customDerivative from v).
@@ -36,11 +36,18 @@ DEVICE real integerPower(real x, int k) {
  */
 DEVICE real evenRational(real x, const int n, real* inverse, real* slopePower) {
     const real xNMinus1 = integerPower(x, n - 1), xN = xNMinus1 * x;
+#ifdef DIRECT_POWERS_SUFFICE
+    // Every pair within the cutoff has x^n <= DIRECT_POWER_LIMIT (the host checked): the direct form only.
+    *inverse = RECIP(1 + xN);
+    *slopePower = xNMinus1;
+    return *inverse;
+#else
     const bool inverted = !(xN <= (real) DIRECT_POWER_LIMIT);
     const real y = RECIP(x), yN = integerPower(y, n);
     *inverse = RECIP(1 + (inverted ? yN : xN));
     *slopePower = (inverted ? yN * y : xNMinus1);
     return (inverted ? yN * *inverse : *inverse);
+#endif
 }
 
 /**
