@@ -171,6 +171,11 @@ vector<int> PlumedKeywords::takeAtoms(const string& key) {
         }
         if (first < 1)
             throw error(key + ": " + item + " has an atom number below 1 (PLUMED numbers atoms from 1)");
+        // A group of 1e8 entries is 400 MB of indices, 70 times the atoms a GPU Self-mode force takes.
+        const long entries = ((long) last - first) / stride + 1, maxEntries = 100000000;
+        if ((long) atoms.size() + entries > maxEntries)
+            throw error(key + ": " + item + " makes the group " + std::to_string(atoms.size() + entries) +
+                        " atoms long; a group may list at most " + std::to_string(maxEntries) + " atoms");
         for (long atom = first; atom <= last; atom += stride)
             atoms.push_back((int) atom - 1);
     }

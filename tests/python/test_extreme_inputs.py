@@ -188,6 +188,9 @@ BAD_PLUMED = {
     "c: COORDINATION GROUPA=1,99999999999 R_0=0.3": "GROUPA=99999999999 is out of range",
     "c: COORDINATION GROUPA=1-4 SWITCH={SMAP R_0=0.3 A=0 B=2}": "A=0 is out of range",
     "c: COORDINATION GROUPA=1-3 GROUPB=4,5 PAIR R_0=0.3": "GROUPA has 3 atoms and GROUPB has 2",
+    "c: COORDINATION GROUPA=1-2000000000 R_0=0.3": "GROUPA: 1-2000000000 makes the group 2000000000 atoms long; a "
+                                                   "group may list at most 100000000 atoms",
+    "c: COORDINATION GROUPA=1-60000000,1-60000000 R_0=0.3": "makes the group 120000000 atoms long",
 }
 
 
