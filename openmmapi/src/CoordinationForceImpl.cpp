@@ -37,27 +37,19 @@ void checkGroupIndices(const vector<int>& group, const string& groupName, int nu
  * the bound that keeps them finite.
  */
 void checkConstantsAreFinite(const SwitchingFunctionConstants& c) {
-    if (!std::isfinite(c.invLength)) {
-        if (c.type == CoordinationForce::Cubic)
-            fail("dmax - d0 = " + numberText(c.dmax - c.d0) + " nm is too small for the Cubic switching function "
-                 "(1/(dmax - d0) overflows); make dmax - d0 at least 1e-300 nm");
-        fail("r0 = " + numberText(c.r0) + " nm is too small (1/r0 overflows); r0 must be at least 1e-300 nm");
-    }
+    // (r0 >= 1e-300 nm is checked with the other settings: 1/r0 is finite.)
+    if (c.type == CoordinationForce::Cubic && !std::isfinite(c.invLength))
+        fail("dmax - d0 = " + numberText(c.dmax - c.d0) + " nm is too small for the Cubic switching function "
+             "(1/(dmax - d0) overflows); make dmax - d0 at least 1e-300 nm");
     if (c.isFunctionOfX2() && !std::isfinite(c.inverseR0Squared))
         fail("r0 = " + numberText(c.r0) + " nm is too small for a Custom switching function of x2 (x2 = r^2/r0^2 "
              "and 1/r0^2 overflows); r0 must be at least 1e-150 nm, or write the function of x");
-    if (c.type == CoordinationForce::Smap && !(c.smapA <= 1000.0 * c.smapB && std::isfinite(c.smapC)))
+    if (c.type == CoordinationForce::Smap && c.smapA > 1000.0 * c.smapB)
         fail("the Smap exponents a = " + std::to_string(c.smapA) + " and b = " + std::to_string(c.smapB) +
              " are out of range: a/b must be at most 1000 (the function uses 2^(a/b))");
     if (c.type == CoordinationForce::NativeQ && !std::isfinite(c.qCentre))
         fail("the NativeQ centre lambda * reference = " + numberText(c.qCentre) + " nm is not finite; make lambda "
              "and reference smaller (their product must be a finite number of nm)");
-    const double constants[] = {c.d0, c.invLength, c.stretchFactor, c.shift, c.taylorValue, c.taylorFirst,
-                                c.taylorSecond, c.cosinusFrequency, c.cosinusSlope, c.qBeta};
-    for (double constant : constants)
-        if (!std::isfinite(constant))
-            fail("these switching-function settings give a constant that is not finite (" + numberText(constant) +
-                 "); check r0, d0, dmax and the exponents");
 }
 
 } // namespace

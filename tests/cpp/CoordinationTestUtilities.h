@@ -156,6 +156,18 @@ inline SwitchingSettings rationalSettings(double r0, int n, int m, double d0, do
     return settings;
 }
 
+/** Switching settings of a type (its own parameters at their defaults: Smap's a and b unset, NativeQ's reference 0). */
+inline SwitchingSettings typedSettings(CoordinationPlugin::CoordinationForce::SwitchingFunction type, double r0,
+                                       double d0 = 0.0, double dmax = 0.0, bool stretch = true) {
+    SwitchingSettings settings;
+    settings.type = type;
+    settings.r0 = r0;
+    settings.d0 = d0;
+    settings.dmax = dmax;
+    settings.stretch = stretch;
+    return settings;
+}
+
 /** A periodic cell in OpenMM's reduced form, or none; `name` describes it in test output. */
 struct Box {
     std::string name;

@@ -15,10 +15,7 @@ namespace {
 std::vector<SwitchingSettings> everySwitchingFunction() {
     std::vector<SwitchingSettings> all;
     auto add = [&](CoordinationForce::SwitchingFunction type, const std::string& custom = "") {
-        SwitchingSettings settings;
-        settings.r0 = 0.25;
-        settings.dmax = 0.8;
-        settings.type = type;
+        SwitchingSettings settings = typedSettings(type, 0.25, 0.0, 0.8, true);
         if (type == CoordinationForce::Smap) {
             settings.smapA = 6;
             settings.smapB = 4;

@@ -21,25 +21,15 @@ namespace {
 
 const PlatformCase ReferenceCase = {"Reference", ""};
 
-SwitchingSettings typed(CoordinationForce::SwitchingFunction type, double r0, double d0, double dmax, bool stretch) {
-    SwitchingSettings settings;
-    settings.type = type;
-    settings.r0 = r0;
-    settings.d0 = d0;
-    settings.dmax = dmax;
-    settings.stretch = stretch;
-    return settings;
-}
-
 SwitchingSettings smap(int a, int b, double r0, double d0, double dmax, bool stretch) {
-    SwitchingSettings settings = typed(CoordinationForce::Smap, r0, d0, dmax, stretch);
+    SwitchingSettings settings = typedSettings(CoordinationForce::Smap, r0, d0, dmax, stretch);
     settings.smapA = a;
     settings.smapB = b;
     return settings;
 }
 
 SwitchingSettings nativeQ(double beta, double lambda, double reference, double d0, double dmax, bool stretch) {
-    SwitchingSettings settings = typed(CoordinationForce::NativeQ, 0.3, d0, dmax, stretch);
+    SwitchingSettings settings = typedSettings(CoordinationForce::NativeQ, 0.3, d0, dmax, stretch);
     settings.qBeta = beta;
     settings.qLambda = lambda;
     settings.qReference = reference;
@@ -47,7 +37,7 @@ SwitchingSettings nativeQ(double beta, double lambda, double reference, double d
 }
 
 SwitchingSettings custom(const std::string& expression, double r0, double d0, double dmax, bool stretch) {
-    SwitchingSettings settings = typed(CoordinationForce::Custom, r0, d0, dmax, stretch);
+    SwitchingSettings settings = typedSettings(CoordinationForce::Custom, r0, d0, dmax, stretch);
     settings.custom = expression;
     return settings;
 }
@@ -64,25 +54,25 @@ std::vector<SwitchingSettings> switchingCases() {
     const CoordinationForce::SwitchingFunction Exp = CoordinationForce::Exponential, Gauss = CoordinationForce::Gaussian,
                                                Cubic = CoordinationForce::Cubic, Tanh = CoordinationForce::Tanh,
                                                Cos = CoordinationForce::Cosinus;
-    return {typed(Exp, 0.2, 0.0, Infinity, false),
-            typed(Exp, 0.2, 0.0, 1.0, true),
-            typed(Exp, 0.15, 0.1, 1.0, false),
-            typed(Exp, 0.15, 0.1, 0.0, true),
-            typed(Gauss, 0.3, 0.05, 0.0, true),
-            typed(Gauss, 0.3, 0.0, 1.0, true),
-            typed(Gauss, 0.25, 0.1, 1.0, false),
+    return {typedSettings(Exp, 0.2, 0.0, Infinity, false),
+            typedSettings(Exp, 0.2, 0.0, 1.0, true),
+            typedSettings(Exp, 0.15, 0.1, 1.0, false),
+            typedSettings(Exp, 0.15, 0.1, 0.0, true),
+            typedSettings(Gauss, 0.3, 0.05, 0.0, true),
+            typedSettings(Gauss, 0.3, 0.0, 1.0, true),
+            typedSettings(Gauss, 0.25, 0.1, 1.0, false),
             smap(6, 2, 0.3, 0.0, Infinity, true),
             smap(6, 2, 0.3, 0.1, 1.0, true),
             smap(4, 8, 0.25, 0.0, 1.0, false),
-            typed(Cubic, 0.3, 0.0, 0.9, true),
-            typed(Cubic, 0.3, 0.1, 0.9, false),
-            typed(Tanh, 0.25, 0.0, Infinity, true),
-            typed(Tanh, 0.2, 0.1, 1.0, true),
-            typed(Tanh, 0.2, 0.0, 1.0, false),
-            typed(Cos, 0.8, 0.0, 0.0, true),
-            typed(Cos, 0.8, 0.1, 0.0, false),
-            typed(Cos, 0.6, 0.1, Infinity, true),
-            typed(Cos, 1.2, 0.0, 0.9, true),
+            typedSettings(Cubic, 0.3, 0.0, 0.9, true),
+            typedSettings(Cubic, 0.3, 0.1, 0.9, false),
+            typedSettings(Tanh, 0.25, 0.0, Infinity, true),
+            typedSettings(Tanh, 0.2, 0.1, 1.0, true),
+            typedSettings(Tanh, 0.2, 0.0, 1.0, false),
+            typedSettings(Cos, 0.8, 0.0, 0.0, true),
+            typedSettings(Cos, 0.8, 0.1, 0.0, false),
+            typedSettings(Cos, 0.6, 0.1, Infinity, true),
+            typedSettings(Cos, 1.2, 0.0, 0.9, true),
             nativeQ(50.0, 1.8, 0.25, 0.0, Infinity, true),
             nativeQ(50.0, 1.8, 0.25, 0.1, 1.0, true),
             nativeQ(50.0, 1.5, 0.6, 0.0, Infinity, true),
@@ -196,12 +186,12 @@ TEST(GpuFarAtoms, GiveFiniteResultsThatMatchTheReferencePlatform) {
         Vec3(0, 0, 0), Vec3(0.2, 0.1, 0), Vec3(3000.0, 0, 0), Vec3(0, 5.6e5, 0), Vec3(0, 0, 1e7), Vec3(0.3, 0.3, 0.3)});
     std::vector<int> group = {0, 1, 2, 3, 4, 5};
     const std::vector<SwitchingSettings> cases = {
-        typed(CoordinationForce::Exponential, 0.2, 0.0, Infinity, true),
-        typed(CoordinationForce::Gaussian, 0.3, 0.0, Infinity, true),
+        typedSettings(CoordinationForce::Exponential, 0.2, 0.0, Infinity, true),
+        typedSettings(CoordinationForce::Gaussian, 0.3, 0.0, Infinity, true),
         smap(6, 6, 0.25, 0.0, Infinity, true),
         smap(6, 2, 0.3, 0.0, Infinity, true),
-        typed(CoordinationForce::Tanh, 0.25, 0.0, Infinity, true),
-        typed(CoordinationForce::Cosinus, 0.6, 0.0, Infinity, true),
+        typedSettings(CoordinationForce::Tanh, 0.25, 0.0, Infinity, true),
+        typedSettings(CoordinationForce::Cosinus, 0.6, 0.0, Infinity, true),
         nativeQ(50.0, 1.8, 0.25, 0.0, Infinity, true),
         nativeQ(60.0, 1.5, 1.3, 0.0, Infinity, true), // 60 (0.22 - 1.95) = -104: 1/exp overflows in float
         custom("exp(-0.5*x2)", 0.3, 0.0, Infinity, true),
@@ -256,12 +246,12 @@ std::vector<Vec3> largePositions(double edge, unsigned seed, double spread = 1.0
 
 /** Types with a finite cutoff of ~0.8 nm (Cosinus: its own d0 + r0; Cubic: dmax). */
 std::vector<SwitchingSettings> culledCases() {
-    return {typed(CoordinationForce::Exponential, 0.15, 0.0, 0.8, true),
-            typed(CoordinationForce::Gaussian, 0.3, 0.05, 0.8, false),
+    return {typedSettings(CoordinationForce::Exponential, 0.15, 0.0, 0.8, true),
+            typedSettings(CoordinationForce::Gaussian, 0.3, 0.05, 0.8, false),
             smap(6, 2, 0.3, 0.0, 0.8, true),
-            typed(CoordinationForce::Cubic, 0.3, 0.1, 0.8, true),
-            typed(CoordinationForce::Tanh, 0.2, 0.0, 0.8, true),
-            typed(CoordinationForce::Cosinus, 0.7, 0.1, 0.0, true),
+            typedSettings(CoordinationForce::Cubic, 0.3, 0.1, 0.8, true),
+            typedSettings(CoordinationForce::Tanh, 0.2, 0.0, 0.8, true),
+            typedSettings(CoordinationForce::Cosinus, 0.7, 0.1, 0.0, true),
             nativeQ(50.0, 1.8, 0.25, 0.0, 0.8, true),
             custom("1/(1+x^6)", 0.25, 0.1, 0.8, true),
             custom("1/(1+x2^3)", 0.3, 0.0, 0.8, true)};
@@ -328,7 +318,7 @@ TEST(GpuCulledSystem, UpdateParametersInContextChangesTheTypeAsANewContextWould)
         if (!quickMatrices() || index % 2 == 0)
             sequence.push_back(cases[index]);
     sequence.push_back(rational);
-    sequence.push_back(typed(CoordinationForce::Gaussian, 0.2, 0.0, Infinity, true));
+    sequence.push_back(typedSettings(CoordinationForce::Gaussian, 0.2, 0.0, Infinity, true));
     sequence.push_back(custom("exp(-0.5*x2)", 0.2, 0.0, 0.8, true));
     for (const SwitchingSettings& settings : sequence) {
         SCOPED_TRACE(settings.describe());
@@ -371,7 +361,7 @@ struct DerivativeSystem {
             (atom % 2 == 0 ? evens : odds).push_back(atom);
         }
         CoordinationForce* gaussian = new CoordinationForce(makeForce(
-            typed(CoordinationForce::Gaussian, 0.3, 0.05, 1.0, true), CoordinationForce::Self, all, {},
+            typedSettings(CoordinationForce::Gaussian, 0.3, 0.05, 1.0, true), CoordinationForce::Self, all, {},
             "0.5*k*(s-s0)^2 + w*s", true));
         gaussian->addGlobalParameter("k", 3.0);
         gaussian->addGlobalParameter("s0", 4.0);

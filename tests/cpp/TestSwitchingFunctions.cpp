@@ -18,16 +18,8 @@ using OpenMM::Vec3;
 
 namespace {
 
-SwitchingSettings typed(CoordinationForce::SwitchingFunction type, double r0, double d0 = 0.0) {
-    SwitchingSettings settings;
-    settings.type = type;
-    settings.r0 = r0;
-    settings.d0 = d0;
-    return settings;
-}
-
 SwitchingSettings smap(int a, int b, double r0, double d0 = 0.0) {
-    SwitchingSettings settings = typed(CoordinationForce::Smap, r0, d0);
+    SwitchingSettings settings = typedSettings(CoordinationForce::Smap, r0, d0);
     settings.smapA = a;
     settings.smapB = b;
     return settings;
@@ -36,7 +28,7 @@ SwitchingSettings smap(int a, int b, double r0, double d0 = 0.0) {
 SwitchingSettings nativeQ(double beta, double lambda, double reference, double d0 = 0.0) {
     // r0 is not used by NativeQ; at d0 + r0 = its midpoint the matrix places two pairs where it is steepest.
     const double midpoint = lambda * reference;
-    SwitchingSettings settings = typed(CoordinationForce::NativeQ, midpoint > d0 ? midpoint - d0 : 0.3, d0);
+    SwitchingSettings settings = typedSettings(CoordinationForce::NativeQ, midpoint > d0 ? midpoint - d0 : 0.3, d0);
     settings.qBeta = beta;
     settings.qLambda = lambda;
     settings.qReference = reference;
@@ -44,7 +36,7 @@ SwitchingSettings nativeQ(double beta, double lambda, double reference, double d
 }
 
 SwitchingSettings custom(const std::string& expression, double r0, double d0 = 0.0) {
-    SwitchingSettings settings = typed(CoordinationForce::Custom, r0, d0);
+    SwitchingSettings settings = typedSettings(CoordinationForce::Custom, r0, d0);
     settings.custom = expression;
     return settings;
 }
@@ -54,18 +46,18 @@ SwitchingSettings custom(const std::string& expression, double r0, double d0 = 0
  * is PLUMED's "fast gaussian"; Custom in the x and x2 forms, where d0 is ignored).
  */
 std::vector<SwitchingSettings> typedFunctions() {
-    return {typed(CoordinationForce::Exponential, 0.2),
-            typed(CoordinationForce::Exponential, 0.15, 0.1),
-            typed(CoordinationForce::Gaussian, 0.3, 0.05),
-            typed(CoordinationForce::Gaussian, 1.0),
+    return {typedSettings(CoordinationForce::Exponential, 0.2),
+            typedSettings(CoordinationForce::Exponential, 0.15, 0.1),
+            typedSettings(CoordinationForce::Gaussian, 0.3, 0.05),
+            typedSettings(CoordinationForce::Gaussian, 1.0),
             smap(6, 2, 0.3),
             smap(4, 8, 0.25, 0.1),
-            typed(CoordinationForce::Cubic, 0.3),
-            typed(CoordinationForce::Cubic, 0.3, 0.1),
-            typed(CoordinationForce::Tanh, 0.25),
-            typed(CoordinationForce::Tanh, 0.2, 0.1),
-            typed(CoordinationForce::Cosinus, 1.2),
-            typed(CoordinationForce::Cosinus, 1.0, 0.1),
+            typedSettings(CoordinationForce::Cubic, 0.3),
+            typedSettings(CoordinationForce::Cubic, 0.3, 0.1),
+            typedSettings(CoordinationForce::Tanh, 0.25),
+            typedSettings(CoordinationForce::Tanh, 0.2, 0.1),
+            typedSettings(CoordinationForce::Cosinus, 1.2),
+            typedSettings(CoordinationForce::Cosinus, 1.0, 0.1),
             nativeQ(50.0, 1.8, 0.25),
             nativeQ(10.0, 1.5, 0.4, 0.1),
             custom("1/(1+x^6)", 0.25),
@@ -187,15 +179,15 @@ TEST(SwitchingFunctionDefinitions, FollowPlumedsSpecialRules) {
     fast.dmax = Infinity;
     EXPECT_DOUBLE_EQ(value(fast, 0.15), std::exp(-0.5 * 0.25));
     // Cosinus is exactly 0 beyond x = 1, and its automatic cutoff is d0 + r0.
-    SwitchingSettings cosinus = typed(CoordinationForce::Cosinus, 0.5, 0.1);
+    SwitchingSettings cosinus = typedSettings(CoordinationForce::Cosinus, 0.5, 0.1);
     EXPECT_EQ(value(cosinus, 0.61), 0.0);
     EXPECT_DOUBLE_EQ(makeForce(cosinus, CoordinationForce::Self, {0, 1}).getEffectiveDMax(), 0.6);
     // Automatic dmax of the types without one: no cutoff.
     for (CoordinationForce::SwitchingFunction type : {CoordinationForce::Exponential, CoordinationForce::Gaussian,
                                                       CoordinationForce::Tanh, CoordinationForce::NativeQ})
-        EXPECT_TRUE(std::isinf(makeForce(typed(type, 0.3), CoordinationForce::Self, {0, 1}).getEffectiveDMax()));
+        EXPECT_TRUE(std::isinf(makeForce(typedSettings(type, 0.3), CoordinationForce::Self, {0, 1}).getEffectiveDMax()));
     // Cubic: 1 at d0, 1/2 halfway, 0 at dmax (stretching changes nothing); r0 is not used.
-    SwitchingSettings cubic = typed(CoordinationForce::Cubic, 123.0, 0.1);
+    SwitchingSettings cubic = typedSettings(CoordinationForce::Cubic, 123.0, 0.1);
     cubic.dmax = 0.5;
     EXPECT_EQ(value(cubic, 0.1), 1.0);
     EXPECT_NEAR(value(cubic, 0.3), 0.5, 1e-15);
@@ -274,19 +266,19 @@ TEST(SwitchingFunctionValidation, BadParametersOfEachTypeAreRejectedWithAClearMe
     contextFails(smap(0, 0, 0.3), {"Smap", "setSmapExponents"}); // unset; other values are refused by the setter
     contextFails(nativeQ(50, 1.8, 0.0), {"NativeQ", "reference", "setNativeQParameters"});
     contextFails(nativeQ(-1, 1.8, 0.3), {"NativeQ", "beta"});
-    contextFails(typed(CoordinationForce::Cubic, 0.3), {"Cubic", "setDMax"});
-    SwitchingSettings cubicNoCutoff = typed(CoordinationForce::Cubic, 0.3);
+    contextFails(typedSettings(CoordinationForce::Cubic, 0.3), {"Cubic", "setDMax"});
+    SwitchingSettings cubicNoCutoff = typedSettings(CoordinationForce::Cubic, 0.3);
     cubicNoCutoff.dmax = Infinity;
     contextFails(cubicNoCutoff, {"Cubic", "finite cutoff"});
     contextFails(custom("", 0.3), {"Custom", "setCustomSwitchingFunction"});
     contextFails(custom("1/(1+x^", 0.3), {"1/(1+x^", "parse"});
     contextFails(custom("exp(-r)", 0.3), {"\"r\"", "x2"});
     contextFails(custom("x*x2", 0.3), {"both x and x2"});
-    SwitchingSettings flat = typed(CoordinationForce::Exponential, 1.0);
+    SwitchingSettings flat = typedSettings(CoordinationForce::Exponential, 1.0);
     flat.dmax = 1e-7; // sigma(dmax) = 1 - 1e-7: stretching would multiply by 1e7
     contextFails(flat, {"stretch"});
     // Parameters of other types are not checked (a Rational force with n = m is still rejected).
-    SwitchingSettings gaussian = typed(CoordinationForce::Gaussian, 0.3);
+    SwitchingSettings gaussian = typedSettings(CoordinationForce::Gaussian, 0.3);
     gaussian.n = gaussian.m = 4;
     CoordinationForce force = makeForce(gaussian, CoordinationForce::Self, {0, 1});
     EXPECT_NO_THROW(CoordinationContext(force, {Vec3(0, 0, 0), Vec3(0.3, 0, 0)}, Box::none()));
@@ -333,8 +325,8 @@ TEST(SwitchingFunctionUpdates, ChangingTheTypeInAContextChangesTheResult) {
     settings.r0 = 0.25;
     CoordinationForce force = makeForce(settings, CoordinationForce::Self, group, {}, "s", true);
     CoordinationContext system(force, positions, box);
-    for (const SwitchingSettings& next : {typed(CoordinationForce::Tanh, 0.2), custom("1/(1+x2^3)", 0.3),
-                                          nativeQ(20.0, 1.5, 0.3), typed(CoordinationForce::Cosinus, 0.5)}) {
+    for (const SwitchingSettings& next : {typedSettings(CoordinationForce::Tanh, 0.2), custom("1/(1+x2^3)", 0.3),
+                                          nativeQ(20.0, 1.5, 0.3), typedSettings(CoordinationForce::Cosinus, 0.5)}) {
         SCOPED_TRACE(next.describe());
         CoordinationForce& updated = system.getForce();
         updated = makeForce(next, CoordinationForce::Self, group, {}, "s", true);
@@ -353,7 +345,7 @@ TEST(EnergyParameterDerivatives, AreTheDerivativesOfTheEnergyExpression) {
         group.push_back(atom);
     const Box box = Box::rectangular();
     const std::vector<Vec3> positions = randomPositions(MatrixAtoms, box, 11);
-    SwitchingSettings settings = typed(CoordinationForce::Gaussian, 0.3);
+    SwitchingSettings settings = typedSettings(CoordinationForce::Gaussian, 0.3);
     CoordinationForce force = makeForce(settings, CoordinationForce::Self, group, {}, "0.5*k*(s-s0)^2 + 0*unused", true);
     force.addGlobalParameter("k", 3.0);
     force.addGlobalParameter("s0", 4.0);
