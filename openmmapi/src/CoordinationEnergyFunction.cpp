@@ -1,4 +1,6 @@
 #include "internal/CoordinationEnergyFunction.h"
+#include <cmath>
+#include <limits>
 
 using namespace CoordinationPlugin;
 using std::string;
@@ -16,9 +18,16 @@ double CoordinationEnergyFunction::evaluate(OpenMM::ContextImpl& context, double
     for (const string& name : globalParameterNames)
         variables[name] = context.getParameter(name);
     variables["s"] = s;
+    const double value = energy.evaluate(variables);
     dEdS = energyDerivative.evaluate(variables);
+    const bool finite = std::isfinite(s) && std::isfinite(value) && std::isfinite(dEdS);
+    const double notANumber = std::numeric_limits<double>::quiet_NaN();
     if (derivatives != nullptr)
         for (int i = 0; i < (int) parameterDerivatives.size(); i++)
-            (*derivatives)[derivativeNames[i]] += parameterDerivatives[i].evaluate(variables);
-    return energy.evaluate(variables);
+            (*derivatives)[derivativeNames[i]] += (finite ? parameterDerivatives[i].evaluate(variables) : notANumber);
+    if (!finite) {
+        dEdS = 0.0;
+        return notANumber;
+    }
+    return value;
 }

@@ -109,7 +109,7 @@ double SwitchingFunctionEvaluator::evaluateSquared(double r2, double& scale) con
         std::map<string, double> variables = {{"x2", y}};
         // Coincident atoms (r = 0) get no force, whatever the derivative there (1/(1+sqrt(x2)) has none).
         scale = (r2 > 0.0 ? 2.0 * c.inverseR0Squared * c.stretchFactor * customDerivative.evaluate(variables) : 0.0);
-        return customValue.evaluate(variables) * c.stretchFactor + c.shift;
+        return finiteOrNaN(customValue.evaluate(variables) * c.stretchFactor + c.shift, scale, true);
     }
     // Rational with d0 = 0 and n, m even: the rational function of y with the exponents n/2 and m/2
     // (x^k = y^(k/2)), whose y-derivative times 2/r0^2 is (dsigma/dr)/r.

@@ -23,7 +23,10 @@ public:
     explicit CoordinationEnergyFunction(const ResolvedCoordinationForce& force);
     /**
      * E(s); dEdS receives dE/ds. If derivatives is not null, dE/dlambda of every requested parameter is
-     * added to it (s does not depend on the parameters).
+     * added to it (s does not depend on the parameters). Where s, E or dE/ds is not finite (a non-finite
+     * coordinate, a global parameter of inf or NaN, an expression outside its domain) the energy and the
+     * parameter derivatives are NaN and dEdS is 0, so that the force applies no forces: the rule every
+     * platform follows (the GPU's fixed-point force buffers cannot hold a NaN).
      */
     double evaluate(OpenMM::ContextImpl& context, double s, double& dEdS, std::map<std::string, double>* derivatives) const;
 

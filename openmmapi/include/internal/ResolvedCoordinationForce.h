@@ -4,6 +4,8 @@
 #include "CoordinationForce.h"
 #include "internal/SwitchingFunctionConstants.h"
 #include "lepton/ParsedExpression.h"
+#include "openmm/Vec3.h"
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,17 @@ struct ResolvedCoordinationForce {
     std::vector<Lepton::ParsedExpression> energyParameterDerivatives; ///< dE/dlambda, same order
     /** The cutoff (nm): infinity for none. */
     double getCutoff() const { return switching.dmax; }
+    /**
+     * Whether any particle of the groups has a coordinate that is infinite or NaN. Such a configuration has no
+     * coordination number: every platform then reports s and the energy as NaN and applies no force.
+     */
+    bool hasNonFinitePosition(const std::vector<OpenMM::Vec3>& positions) const {
+        for (int particle : uniqueParticles)
+            for (int axis = 0; axis < 3; axis++)
+                if (!std::isfinite(positions[particle][axis]))
+                    return true;
+        return false;
+    }
     /** The pairs of slots the sum runs over: Self n(n-1)/2, Dual nA*nB, Pair nA (same-atom pairs included). */
     long long getNumSlotPairs() const {
         const long long a = groupA.size(), b = groupB.size();

@@ -7,6 +7,8 @@
 #include "internal/SwitchingFunctionConstants.h"
 #include "internal/windowsExportCoordination.h"
 #include "lepton/ExpressionProgram.h"
+#include <cmath>
+#include <limits>
 
 namespace CoordinationPlugin {
 
@@ -26,9 +28,14 @@ class OPENMM_EXPORT_COORDINATION SwitchingFunctionEvaluator {
 public:
     /** @param constants  resolved constants (SwitchingFunctionConstants::resolve()) */
     explicit SwitchingFunctionEvaluator(const SwitchingFunctionConstants& constants);
-    /** sigma(r) (stretched if requested; 0 beyond the cutoff); dSigmaDr receives d sigma / dr (1/nm). */
+    /**
+     * sigma(r) (stretched if requested; 0 beyond the cutoff); dSigmaDr receives d sigma / dr (1/nm). A Custom
+     * function whose value, or whose derivative where it is used (r > 0), is not finite gives NaN (and a
+     * derivative of 0): such a pair has no coordination number, and every platform reports s as NaN.
+     */
     double evaluate(double r, double& dSigmaDr) const {
-        return cutoffAndStretch(*this, r, constants.dmax, constants.stretchFactor, constants.shift, dSigmaDr);
+        const double value = cutoffAndStretch(*this, r, constants.dmax, constants.stretchFactor, constants.shift, dSigmaDr);
+        return (constants.type == CoordinationForce::Custom ? finiteOrNaN(value, dSigmaDr, r > 0.0) : value);
     }
     /**
      * The SquaredDistance path: sigma at squared distance r2 (stretched; 0 beyond the cutoff) without a
@@ -42,6 +49,13 @@ public:
     double evaluateUnstretched(double r, double& dSigmaDr) const;
 
 private:
+    /** value, or NaN (slope 0) if value, or slope where it is used, is not finite. */
+    static double finiteOrNaN(double value, double& slope, bool slopeUsed) {
+        if (std::isfinite(value) && (!slopeUsed || std::isfinite(slope)))
+            return value;
+        slope = 0.0;
+        return std::numeric_limits<double>::quiet_NaN();
+    }
     /** sigma as a function of x > 0 for the types of x; dSigmaDx receives its x-derivative. */
     double evaluateOfX(double x, double& dSigmaDx) const;
     const SwitchingFunctionConstants constants;

@@ -39,6 +39,7 @@ public:
     OpenMM::ComputeArray partialSums, globals, results;
     SortedGroup sortedA, sortedB;              // Self and Dual (sortedB: Dual only)
     OpenMM::ComputeArray blocksDone;           // the fused finish's counter of finished blocks
+    OpenMM::ComputeArray nonFiniteFlags;       // 2 ints: a slot's position was not finite (per evaluation parity)
     // Neighbour list (every culled force has one): chunks of (row tile, 32 column slots) within dmax + skin.
     OpenMM::ComputeArray listState;            // ListState* entries
     OpenMM::ComputeArray chunkRows, chunkSlots; // capacity chunks: row tile; 32 column slots each (-1: none)

@@ -35,7 +35,7 @@ public:
     int pairChunkRowsArg = -1, pairChunkSlotsArg = -1, pairUseListArg = -1, pairParityArg = -1, pairListCapacityArg = -1;
     int pairAddEnergyArg = -1;             // the fused finish's addEnergy
     int pairParameterDerivativesArg = -1;  // the fused finish's OpenMM buffer of parameter derivatives
-    int finishAddEnergyArg = -1, finishComputeGradientArg = -1, finishParameterDerivativesArg = -1;
+    int finishAddEnergyArg = -1, finishComputeGradientArg = -1, finishParityArg = -1, finishParameterDerivativesArg = -1;
     GroupKernels groupA, groupB;           // Self and Dual (groupB: Dual only)
     OpenMM::ComputeKernel buildKernel;     // the neighbour list's (culling only)
     int buildChunkRowsArg = -1, buildChunkSlotsArg = -1, buildListCapacityArg = -1, buildParityArg = -1, buildBoxArg = -1;

@@ -19,7 +19,7 @@ struct CommonCoordinationStepState {
     bool needSort = true;
     // Neighbour list (culling).
     int listCapacity;                  // chunks the list has room for (grown by growList)
-    int listParity = 0;                // which of the list state's rebuild flags this evaluation uses
+    int listParity = 0;                // the evaluation's parity: which list rebuild flag and non-finite flag it uses
     bool forceListRebuild = true;      // the next evaluation must rebuild (first use, list left unused)
     bool checkListSize = false;        // download the list's size at the next evaluation
     bool firstListBuild = true;        // read the size of the context's first list as soon as it is built

@@ -61,6 +61,8 @@ void CommonCoordinationArrays::initialize(ComputeContext& cc, const CommonCoordi
     chunkSlots.initialize<int>(cc, (size_t) plan.firstListCapacity * Plan::TileSize, "coordinationChunkSlots");
     partialFixed.initialize<long long>(cc, 2 * std::max(plan.numPartials, 1), "coordinationPartialFixed");
     partialFixed.upload(vector<long long>(partialFixed.getSize(), 0));
+    nonFiniteFlags.initialize<int>(cc, 2, "coordinationNonFiniteFlags");
+    nonFiniteFlags.upload(vector<int>(2, 0));
     if (plan.fusedFinish) {
         blocksDone.initialize<unsigned int>(cc, 1, "coordinationBlocksDone");
         blocksDone.upload(vector<unsigned int>(1, 0));

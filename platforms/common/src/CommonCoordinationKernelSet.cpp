@@ -89,13 +89,14 @@ void CommonCoordinationKernelSet::createPairKernel(ComputeContext& cc, ComputePr
     args.add(a.cellOffsets);
     if (!pairMode)
         args.addSortedTiles(a);
+    args.add(a.nonFiniteFlags);
+    pairParityArg = args.add(0);
     if (plan.culling) {
         args.add(a.partialFixed);
         args.add(a.listState);
         pairChunkRowsArg = args.add(a.chunkRows);
         pairChunkSlotsArg = args.add(a.chunkSlots);
         pairUseListArg = args.add(1);
-        pairParityArg = args.add(0);
         pairListCapacityArg = args.add(plan.firstListCapacity);
     }
     if (plan.fusedFinish) {
@@ -141,11 +142,12 @@ void CommonCoordinationKernelSet::createGroupKernels(ComputeContext& cc, Compute
     boundsArgs.add(sorted.tileHalfExtents);
     boundsArgs.add(sorted.positions);
     g.boundsBoxArg = boundsArgs.addBox(plan.useDouble);
+    boundsArgs.add(a.nonFiniteFlags);
+    g.boundsParityArg = boundsArgs.add(0);
     if (plan.culling) {
         boundsArgs.add(sorted.listPositions);
         boundsArgs.add(a.listState);
         g.boundsListCapacityArg = boundsArgs.add(plan.firstListCapacity);
-        g.boundsParityArg = boundsArgs.add(0);
         g.boundsForceRebuildArg = boundsArgs.add(0);
         boundsArgs.add(keepsBooks ? 1 : 0);
     }
@@ -181,6 +183,8 @@ void CommonCoordinationKernelSet::createFinishKernel(ComputeContext& cc, Compute
     args.add(cc.getLongForceBuffer());
     finishComputeGradientArg = args.add(1);
     args.add(a.partialFixed);
+    args.add(a.nonFiniteFlags);
+    finishParityArg = args.add(0);
     if (plan.numParameterDerivatives > 0)
         finishParameterDerivativesArg = args.addParameterDerivatives(a);
 }

@@ -4,10 +4,13 @@
 #include "CommonCoordinationPlan.h"
 #include "CommonCoordinationProgram.h"
 #include "CommonCoordinationStepState.h"
+#include "internal/NumberText.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/common/ContextSelector.h"
 #include "openmm/internal/ContextImpl.h"
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
@@ -138,6 +141,13 @@ void CommonCalcCoordinationForceKernel::updateGlobalParameters(ContextImpl& cont
         values.push_back(context.getParameter(name));
     if (values == globalParameterValues || values.empty())
         return;
+    if (!built->plan.mixedIsDouble)
+        for (int i = 0; i < (int) values.size(); i++)
+            if (std::isfinite(values[i]) && std::fabs(values[i]) > std::numeric_limits<float>::max())
+                throw OpenMMException("CoordinationForce: global parameter '" + globalParameterNames[i] + "' is " +
+                                      numberText(values[i]) + ", beyond single precision's range (" +
+                                      numberText(std::numeric_limits<float>::max()) +
+                                      "); use a smaller value, or the platform's mixed or double precision");
     globalParameterValues = values;
     if (built->plan.mixedIsDouble)
         built->arrays.globals.upload(values);
@@ -180,7 +190,9 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
     const CommonCoordinationBox box = CommonCoordinationBox::current(cc);
     if (plan.culling)
         prepareTiles(box);
+    const int parity = built->state.listParity;
     k.pairKernel->setArg(k.pairComputeGradientArg, computeGradient ? 1 : 0);
+    k.pairKernel->setArg(k.pairParityArg, parity);
     box.setArgs(*k.pairKernel, k.pairBoxArg, plan.useDouble);
     if (plan.fusedFinish)
         k.pairKernel->setArg(k.pairAddEnergyArg, addEnergy ? 1 : 0);
@@ -190,6 +202,7 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
         return; // the pair kernel's last block did the finish
     k.finishKernel->setArg(k.finishAddEnergyArg, addEnergy ? 1 : 0);
     k.finishKernel->setArg(k.finishComputeGradientArg, computeGradient ? 1 : 0);
+    k.finishKernel->setArg(k.finishParityArg, parity);
     if (computeGradient)
         k.finishKernel->execute(plan.finishWorkUnits, Plan::FinishBlockSize);
     else
@@ -231,7 +244,6 @@ void CommonCalcCoordinationForceKernel::prepareTiles(const CommonCoordinationBox
     if (useList)
         buildList(box);
     k.pairKernel->setArg(k.pairUseListArg, useList ? 1 : 0);
-    k.pairKernel->setArg(k.pairParityArg, s.listParity);
 }
 
 void CommonCalcCoordinationForceKernel::sortSlots(const CommonCoordinationBox& box) {

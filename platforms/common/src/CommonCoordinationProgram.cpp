@@ -40,6 +40,10 @@ void addSizeDefines(ComputeContext& cc, const CommonCoordinationPlan& plan, map<
         defines["FUSED_FINISH"] = "1";
     if (plan.groupsSwapped)
         defines["GROUPS_SWAPPED"] = "1";
+    if (plan.useDouble)
+        defines["REAL_IS_DOUBLE"] = "1";
+    if (plan.mixedIsDouble)
+        defines["MIXED_IS_DOUBLE"] = "1";
 }
 
 /** The cutoff, the culling and the neighbour list's settings, the sort cells, the same-atom check. */
@@ -84,7 +88,8 @@ void addEnergyReplacements(ComputeContext& cc, const ResolvedCoordinationForce& 
         const string name = "parameterDerivative" + cc.intToString(i);
         expressions[name + " = "] = parameterDerivatives[i];
         declarations += "mixed " + name + " = 0;\n";
-        addDerivatives += "energyParamDerivs[parameterDerivativeIndices[" + cc.intToString(i) + "]] += " + name + ";\n";
+        addDerivatives += "energyParamDerivs[parameterDerivativeIndices[" + cc.intToString(i) + "]] += (finite ? " +
+                          name + " : NOT_A_NUMBER_MIXED);\n";
     }
     if (!parameterDerivatives.empty())
         defines["HAS_PARAMETER_DERIVATIVES"] = "1";

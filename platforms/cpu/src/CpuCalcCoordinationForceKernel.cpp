@@ -33,8 +33,8 @@ ReferencePlatform::PlatformData& referenceData(ContextImpl& context) {
 }
 
 /**
- * Whether the vectorized loops may run: every displacement finite and, in a rectangular box, shorter than 1.5
- * boxes (the comparisons of MinimumImage::wrapNear); no triclinic box.
+ * Whether the vectorized loops may run: every displacement (of finite positions) shorter than MaxVectorizedSpan
+ * and, in a rectangular box, shorter than 1.5 boxes (the comparisons of MinimumImage::wrapNear); no triclinic box.
  */
 bool vectorizable(const CpuCoordinationEntries& entriesA, const CpuCoordinationEntries& entriesB,
                   const MinimumImage& minimumImage, bool periodic) {
@@ -49,14 +49,10 @@ bool vectorizable(const CpuCoordinationEntries& entriesA, const CpuCoordinationE
                 highest = std::max(highest, value);
             }
         }
-        const double span = highest - lowest; // NaN coordinates: min/max skip them, so test them below
+        const double span = highest - lowest; // the positions are finite (computeCoordination checked them)
         if (!(span < MaxVectorizedSpan) || (periodic && !minimumImage.isNear(span, axis)))
             return false;
     }
-    for (const CpuCoordinationEntries* entries : {&entriesA, &entriesB})
-        for (int e = 0; e < entries->size(); e++)
-            if (!(std::isfinite(entries->x[e]) && std::isfinite(entries->y[e]) && std::isfinite(entries->z[e])))
-                return false;
     return true;
 }
 
@@ -190,6 +186,10 @@ double CpuCalcCoordinationForceKernel::computeCoordination(ContextImpl& context,
     const vector<Vec3>& positions = *data.positions;
     const Vec3* box = data.periodicBoxVectors;
     const MinimumImage minimumImage(box);
+    if (force->hasNonFinitePosition(positions)) {
+        itemPairs.clear();
+        return std::numeric_limits<double>::quiet_NaN();
+    }
     useCells = grid.build(*force, positions, box, entriesA, entriesB, items);
     if (!useCells) {
         // Entries in group order.

@@ -85,14 +85,8 @@ bool CpuCoordinationCellGrid::build(const ResolvedCoordinationForce& force, cons
             extent[axis] = highest - lowest;
         }
         if (!std::isfinite(extent[axis]))
-            return false; // positions not finite, or too far apart for a grid
+            return false; // too far apart for a grid (the positions are finite: the kernel checked them)
     }
-    if (isPeriodic)
-        for (const vector<int>* group : {&groupA, &groupB})
-            for (int particle : *group)
-                if (!(std::isfinite(positions[particle][0]) && std::isfinite(positions[particle][1]) &&
-                      std::isfinite(positions[particle][2])))
-                    return false;
     // Cells of a fraction of the cutoff, and not many more cells than entries.
     cutoff = force.switching.dmax;
     periodic = isPeriodic;

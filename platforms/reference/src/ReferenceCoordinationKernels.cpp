@@ -4,6 +4,7 @@
 #include "openmm/internal/ContextImpl.h"
 #include "openmm/reference/ReferencePlatform.h"
 #include <cmath>
+#include <limits>
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
@@ -37,6 +38,8 @@ double ReferenceCalcCoordinationForceKernel::computeCoordination(ContextImpl& co
     ReferencePlatform::PlatformData& data = getPlatformData(context);
     const vector<Vec3>& positions = *data.positions;
     const MinimumImage minimumImage(data.periodicBoxVectors);
+    if (resolved.hasNonFinitePosition(positions))
+        return std::numeric_limits<double>::quiet_NaN();
     const SwitchingFunctionEvaluator& sigma = *switchingFunction;
     const double cutoff2 = resolved.switching.cutoffSquared;
     double coordination = 0.0;
@@ -84,7 +87,7 @@ double ReferenceCalcCoordinationForceKernel::execute(ContextImpl& context, bool 
     double s = computeCoordination(context, includeForces ? &gradient : nullptr);
     double dEnergyDs;
     double energy = energyFunction.evaluate(context, s, dEnergyDs, getPlatformData(context).energyParameterDerivatives);
-    if (includeForces) {
+    if (includeForces && dEnergyDs != 0.0) {
         vector<Vec3>& forces = *getPlatformData(context).forces;
         for (int i = 0; i < (int) forces.size(); i++)
             forces[i] -= gradient[i] * dEnergyDs;

@@ -9,6 +9,11 @@
  *   tiles.cc         the tile kernel (Self, Dual) and the pair kernel (Pair)
  *   reorder.cc       following OpenMM's reordering of the atoms
  *
+ * A non-finite coordinate of any slot's atom raises nonFiniteFlags[parity] (parity: the evaluation's, alternating;
+ * the tile kernel clears the other flag for the next evaluation): computeTileBounds raises it where it runs
+ * (culling), otherwise the tile or pair kernel. The finish then reports s and E as NaN and applies no force, as
+ * it does wherever E or dE/ds is not finite: the rule of every platform (a fixed-point force cannot hold a NaN).
+ *
  * One evaluation is two launches (one for small groups on CUDA: FUSED_FINISH), none of them synchronized
  * with the host. With a cutoff over many tiles (USE_CULLING) there are also a small launch for the tile
  * bounds (which also tests the atoms' motion for the neighbour list), the list build (USE_NEIGHBOR_LIST;
@@ -28,7 +33,7 @@
  * Host defines: TILE_SIZE (32), WARPS_PER_BLOCK, PAIR_BLOCK_SIZE, FINISH_BLOCK_SIZE, NUM_A, NUM_B, NUM_GRADIENT_ROWS,
  * MODE_SELF/MODE_DUAL/MODE_PAIR, NUM_TILES_A, NUM_TILES_B, NUM_TILES, PADDED_NUM_ATOMS, USE_PERIODIC, USE_CUTOFF,
  * CUTOFF_SQUARED, USE_CULLING, CULL_CHUNK, PADDED_CUTOFF, PADDED_CUTOFF_SQUARED, INV_SORT_CELL, CHECK_SAME_ATOM, FUSED_FINISH,
- * HAS_PARAMETER_DERIVATIVES, the switching function's (switching.cc); with the list USE_NEIGHBOR_LIST,
+ * HAS_PARAMETER_DERIVATIVES, REAL_IS_DOUBLE, MIXED_IS_DOUBLE, the switching function's (switching.cc); with the list USE_NEIGHBOR_LIST,
  * PADDED_LIST_CUTOFF, PADDED_LIST_CUTOFF_SQUARED, HALF_SKIN_SQUARED, LIST_WARPS_PER_BLOCK and LIST_STATE_* (indices into the
  * list's state: rebuild flags for even/odd evaluations, chunks of the build under way, chunks of the list).
  * Host replacements: COMPUTE_ENERGY, ADD_PARAMETER_DERIVATIVES (finish.cc), CUSTOM_SWITCHING_FUNCTION
@@ -152,6 +157,61 @@ DEVICE real3 atomPosition(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* 
 }
 
 /**
+ * Finiteness from the bits (an exponent of all ones is infinity or NaN): OpenMM compiles OpenCL with fast,
+ * finite-only math, under which isfinite and isnan may be folded to constants. NOT_A_NUMBER_REAL and
+ * NOT_A_NUMBER_MIXED are quiet NaNs of type real and mixed, made from their bits for the same reason.
+ */
+#ifdef __CUDA_ARCH__
+DEVICE bool floatIsFinite(float x) { return (__float_as_uint(x) & 0x7f800000u) != 0x7f800000u; }
+#else
+DEVICE bool floatIsFinite(float x) { return (as_uint(x) & 0x7f800000u) != 0x7f800000u; }
+#endif
+#if defined(REAL_IS_DOUBLE) || defined(MIXED_IS_DOUBLE)
+#ifdef __CUDA_ARCH__
+DEVICE bool doubleIsFinite(double x) {
+    return (((mm_ulong) __double_as_longlong(x)) & 0x7ff0000000000000ul) != 0x7ff0000000000000ul;
+}
+#else
+DEVICE bool doubleIsFinite(double x) { return (as_ulong(x) & 0x7ff0000000000000ul) != 0x7ff0000000000000ul; }
+#endif
+#endif
+#ifdef REAL_IS_DOUBLE
+#define REAL_IS_FINITE(x) doubleIsFinite(x)
+#ifdef __CUDA_ARCH__
+#define NOT_A_NUMBER_REAL __longlong_as_double(0x7ff8000000000000ll)
+#else
+#define NOT_A_NUMBER_REAL as_double(0x7ff8000000000000ul)
+#endif
+#else
+#define REAL_IS_FINITE(x) floatIsFinite(x)
+#ifdef __CUDA_ARCH__
+#define NOT_A_NUMBER_REAL __uint_as_float(0x7fc00000u)
+#else
+#define NOT_A_NUMBER_REAL as_float(0x7fc00000u)
+#endif
+#endif
+#ifdef MIXED_IS_DOUBLE
+#define MIXED_IS_FINITE(x) doubleIsFinite(x)
+#ifdef __CUDA_ARCH__
+#define NOT_A_NUMBER_MIXED __longlong_as_double(0x7ff8000000000000ll)
+#else
+#define NOT_A_NUMBER_MIXED as_double(0x7ff8000000000000ul)
+#endif
+#else
+#define MIXED_IS_FINITE(x) floatIsFinite(x)
+#ifdef __CUDA_ARCH__
+#define NOT_A_NUMBER_MIXED __uint_as_float(0x7fc00000u)
+#else
+#define NOT_A_NUMBER_MIXED as_float(0x7fc00000u)
+#endif
+#endif
+
+/** Whether a position's three coordinates are finite. */
+DEVICE bool isFinitePosition(real3 pos) {
+    return REAL_IS_FINITE(pos.x) && REAL_IS_FINITE(pos.y) && REAL_IS_FINITE(pos.z);
+}
+
+/**
  * Kahan-compensated accumulation, so that s stays accurate over billions of terms in single precision.
  */
 DEVICE void compensatedAdd(mixed* sum, mixed* compensation, mixed value) {
@@ -203,7 +263,7 @@ DEVICE void inclusiveScan(LOCAL_ARG int* scan, int index, int size) {
  * exact in any order. Infinity and NaN go to the floating-point sum instead, so that they reach s.
  */
 DEVICE void addFixedPoint(mm_long* hi, mm_long* lo, mixed* sum, mixed* compensation, real value) {
-    if (!isfinite(value)) {
+    if (!REAL_IS_FINITE(value)) {
         compensatedAdd(sum, compensation, (mixed) value);
         return;
     }

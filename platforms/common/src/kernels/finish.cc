@@ -5,7 +5,8 @@
  */
 
 /**
- * s from the partial sums (in a fixed order), E(s) and dE/ds from the energy expression; if
+ * s from the partial sums (in a fixed order), E(s) and dE/ds from the energy expression (s, E and the parameter
+ * derivatives NaN, dE/ds 0, where a position was not finite or s, E or dE/ds is not: no force is applied); if
  * writeResults, results = {s, dE/ds, E} and E is added to the energy buffer. Then, if computeGradient,
  * F_i -= dE/ds * ds/dx_i for the gradient rows (slots) first, first + stride, ..., each added to its slot's
  * atom (slotAtomsA/B: the slots' current atoms, in the tile kernel's order), clearing the rows.
@@ -15,7 +16,7 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
         GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT slotAtomsA, GLOBAL const int* RESTRICT slotAtomsB,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed,
-        int first, int stride, bool writeResults, LOCAL_ARG volatile mixed* reduceTemp,
+        int first, int stride, bool writeResults, bool nonFinitePositions, LOCAL_ARG volatile mixed* reduceTemp,
         LOCAL_ARG volatile mm_long* longTemp, LOCAL_ARG mixed* derivative DERIVATIVE_PARAMS) {
     mixed sum = 0, compensation = 0;
     for (int i = LOCAL_ID; i < numPartials; i += LOCAL_SIZE)
@@ -32,9 +33,16 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
     lo = reduceLongOverBlock(lo, longTemp);
     s += ((mixed) hi + (mixed) lo * (mixed) (1.0 / 4294967296.0)) * (mixed) (1.0 / 1048576.0);
 #endif
+    if (nonFinitePositions)
+        s = NOT_A_NUMBER_MIXED;
     if (LOCAL_ID == 0) {
         mixed energy = 0, dEdS = 0;
         COMPUTE_ENERGY
+        const bool finite = !nonFinitePositions && MIXED_IS_FINITE(s) && MIXED_IS_FINITE(energy) && MIXED_IS_FINITE(dEdS);
+        if (!finite) {
+            energy = NOT_A_NUMBER_MIXED;
+            dEdS = 0;
+        }
         derivative[0] = dEdS;
         if (writeResults) {
             results[0] = s;
@@ -84,14 +92,14 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
 KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int numPartials,
         GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer,
         int addEnergy, GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT slotAtomsA, GLOBAL const int* RESTRICT slotAtomsB,
-        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed
-        DERIVATIVE_PARAMS) {
+        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed,
+        GLOBAL const int* RESTRICT nonFiniteFlags, int parity DERIVATIVE_PARAMS) {
     LOCAL volatile mixed reduceTemp[FINISH_BLOCK_SIZE];
     LOCAL volatile mm_long longTemp[FINISH_BLOCK_SIZE];
     LOCAL mixed derivative[1];
     finishBlock(partialSums, numPartials, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB,
-                forceBuffers, computeGradient, partialFixed, GLOBAL_ID, GLOBAL_SIZE, GROUP_ID == 0, reduceTemp,
-                longTemp, derivative DERIVATIVE_ARGS);
+                forceBuffers, computeGradient, partialFixed, GLOBAL_ID, GLOBAL_SIZE, GROUP_ID == 0,
+                nonFiniteFlags[parity] != 0, reduceTemp, longTemp, derivative DERIVATIVE_ARGS);
 }
 
 #ifdef FUSED_FINISH
@@ -105,7 +113,7 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
         GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT slotAtomsA, GLOBAL const int* RESTRICT slotAtomsB,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL unsigned int* RESTRICT blocksDone,
-        LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG mixed* derivative, LOCAL_ARG int* isLast DERIVATIVE_PARAMS) {
+        GLOBAL const int* RESTRICT nonFiniteFlags, int parity, LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG mixed* derivative, LOCAL_ARG int* isLast DERIVATIVE_PARAMS) {
     __threadfence();
     SYNC_THREADS;
     if (LOCAL_ID == 0)
@@ -116,7 +124,8 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
     __threadfence();
     // (Never with the neighbour list: no fixed-point partials.)
     finishBlock(partialSums, NUM_GROUPS, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB,
-                forceBuffers, computeGradient, 0, LOCAL_ID, LOCAL_SIZE, true, reduceTemp, 0, derivative DERIVATIVE_ARGS);
+                forceBuffers, computeGradient, 0, LOCAL_ID, LOCAL_SIZE, true,
+                ((GLOBAL volatile const int*) nonFiniteFlags)[parity] != 0, reduceTemp, 0, derivative DERIVATIVE_ARGS);
     if (LOCAL_ID == 0)
         *blocksDone = 0;
 }
@@ -129,7 +138,8 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
     LOCAL mixed derivative[1]; \
     LOCAL int isLast[1]; \
     finishInLastBlock(partialSums, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB, \
-                      forceBuffers, computeGradient, blocksDone, reduceTemp, derivative, isLast DERIVATIVE_ARGS);
+                      forceBuffers, computeGradient, blocksDone, nonFiniteFlags, parity, reduceTemp, derivative, isLast \
+                      DERIVATIVE_ARGS);
 #else
 #define FUSED_FINISH_PARAMS
 #define FUSED_FINISH_TAIL(slotAtomsA, slotAtomsB)

@@ -119,15 +119,15 @@ DEVICE bool movedTooFar(real3 pos, real4 listPos) {
  * instead of through slot -> atom -> posq). Periodic: every atom is taken at its image nearest the tile's
  * first atom, so a tile that straddles the box edge stays compact. One thread per slot, BOUNDS_BLOCK_SIZE / 32
  * tiles per block, each tile's extents reduced over its 32 threads in local memory (min and max are exact,
- * so the boxes do not depend on the order).
+ * so the boxes do not depend on the order). A slot whose position is not finite raises nonFiniteFlags[parity].
  */
 KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
         GLOBAL const int* RESTRICT sortedAtoms, GLOBAL const int* RESTRICT sortedUniques, int numSlots, int numTiles,
         GLOBAL real4* RESTRICT centers, GLOBAL real4* RESTRICT halfExtents, GLOBAL real4* RESTRICT sortedPositions,
-        BOX_PARAMS
+        BOX_PARAMS, GLOBAL int* RESTRICT nonFiniteFlags, int parity
 #ifdef USE_NEIGHBOR_LIST
-        , GLOBAL const real4* RESTRICT listPositions, GLOBAL int* RESTRICT listState, int capacity, int parity,
-        int forceRebuild, int keepsBooks
+        , GLOBAL const real4* RESTRICT listPositions, GLOBAL int* RESTRICT listState, int capacity, int forceRebuild,
+        int keepsBooks
 #endif
         ) {
     LOCAL real4 origins[BOUNDS_BLOCK_SIZE / TILE_SIZE];
@@ -162,6 +162,8 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
             pos = atomPosition(posq, cellOffsets, sortedAtoms[slot], sortedUniques[slot], periodicBoxVecX,
                                periodicBoxVecY, periodicBoxVecZ);
             sortedPositions[slot] = make_real4(pos.x, pos.y, pos.z, 1);
+            if (!isFinitePosition(pos))
+                nonFiniteFlags[parity] = 1;
 #ifdef USE_NEIGHBOR_LIST
             moved = moved || movedTooFar(pos, listPositions[slot]);
 #endif

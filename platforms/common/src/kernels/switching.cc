@@ -230,6 +230,20 @@ DEVICE real switchOfVariable(real v, real* dValue) {
 }
 
 /**
+ * A Custom function's value, or NaN (and a scale of 0) where it or its scale is not finite: the pair has no
+ * coordination number, and s becomes NaN (SwitchingFunctionEvaluator::evaluate does the same). Other types pass.
+ */
+DEVICE real customFiniteOrNaN(real value, real* scale) {
+#ifdef SWITCH_CUSTOM
+    if (!REAL_IS_FINITE(value) || !REAL_IS_FINITE(*scale)) {
+        *scale = 0;
+        return NOT_A_NUMBER_REAL;
+    }
+#endif
+    return value;
+}
+
+/**
  * sigma(r) (stretched) of a pair at squared distance r2; *scale receives dsigma/dr / r. PLUMED's rules:
  * sigma = 1 for r <= d0 (not for x2), stretched sigma' = sigma * STRETCH_FACTOR + SHIFT.
  */
@@ -239,7 +253,7 @@ DEVICE real pairSwitch(real r2, real* scale) {
     const real value = switchOfVariable(r2 * (real) INV_R0_SQUARED, &dValue);
     // Coincident atoms (r = 0) get no force, whatever the derivative there (1/(1+sqrt(x2)) has none).
     *scale = (r2 > 0 ? (real) (2 * INV_R0_SQUARED * STRETCH_FACTOR) * dValue : (real) 0);
-    return value * (real) STRETCH_FACTOR + (real) SHIFT;
+    return customFiniteOrNaN(value * (real) STRETCH_FACTOR + (real) SHIFT, scale);
 #else
     const real r = SQRT(r2);
     real value, dSigmaDr = 0;
@@ -258,7 +272,7 @@ DEVICE real pairSwitch(real r2, real* scale) {
     }
 #endif
     *scale = (r > 0 ? dSigmaDr * (real) STRETCH_FACTOR / r : (real) 0);
-    return value * (real) STRETCH_FACTOR + (real) SHIFT;
+    return customFiniteOrNaN(value * (real) STRETCH_FACTOR + (real) SHIFT, scale);
 #endif
 }
 #endif

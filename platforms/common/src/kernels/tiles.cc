@@ -273,11 +273,11 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         GLOBAL mixed* RESTRICT partialSums, int computeGradient, BOX_PARAMS, GLOBAL const int4* RESTRICT cellOffsets,
         GLOBAL const real4* RESTRICT sortedPositionsA, GLOBAL const real4* RESTRICT sortedPositionsB,
         GLOBAL const real4* RESTRICT tileCentersA, GLOBAL const real4* RESTRICT tileHalfExtentsA,
-        GLOBAL const real4* RESTRICT tileCentersB, GLOBAL const real4* RESTRICT tileHalfExtentsB
+        GLOBAL const real4* RESTRICT tileCentersB, GLOBAL const real4* RESTRICT tileHalfExtentsB,
+        GLOBAL int* RESTRICT nonFiniteFlags, int parity
 #ifdef USE_NEIGHBOR_LIST
         , GLOBAL mm_long* RESTRICT partialFixed, GLOBAL int* RESTRICT listState,
-        GLOBAL const int* RESTRICT chunkRows, GLOBAL const int* RESTRICT chunkSlots, int useList, int parity,
-        int capacity
+        GLOBAL const int* RESTRICT chunkRows, GLOBAL const int* RESTRICT chunkSlots, int useList, int capacity
 #endif
         FUSED_FINISH_PARAMS) {
 #ifdef USE_WARP_SHUFFLE
@@ -301,6 +301,14 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
 #endif
 #endif
     const int warp = LOCAL_ID / TILE_SIZE;
+    if (GLOBAL_ID == 0)
+        nonFiniteFlags[1 - parity] = 0; // for the next evaluation
+#ifndef USE_CULLING
+    // Every slot's position, for the finiteness flag (with culling, computeTileBounds reads them all).
+    for (int slot = GLOBAL_ID; slot < NUM_A + (MODE_IS_SELF ? 0 : NUM_B); slot += GLOBAL_SIZE)
+        if (!isFinitePosition(slotPosition(slot >= NUM_A, slot >= NUM_A ? slot - NUM_A : slot, SLOT_ARGS, BOX_ARGS)))
+            nonFiniteFlags[parity] = 1;
+#endif
     mixed sum = 0, compensation = 0;
 #ifdef USE_NEIGHBOR_LIST
     mm_long fixedHi = 0, fixedLo = 0;
@@ -429,15 +437,20 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
 KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL const int* RESTRICT atomsA,
         GLOBAL const int* RESTRICT atomsB, GLOBAL const int* RESTRICT uniqueA, GLOBAL const int* RESTRICT uniqueB,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL mixed* RESTRICT partialSums, int computeGradient,
-        BOX_PARAMS, GLOBAL const int4* RESTRICT cellOffsets FUSED_FINISH_PARAMS) {
+        BOX_PARAMS, GLOBAL const int4* RESTRICT cellOffsets, GLOBAL int* RESTRICT nonFiniteFlags, int parity
+        FUSED_FINISH_PARAMS) {
     LOCAL volatile mixed reduceTemp[PAIR_BLOCK_SIZE];
+    if (GLOBAL_ID == 0)
+        nonFiniteFlags[1 - parity] = 0; // for the next evaluation
     mixed sum = 0, compensation = 0;
     for (int index = GLOBAL_ID; index < NUM_A; index += GLOBAL_SIZE) {
         const int first = atomsA[index], second = atomsB[index];
-        if (first == second)
-            continue;
         real3 firstPos = atomPosition(posq, cellOffsets, first, uniqueA[index], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
         real3 secondPos = atomPosition(posq, cellOffsets, second, uniqueB[index], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
+        if (!isFinitePosition(firstPos) || !isFinitePosition(secondPos))
+            nonFiniteFlags[parity] = 1;
+        if (first == second)
+            continue;
         real3 delta = make_real3(secondPos.x - firstPos.x, secondPos.y - firstPos.y, secondPos.z - firstPos.z);
         real sigma;
         real3 gradient;
