@@ -108,6 +108,10 @@ const std::vector<OverflowCase>& overflowCases() {
         {"N8M14TinyR0", rational(1e-30, 8, 14, 0.0, Infinity, false), Path::Distance, false, true},
         {"N200M198NoCutoffD0", rational(0.01, 200, 198, 0.001, Infinity, false), Path::Distance, false, false},
         {"N1500M2000CutoffPeriodic", rational(0.05, 1500, 2000, 0.0, 1.0, true), Path::SquaredDistance, true, false},
+        // m != 2n with a pair at x = 1.2, inside single precision's band around 1 (where the GPU sums powers of x
+        // instead of taking the ratio): x^600 = 1e47 overflows float there, sigma ~ x^-200 = 1e-16 does not.
+        {"N400M600NearOne", rational(0.0931695, 400, 600, 0.0, Infinity, false), Path::SquaredDistance, false, false},
+        {"N400M600NearOneD0", rational(0.0921695, 400, 600, 0.001, 0.5, true), Path::Distance, false, false},
     };
     return cases;
 }

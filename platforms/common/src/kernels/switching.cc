@@ -89,7 +89,7 @@ DEVICE real rationalClosedForm(real x, const int n, const int m, real* dSigmaDx)
  * Mirrors RationalSwitchingFunction::evaluate() in openmmapi/include/internal/RationalSwitchingFunction.h,
  * plus NEAR_ONE_BAND: in single/mixed precision the direct ratio loses digits near x = 1 wider than the
  * Taylor band, so there sigma = (1+x+...+x^(n-1)) / (1+x+...+x^(m-1)), the same function without the
- * cancellation.
+ * cancellation (above 1 in powers of 1/x, which cannot overflow).
  */
 DEVICE real switchingFunction(real r, real* dSigmaDr) {
     real x = (r - (real) D0) * (real) INV_LENGTH;
@@ -111,19 +111,40 @@ DEVICE real switchingFunction(real r, real* dSigmaDr) {
         }
 #ifdef NEAR_ONE_BAND
         else if (fabs(e) < (real) NEAR_ONE_BAND) {
-            // Horner for G_k(x) = sum_{i<k} x^i and G_k'(x).
+            // Horner for G_k(z) = sum_{i<k} z^i and G_k'(z) at z = x below 1 and at z = 1/x above, so that no sum
+            // exceeds k (x^k overflows float for k of a few hundred): G_k(x) = x^(k-1) G_k(1/x), hence with
+            // R = G_n(z)/G_m(z), sigma = x^(n-m) R and dsigma/dx = x^(n-m-1) ((n-m) R - z R'(z)) above 1.
+            const bool above = (x > 1);
+            const real z = (above ? RECIP(x) : x);
             real gN = 0, dgN = 0, gM = 0, dgM = 0;
             for (int i = 0; i < N_EXP; i++) {
-                dgN = dgN * x + gN;
-                gN = gN * x + 1;
+                dgN = dgN * z + gN;
+                gN = gN * z + 1;
             }
             for (int i = 0; i < M_EXP; i++) {
-                dgM = dgM * x + gM;
-                gM = gM * x + 1;
+                dgM = dgM * z + gM;
+                gM = gM * z + 1;
             }
-            real inverseGM = RECIP(gM);
-            value = gN * inverseGM;
-            dSigmaDx = (dgN - value * dgM) * inverseGM;
+            const real inverseGM = RECIP(gM);
+            const real ratio = gN * inverseGM, dRatio = (dgN - ratio * dgM) * inverseGM;
+            if (above) {
+                // outer = x^(n-m), outerOverX = x^(n-m-1): powers of z (m > n) or of x (m < n).
+                real outer, outerOverX;
+                if (M_EXP > N_EXP) {
+                    outer = integerPower(z, M_EXP - N_EXP);
+                    outerOverX = outer * z;
+                }
+                else {
+                    outerOverX = integerPower(x, N_EXP - M_EXP - 1);
+                    outer = outerOverX * x;
+                }
+                value = outer * ratio;
+                dSigmaDx = outerOverX * ((real) (N_EXP - M_EXP) * ratio - z * dRatio);
+            }
+            else {
+                value = ratio;
+                dSigmaDx = dRatio;
+            }
         }
 #endif
         else
