@@ -1,13 +1,38 @@
 #include "CommonSwitchingDefines.h"
+#include "internal/NumberText.h"
 #include "internal/RationalSwitchingFunction.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/common/ExpressionUtilities.h"
+#include <cmath>
+#include <limits>
 #include <utility>
 #include <vector>
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
 using std::string;
+
+namespace {
+
+/**
+ * A constant of the switching function as kernel source: in single and mixed precision (float pair math) a
+ * magnitude below float's smallest normal number is 0 (NVRTC refuses a float literal that underflows, and such a
+ * value counts as 0 in float anyway), and one beyond float's range is refused, naming it.
+ */
+string realConstant(ComputeContext& cc, const string& name, double value) {
+    if (!cc.getUseDoublePrecision()) {
+        if (std::fabs(value) < std::numeric_limits<float>::min())
+            value = 0.0;
+        else if (std::fabs(value) > std::numeric_limits<float>::max())
+            throw OpenMMException("CoordinationForce: the switching function's constant " + name + " = " +
+                                  numberText(value) + " is beyond single precision's range (" +
+                                  numberText(std::numeric_limits<float>::max()) +
+                                  "); use the platform's double precision, or other settings");
+    }
+    return cc.doubleToString(value);
+}
+
+} // namespace
 
 SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc, const SwitchingFunctionConstants& sigma,
                                                               std::map<string, string>& defines,
@@ -16,10 +41,10 @@ SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc
     if (!useDouble && !sigma.singlePrecisionProblem.empty())
         throw OpenMMException("CoordinationForce: " + sigma.singlePrecisionProblem);
     SwitchingPath path = SwitchingPath::Distance;
-    defines["D0"] = cc.doubleToString(sigma.d0);
-    defines["INV_LENGTH"] = cc.doubleToString(sigma.invLength);
-    defines["STRETCH_FACTOR"] = cc.doubleToString(sigma.stretchFactor);
-    defines["SHIFT"] = cc.doubleToString(sigma.shift);
+    defines["D0"] = realConstant(cc, "D0", sigma.d0);
+    defines["INV_LENGTH"] = realConstant(cc, "INV_LENGTH", sigma.invLength);
+    defines["STRETCH_FACTOR"] = realConstant(cc, "STRETCH_FACTOR", sigma.stretchFactor);
+    defines["SHIFT"] = realConstant(cc, "SHIFT", sigma.shift);
     // The type's device code in switching.cc, selected by its define (in the order of CoordinationForce::SwitchingFunction).
     static const char* const typeDefines[] = {"SWITCH_RATIONAL", "SWITCH_EXPONENTIAL", "SWITCH_GAUSSIAN", "SWITCH_SMAP",
                                               "SWITCH_CUBIC", "SWITCH_TANH", "SWITCH_COSINUS", "SWITCH_NATIVEQ",
@@ -33,43 +58,43 @@ SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc
         defines["N_EXP"] = cc.intToString(sigma.n);
         defines["M_EXP"] = cc.intToString(sigma.m);
         defines["M_IS_2N"] = (sigma.mIsTwiceN ? "1" : "0");
-        defines["N_OVER_M"] = cc.doubleToString(sigma.taylorValue);
-        defines["TAYLOR_BAND"] = cc.doubleToString(SwitchingFunctionConstants::TaylorBand);
-        defines["TAYLOR_FIRST"] = cc.doubleToString(sigma.taylorFirst);
-        defines["TAYLOR_SECOND"] = cc.doubleToString(sigma.taylorSecond);
-        defines["DIRECT_POWER_LIMIT"] = cc.doubleToString(RationalSwitchingFunction::DirectPowerLimit);
+        defines["N_OVER_M"] = realConstant(cc, "N_OVER_M", sigma.taylorValue);
+        defines["TAYLOR_BAND"] = realConstant(cc, "TAYLOR_BAND", SwitchingFunctionConstants::TaylorBand);
+        defines["TAYLOR_FIRST"] = realConstant(cc, "TAYLOR_FIRST", sigma.taylorFirst);
+        defines["TAYLOR_SECOND"] = realConstant(cc, "TAYLOR_SECOND", sigma.taylorSecond);
+        defines["DIRECT_POWER_LIMIT"] = realConstant(cc, "DIRECT_POWER_LIMIT", RationalSwitchingFunction::DirectPowerLimit);
         if (sigma.directPowersSuffice)
             defines["DIRECT_POWERS_SUFFICE"] = "1";
         if (!useDouble)
-            defines["NEAR_ONE_BAND"] = cc.doubleToString(SwitchingFunctionConstants::SinglePrecisionNearOneBand);
+            defines["NEAR_ONE_BAND"] = realConstant(cc, "NEAR_ONE_BAND", SwitchingFunctionConstants::SinglePrecisionNearOneBand);
         if (sigma.path == SwitchingPath::SquaredDistance) {
             path = SwitchingPath::SquaredDistance;
             defines["R2_PATH"] = "1";
-            defines["INV_R0_SQUARED"] = cc.doubleToString(sigma.inverseR0Squared);
-            defines["R2_BAND"] = cc.doubleToString(useDouble ? SwitchingFunctionConstants::SquaredTaylorBand
+            defines["INV_R0_SQUARED"] = realConstant(cc, "INV_R0_SQUARED", sigma.inverseR0Squared);
+            defines["R2_BAND"] = realConstant(cc, "R2_BAND", useDouble ? SwitchingFunctionConstants::SquaredTaylorBand
                                                               : SwitchingFunctionConstants::SquaredNearOneBand);
         }
         break;
     }
     case CoordinationForce::Smap:
         defines["SMAP_A"] = cc.intToString(sigma.smapA);
-        defines["SMAP_B"] = cc.doubleToString(sigma.smapB);
-        defines["SMAP_C"] = cc.doubleToString(sigma.smapC);
-        defines["SMAP_EXPONENT"] = cc.doubleToString(sigma.smapExponent);
+        defines["SMAP_B"] = realConstant(cc, "SMAP_B", sigma.smapB);
+        defines["SMAP_C"] = realConstant(cc, "SMAP_C", sigma.smapC);
+        defines["SMAP_EXPONENT"] = realConstant(cc, "SMAP_EXPONENT", sigma.smapExponent);
         break;
     case CoordinationForce::Cosinus:
-        defines["COSINUS_PI"] = cc.doubleToString(sigma.cosinusFrequency);
-        defines["COSINUS_MINUS_HALF_PI"] = cc.doubleToString(sigma.cosinusSlope);
+        defines["COSINUS_PI"] = realConstant(cc, "COSINUS_PI", sigma.cosinusFrequency);
+        defines["COSINUS_MINUS_HALF_PI"] = realConstant(cc, "COSINUS_MINUS_HALF_PI", sigma.cosinusSlope);
         break;
     case CoordinationForce::NativeQ:
-        defines["NATIVEQ_BETA"] = cc.doubleToString(sigma.qBeta);
-        defines["NATIVEQ_CENTRE"] = cc.doubleToString(sigma.qCentre);
+        defines["NATIVEQ_BETA"] = realConstant(cc, "NATIVEQ_BETA", sigma.qBeta);
+        defines["NATIVEQ_CENTRE"] = realConstant(cc, "NATIVEQ_CENTRE", sigma.qCentre);
         break;
     case CoordinationForce::Custom: {
         if (sigma.isFunctionOfX2()) {
             path = SwitchingPath::SquaredDistance;
             defines["SWITCH_OF_X2"] = "1";
-            defines["INV_R0_SQUARED"] = cc.doubleToString(sigma.inverseR0Squared);
+            defines["INV_R0_SQUARED"] = realConstant(cc, "INV_R0_SQUARED", sigma.inverseR0Squared);
         }
         // value and customDerivative as functions of v (the kernel's name for x or x2).
         std::map<string, Lepton::ParsedExpression> expressions;
