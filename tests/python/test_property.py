@@ -1,0 +1,281 @@
+"""Property tests: random settings drawn from every setter's domain and its edges, on random geometries with the
+special places of the switching function, must give a clear error or the same numbers on every platform.
+
+The rule each case is held to (Reference judges):
+- a setter either takes the value or raises an OpenMMException with a message;
+- creating a Context either fails with an OpenMMException on every platform, or on none;
+- where the Reference platform's energy is finite, its forces are finite and every other platform gives the same
+  s, energy and forces (double precision: 1e-9 relative, to the largest force for forces, widened only by the
+  condition number of x^n where n or m is in the millions; GPU fixed-point sums add their resolution);
+- where it is not (a coordinate of inf or NaN, an energy outside its domain, a parameter of inf or NaN), every
+  platform reports a NaN energy and applies no force (OpenMM's CPU platform may refuse NaN coordinates first).
+
+Every force class of the plugin joins these tests through FORCE_BUILDERS. The number of cases and the seed come
+from the environment, so that a longer run is one variable away:
+    COORDINATION_PROPERTY_CASES      cases on Reference and CPU (default 500)
+    COORDINATION_PROPERTY_GPU_CASES  cases of those also run on each GPU platform case in double precision (default 50)
+    COORDINATION_PROPERTY_SEED       the seed (default 2026)
+"""
+import math
+import os
+
+import numpy as np
+import openmm as mm
+import pytest
+
+from coordination_testing import PLATFORM_CASES, case_params, require_case
+from openmmcoordination import CoordinationForce
+
+CASES = int(os.environ.get("COORDINATION_PROPERTY_CASES", "500"))
+GPU_CASES = int(os.environ.get("COORDINATION_PROPERTY_GPU_CASES", "50"))
+SEED = int(os.environ.get("COORDINATION_PROPERTY_SEED", "2026"))
+MAX_EXPONENT = CoordinationForce.MaxExponent
+INT_LIMITS = [0, -1, 1, 2, MAX_EXPONENT, MAX_EXPONENT + 1, 2**31 - 1, 2**31, -(2**31)]
+RELATIVE = 1e-9
+EPSILON = 2.0**-52
+
+SWITCH_TYPES = [CoordinationForce.Rational, CoordinationForce.Exponential, CoordinationForce.Gaussian,
+                CoordinationForce.Smap, CoordinationForce.Cubic, CoordinationForce.Tanh, CoordinationForce.Cosinus,
+                CoordinationForce.NativeQ, CoordinationForce.Custom]
+CUSTOM_FUNCTIONS = ["exp(-x)", "1/(1+x^6)", "1/(1+x2^3)", "exp(-x2)", "(1-x^4)/(1-x^8)"]
+ENERGIES = ["s", "k*s", "0.5*k*(s-s0)^2", "min(s, cap)", "log(s)", "sqrt(s)", "exp(-s)"]
+
+
+def is_openmm_error(error):
+    return isinstance(error, mm.OpenMMException) and str(error).strip() != ""
+
+
+class Draw:
+    """Random values from each setter's domain and its edges."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def pick(self, values):
+        return values[self.rng.integers(len(values))]
+
+    def length(self, typical=(0.05, 1.0)):
+        edges = [0.0, 5e-324, 1e-300, 1e-30, 1e-5, 1e30, 1e300, math.inf, -math.inf, math.nan, -0.1]
+        if self.rng.random() < 0.3:
+            return self.pick(edges)
+        return float(self.rng.uniform(*typical))
+
+    def exponent(self):
+        if self.rng.random() < 0.25:
+            return self.pick(INT_LIMITS + [1500, 1000000])
+        return int(self.rng.integers(1, 40))
+
+    def number(self):
+        edges = [0.0, -1.0, 1e-300, 1e300, math.inf, -math.inf, math.nan]
+        if self.rng.random() < 0.3:
+            return self.pick(edges)
+        return float(self.rng.uniform(-5, 5))
+
+
+def call(force, method, *args):
+    """Applies one setter; a refusal must be a clear OpenMMException (or Python's own TypeError/OverflowError for an
+    integer no C++ int holds)."""
+    try:
+        getattr(force, method)(*args)
+        return True
+    except (TypeError, OverflowError) as error:
+        assert any(isinstance(a, int) and not -(2**31) <= a < 2**31 for a in args), (method, args, error)
+        return False
+    except Exception as error:  # noqa: BLE001 - the type is what is being checked
+        assert is_openmm_error(error), f"{method}{args}: {type(error).__name__}: {error}"
+        return False
+
+
+def build_coordination_force(draw, num_atoms):
+    """A CoordinationForce with random settings (each setter may refuse its value) and its global parameters."""
+    rng = draw.rng
+    force = CoordinationForce(draw.pick(ENERGIES))
+    for name, value in (("k", 10.0), ("s0", 1.0), ("cap", math.inf)):
+        call(force, "addGlobalParameter", name, value)
+    call(force, "setSwitchingFunction", draw.pick(SWITCH_TYPES))
+    call(force, "setR0", draw.length((0.05, 0.5)))
+    call(force, "setD0", draw.length((0.0, 0.2)) if rng.random() < 0.5 else 0.0)
+    call(force, "setDMax", draw.length((0.3, 1.5)) if rng.random() < 0.8 else 0.0)
+    call(force, "setN", draw.exponent())
+    call(force, "setM", draw.exponent() if rng.random() < 0.5 else 0)
+    call(force, "setStretch", bool(rng.random() < 0.7))
+    call(force, "setSmapExponents", draw.exponent(), draw.exponent())
+    call(force, "setNativeQParameters", draw.length((10, 60)), draw.length((1.0, 2.0)), draw.length((0.1, 0.4)))
+    call(force, "setCustomSwitchingFunction", draw.pick(CUSTOM_FUNCTIONS))
+    mode = draw.pick([CoordinationForce.Self, CoordinationForce.Dual, CoordinationForce.Pair])
+    call(force, "setMode", mode)
+    size = int(rng.integers(1, num_atoms + 1))
+    group_a = [int(a) for a in rng.integers(0, num_atoms, size)]
+    group_b = [int(a) for a in rng.integers(0, num_atoms, size if mode == CoordinationForce.Pair else
+                                             int(rng.integers(1, num_atoms + 1)))]
+    call(force, "setGroupA", group_a)
+    call(force, "setGroupB", group_b if mode != CoordinationForce.Self else [])
+    call(force, "setUsesPeriodicBoundaryConditions", bool(rng.random() < 0.5))
+    if rng.random() < 0.3:
+        call(force, "addEnergyParameterDerivative", "k")
+    return force, ("k", "s0", "cap")
+
+
+def largest_exponent(force):
+    if not isinstance(force, CoordinationForce):
+        return 1
+    values = [force.getN(), force.getM()]
+    if force.getSwitchingFunction() == CoordinationForce.Smap:
+        values += [force.getSmapA(), force.getSmapB()]
+    return max(values)
+
+
+#: Each force class of the plugin: a builder of random instances. Later classes add theirs here.
+FORCE_BUILDERS = {"CoordinationForce": build_coordination_force}
+
+
+def nanometers(quantity):
+    return quantity.value_in_unit(mm.unit.nanometer) if mm.unit.is_quantity(quantity) else quantity
+
+
+def geometry(draw, force, num_atoms, box_edge):
+    """Random positions, with pairs placed at the switching function's special distances along one axis from
+    binary-exact anchors (so that every platform computes the same r): coincident, d0, d0 + r0 (x = 1), dmax and
+    half the box; sometimes a non-finite coordinate."""
+    rng = draw.rng
+    positions = rng.uniform(0.2, box_edge - 0.2, (num_atoms, 3))
+    special = []
+    if isinstance(force, CoordinationForce):
+        d0, r0, dmax = (nanometers(q) for q in (force.getD0(), force.getR0(), force.getEffectiveDMax()))
+        special = [0.0, d0, d0 + r0, dmax, 0.5 * box_edge]
+    for k, distance in enumerate(special):
+        first, second = 2 * k, 2 * k + 1
+        if second >= num_atoms or not (math.isfinite(distance) and 0 <= distance < box_edge - 0.5):
+            continue
+        positions[first] = [0.25 + 0.5 * k, 0.5, 0.75]
+        positions[second] = positions[first] + [distance, 0.0, 0.0]
+    if rng.random() < 0.15:
+        positions[rng.integers(num_atoms), rng.integers(3)] = draw.pick([math.inf, -math.inf, math.nan])
+    return positions
+
+
+def evaluate(system, positions, platform, precision, parameters):
+    """(energy, forces, s) of a Context, or the exception its creation or evaluation raised."""
+    properties = {"Precision": precision} if precision else {}
+    try:
+        context = mm.Context(system, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName(platform), properties)
+    except Exception as error:  # noqa: BLE001
+        return ("create", error)
+    try:
+        for name, value in parameters.items():
+            context.setParameter(name, value)
+        context.setPositions(positions)
+        state = context.getState(getEnergy=True, getForces=True)
+        energy = state.getPotentialEnergy().value_in_unit(mm.unit.kilojoule_per_mole)
+        forces = np.array(state.getForces(asNumpy=True).value_in_unit(mm.unit.kilojoule_per_mole / mm.unit.nanometer))
+        force = system.getForce(0)
+        s = force.getCoordination(context) if isinstance(force, CoordinationForce) else None
+        return ("values", (energy, forces, s))
+    except Exception as error:  # noqa: BLE001
+        return ("evaluate", error)
+    finally:
+        del context
+
+
+def make_case(index):
+    """Case `index` of the seeded sequence: (system, positions, global parameter values, description)."""
+    rng = np.random.default_rng([SEED, index])
+    draw = Draw(rng)
+    name = list(FORCE_BUILDERS)[index % len(FORCE_BUILDERS)]
+    num_atoms = int(rng.integers(2, 14))
+    force, parameter_names = FORCE_BUILDERS[name](draw, num_atoms)
+    box_edge = 3.2
+    system = mm.System()
+    for _ in range(num_atoms):
+        system.addParticle(1.0)
+    system.setDefaultPeriodicBoxVectors(mm.Vec3(box_edge, 0, 0), mm.Vec3(0, box_edge, 0), mm.Vec3(0, 0, box_edge))
+    system.addForce(force)
+    positions = geometry(draw, force, num_atoms, box_edge)
+    parameters = {}
+    if rng.random() < 0.2:
+        parameters[draw.pick(list(parameter_names))] = draw.number()
+    description = f"case {index} (seed {SEED}): {name} {force.toPlumed('c') if _plumed_ok(force) else ''} " \
+                  f"energy {force.getEnergyFunction()!r} parameters {parameters} positions {positions.tolist()}"
+    return system, positions, parameters, description
+
+
+def _plumed_ok(force):
+    try:
+        force.toPlumed("c")
+        return True
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def check_against_reference(reference, outcome, platform, positions, conditioning, gpu):
+    kind, value = outcome
+    has_nan = bool(np.isnan(positions).any())
+    if kind != "values" and has_nan and platform == "CPU" and "NaN" in str(value):
+        return  # OpenMM's CPU platform refuses NaN coordinates before any force runs
+    ref_kind, ref_value = reference
+    if ref_kind == "create":
+        assert kind == "create", f"Reference refused the force ({ref_value}) but {platform} gave {kind}"
+        assert is_openmm_error(value), f"{platform}: {type(value).__name__}: {value}"
+        return
+    assert kind == "values", f"Reference evaluated the force but {platform} raised at {kind}: {value}"
+    energy, forces, s = value
+    ref_energy, ref_forces, ref_s = ref_value
+    if not math.isfinite(ref_energy):
+        assert math.isnan(energy), f"{platform}: energy {energy}, Reference {ref_energy}"
+        assert not np.any(forces), f"{platform}: forces applied with a NaN energy: {forces}"
+        return
+    assert math.isfinite(energy), f"{platform}: energy {energy}, Reference {ref_energy}"
+    assert np.all(np.isfinite(forces)), f"{platform}: non-finite forces {forces}"
+    tolerance = RELATIVE * conditioning
+    floor = 2e-9 if gpu else 1e-300
+    if ref_s is not None:
+        assert abs(s - ref_s) <= tolerance * max(abs(ref_s), 1.0) + floor, f"{platform}: s {s}, Reference {ref_s}"
+    assert abs(energy - ref_energy) <= tolerance * max(abs(ref_energy), 1.0) + floor * 1e3, \
+        f"{platform}: energy {energy}, Reference {ref_energy}"
+    largest = float(np.max(np.abs(ref_forces)))
+    deviation = float(np.max(np.abs(forces - ref_forces)))
+    assert deviation <= tolerance * largest + (len(positions) * 1e-8 if gpu else 1e-300), \
+        f"{platform}: forces deviate by {deviation} (largest {largest})"
+
+
+def run_case(index, platforms):
+    system, positions, parameters, description = make_case(index)
+    return check_system(system, positions, parameters, description, platforms)
+
+
+def check_system(system, positions, parameters, description, platforms):
+    """Holds one System (its force at index 0) to the rule on the Reference platform and each of `platforms`;
+    returns the Reference platform's outcome ("values", or where it raised: "create", "evaluate")."""
+    reference = evaluate(system, positions, "Reference", None, parameters)
+    kind, value = reference
+    if kind != "values":
+        assert is_openmm_error(value), f"{description}\nReference: {type(value).__name__}: {value}"
+    else:
+        energy, forces, _ = value
+        if math.isfinite(energy):
+            assert np.all(np.isfinite(forces)), f"{description}\nReference: finite energy, forces {forces}"
+        else:
+            assert not np.any(forces), f"{description}\nReference: NaN energy with forces {forces}"
+    conditioning = max(1.0, 8 * largest_exponent(system.getForce(0)) * EPSILON / RELATIVE)
+    for platform, precision in platforms:
+        outcome = evaluate(system, positions, platform, precision, parameters)
+        try:
+            check_against_reference(reference, outcome, platform, positions, conditioning, precision is not None)
+        except AssertionError as failure:
+            raise AssertionError(f"{description}\n{failure}") from None
+    return kind
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_random_settings_give_a_clear_error_or_the_same_numbers_on_reference_and_cpu(block):
+    platforms = [("CPU", None)] if any(case.platform == "CPU" for case in PLATFORM_CASES) else []
+    outcomes = [run_case(index, platforms) for index in range(block, CASES, 4)]
+    assert outcomes
+
+
+@pytest.mark.parametrize("case", case_params([c for c in PLATFORM_CASES if c.gpu and c.double], "GPU double"))
+def test_random_settings_give_a_clear_error_or_the_same_numbers_on_gpu_platforms(case):
+    require_case(case)
+    outcomes = [run_case(index, [(case.platform, case.precision)]) for index in range(GPU_CASES)]
+    # The sequence reaches both outcomes: refused at Context creation, and evaluated.
+    assert "values" in outcomes and "create" in outcomes
