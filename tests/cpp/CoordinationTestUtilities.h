@@ -145,17 +145,6 @@ inline std::vector<SwitchingSettings> settingsMatrix(const std::vector<std::pair
     return matrix;
 }
 
-/** Rational switching settings (m = 0 means 2n; dmax = 0 automatic, Infinity none). */
-inline SwitchingSettings rationalSettings(double r0, int n, int m, double d0, double dmax) {
-    SwitchingSettings settings;
-    settings.r0 = r0;
-    settings.n = n;
-    settings.m = m;
-    settings.d0 = d0;
-    settings.dmax = dmax;
-    return settings;
-}
-
 /** Switching settings of a type (its own parameters at their defaults: Smap's a and b unset, NativeQ's reference 0). */
 inline SwitchingSettings typedSettings(CoordinationPlugin::CoordinationForce::SwitchingFunction type, double r0,
                                        double d0 = 0.0, double dmax = 0.0, bool stretch = true) {
@@ -165,6 +154,14 @@ inline SwitchingSettings typedSettings(CoordinationPlugin::CoordinationForce::Sw
     settings.d0 = d0;
     settings.dmax = dmax;
     settings.stretch = stretch;
+    return settings;
+}
+
+/** Rational switching settings (m = 0 means 2n; dmax = 0 automatic, Infinity none). */
+inline SwitchingSettings rationalSettings(double r0, int n, int m, double d0, double dmax) {
+    SwitchingSettings settings = typedSettings(CoordinationPlugin::CoordinationForce::Rational, r0, d0, dmax);
+    settings.n = n;
+    settings.m = m;
     return settings;
 }
 

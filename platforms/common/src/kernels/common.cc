@@ -175,35 +175,26 @@ DEVICE bool doubleIsFinite(double x) {
 DEVICE bool doubleIsFinite(double x) { return (as_ulong(x) & 0x7ff0000000000000ul) != 0x7ff0000000000000ul; }
 #endif
 #endif
+#ifdef __CUDA_ARCH__
+#define FLOAT_NAN __uint_as_float(0x7fc00000u)
+#define DOUBLE_NAN __longlong_as_double(0x7ff8000000000000ll)
+#else
+#define FLOAT_NAN as_float(0x7fc00000u)
+#define DOUBLE_NAN as_double(0x7ff8000000000000ul)
+#endif
 #ifdef REAL_IS_DOUBLE
 #define REAL_IS_FINITE(x) doubleIsFinite(x)
-#ifdef __CUDA_ARCH__
-#define NOT_A_NUMBER_REAL __longlong_as_double(0x7ff8000000000000ll)
-#else
-#define NOT_A_NUMBER_REAL as_double(0x7ff8000000000000ul)
-#endif
+#define NOT_A_NUMBER_REAL DOUBLE_NAN
 #else
 #define REAL_IS_FINITE(x) floatIsFinite(x)
-#ifdef __CUDA_ARCH__
-#define NOT_A_NUMBER_REAL __uint_as_float(0x7fc00000u)
-#else
-#define NOT_A_NUMBER_REAL as_float(0x7fc00000u)
-#endif
+#define NOT_A_NUMBER_REAL FLOAT_NAN
 #endif
 #ifdef MIXED_IS_DOUBLE
 #define MIXED_IS_FINITE(x) doubleIsFinite(x)
-#ifdef __CUDA_ARCH__
-#define NOT_A_NUMBER_MIXED __longlong_as_double(0x7ff8000000000000ll)
-#else
-#define NOT_A_NUMBER_MIXED as_double(0x7ff8000000000000ul)
-#endif
+#define NOT_A_NUMBER_MIXED DOUBLE_NAN
 #else
 #define MIXED_IS_FINITE(x) floatIsFinite(x)
-#ifdef __CUDA_ARCH__
-#define NOT_A_NUMBER_MIXED __uint_as_float(0x7fc00000u)
-#else
-#define NOT_A_NUMBER_MIXED as_float(0x7fc00000u)
-#endif
+#define NOT_A_NUMBER_MIXED FLOAT_NAN
 #endif
 
 /** Whether a position's three coordinates are finite. */

@@ -38,7 +38,7 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
     if (LOCAL_ID == 0) {
         mixed energy = 0, dEdS = 0;
         COMPUTE_ENERGY
-        const bool finite = !nonFinitePositions && MIXED_IS_FINITE(s) && MIXED_IS_FINITE(energy) && MIXED_IS_FINITE(dEdS);
+        const bool finite = MIXED_IS_FINITE(s) && MIXED_IS_FINITE(energy) && MIXED_IS_FINITE(dEdS); // s is NaN above
         if (!finite) {
             energy = NOT_A_NUMBER_MIXED;
             dEdS = 0;

@@ -29,6 +29,20 @@ DEVICE real integerPower(real x, int k) {
 
 #ifdef SWITCH_RATIONAL
 /**
+ * x^(n-m) of x > 0 with y = 1/x (n, m compile-time constants), without overflow where x^(n-m) is finite: a power of
+ * y for m > n, of x for m < n; *overX receives x^(n-m-1).
+ */
+DEVICE real powerNMinusM(real x, real y, const int n, const int m, real* overX) {
+    if (m > n) {
+        const real power = integerPower(y, m - n);
+        *overX = power * y;
+        return power;
+    }
+    *overX = integerPower(x, n - m - 1);
+    return *overX * x;
+}
+
+/**
  * 1/(1 + x^n) of x > 0 (n a compile-time constant), with *inverse and *slopePower such that its x-derivative is
  * -n * slopePower * inverse * inverse, in forms that cannot overflow (RationalSwitchingFunction::closedForm and
  * ofInverse), selected rather than branched on: while x^n <= DIRECT_POWER_LIMIT, inverse = 1/(1 + x^n) and
@@ -68,16 +82,8 @@ DEVICE real rationalClosedForm(real x, const int n, const int m, real* dSigmaDx)
         return value;
     }
     const real y = RECIP(x), yN = integerPower(y, n), yM = integerPower(y, m);
-    // outer = y^(m-n), outerTimesY = y^(m-n+1): powers of y (m > n) or of x (m < n).
-    real outer, outerTimesY;
-    if (m > n) {
-        outer = integerPower(y, m - n);
-        outerTimesY = outer * y;
-    }
-    else {
-        outerTimesY = integerPower(x, n - m - 1);
-        outer = outerTimesY * x;
-    }
+    real outerTimesY; // y^(m-n+1)
+    const real outer = powerNMinusM(x, y, n, m, &outerTimesY);
     const real inverseDenominator = RECIP(1 - yM);
     const real value = outer * (1 - yN) * inverseDenominator;
     *dSigmaDx = -((m - n) * outerTimesY - m * ((1 - value) * (yM * y))) * inverseDenominator;
@@ -128,16 +134,8 @@ DEVICE real switchingFunction(real r, real* dSigmaDr) {
             const real inverseGM = RECIP(gM);
             const real ratio = gN * inverseGM, dRatio = (dgN - ratio * dgM) * inverseGM;
             if (above) {
-                // outer = x^(n-m), outerOverX = x^(n-m-1): powers of z (m > n) or of x (m < n).
-                real outer, outerOverX;
-                if (M_EXP > N_EXP) {
-                    outer = integerPower(z, M_EXP - N_EXP);
-                    outerOverX = outer * z;
-                }
-                else {
-                    outerOverX = integerPower(x, N_EXP - M_EXP - 1);
-                    outer = outerOverX * x;
-                }
+                real outerOverX;
+                const real outer = powerNMinusM(x, z, N_EXP, M_EXP, &outerOverX);
                 value = outer * ratio;
                 dSigmaDx = outerOverX * ((real) (N_EXP - M_EXP) * ratio - z * dRatio);
             }
