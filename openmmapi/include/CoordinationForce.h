@@ -150,7 +150,7 @@ public:
      * @param label    the action's label (default "c")
      * @return the line, e.g. "c: COORDINATION GROUPA=1-10 R_0=0.3 NN=6 MM=12"
      */
-    std::string toPlumed(const std::string& label = "c") const;
+    virtual std::string toPlumed(const std::string& label = "c") const;
     /**
      * Get the energy expression E(s).
      *
@@ -462,6 +462,26 @@ public:
      */
     double getCoordination(OpenMM::Context& context) const;
     /**
+     * Get the number of collective variables this force computes, as OpenMM's CustomCVForce counts its own:
+     * one, the coordination number s (a CoordinationNumberForce has one per reduction).
+     * @return 1
+     */
+    virtual int getNumCollectiveVariables() const { return 1; }
+    /**
+     * Get the name of a collective variable: the variable the energy expression uses for it.
+     * @param index   0 .. getNumCollectiveVariables() - 1 (another index throws an OpenMMException)
+     * @return "s"
+     */
+    virtual std::string getCollectiveVariableName(int index) const;
+    /**
+     * Get the values of the collective variables at the context's current positions, computed by the
+     * context's platform, in the order of getCollectiveVariableName() (as CustomCVForce's method of this name).
+     * For a force added to a CustomCVForce, pass the Context of the CustomCVForce's System.
+     * @param context        a Context whose System contains this force, or a CustomCVForce that holds it
+     * @param[out] values    the values (for a CoordinationForce, {s})
+     */
+    void getCollectiveVariableValues(OpenMM::Context& context, std::vector<double>& values) const;
+    /**
      * Get the number of candidate pairs: the pairs of group entries that the context's platform tests
      * against the cutoff in one evaluation of this force. Without a cutoff it is every pair of the sum
      * (Self n(n-1)/2, Dual nA*nB, Pair nA); with one it is what remains after the platform's own pruning
@@ -496,6 +516,7 @@ protected:
     OpenMM::ForceImpl* createImpl() const override;
 
 private:
+    friend class CoordinationForceImpl; // finds the force's Impl in a Context (or a CustomCVForce's inner one)
     class GlobalParameterInfo;
     std::string energyExpression;
     Mode mode;

@@ -7,6 +7,7 @@
 #include "openmm/Platform.h"
 #include "openmm/System.h"
 #include <string>
+#include <vector>
 
 namespace CoordinationPlugin {
 
@@ -34,6 +35,17 @@ public:
      * Return the coordination number s at the context's current positions.
      */
     virtual double getCoordination(OpenMM::ContextImpl& context) = 0;
+    /**
+     * The collective variables' values at the context's current positions: {s} for a CoordinationForce, the
+     * reductions (in order) for a CoordinationNumberForce (ResolvedCoordinationForce::numbers.enabled); NaN
+     * where a coordinate is not finite.
+     */
+    virtual void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) = 0;
+    /**
+     * A CoordinationNumberForce's coordination numbers c_i at the context's current positions, one per entry of
+     * group A in its order (all NaN where a coordinate is not finite). A CoordinationForce's kernel throws.
+     */
+    virtual void getCoordinationNumbers(OpenMM::ContextImpl& context, std::vector<double>& values) = 0;
     /**
      * Evaluate s once at the context's current positions and return how many pairs of group entries that
      * evaluation tested against the cutoff (CoordinationForce::getNumCandidatePairsInContext).

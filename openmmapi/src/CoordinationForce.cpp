@@ -1,4 +1,5 @@
 #include "CoordinationForce.h"
+#include "CoordinationNumberForce.h"
 #include "PlumedTranslator.h"
 #include "internal/CoordinationForceImpl.h"
 #include "internal/RationalSwitchingFunction.h"
@@ -199,13 +200,41 @@ OpenMMException notInContext(const string& method) {
 
 } // namespace
 
-double CoordinationForce::getCoordination(Context& context) const {
+CoordinationForceImpl& CoordinationForceImpl::inContext(Context& context, const CoordinationForce& owner, bool syncState,
+                                                       const string& method, ContextImpl*& contextImpl) {
     Context* where;
     CoordinationForce* copy;
-    if (!findForce(context, *this, true, where, copy))
-        throw notInContext("getCoordination");
-    const CoordinationForce& force = (copy == nullptr ? *this : *copy);
-    return dynamic_cast<CoordinationForceImpl&>(force.getImplInContext(*where)).getCoordination(force.getContextImpl(*where));
+    if (!findForce(context, owner, syncState, where, copy))
+        throw notInContext(method);
+    const CoordinationForce& force = (copy == nullptr ? owner : *copy);
+    contextImpl = &force.getContextImpl(*where);
+    return dynamic_cast<CoordinationForceImpl&>(force.getImplInContext(*where));
+}
+
+double CoordinationForce::getCoordination(Context& context) const {
+    if (dynamic_cast<const CoordinationNumberForce*>(this) != nullptr)
+        throw OpenMMException("CoordinationForce::getCoordination: a CoordinationNumberForce has no single coordination "
+                              "number; use getCollectiveVariableValues() for its reductions or getCoordinationNumbers() "
+                              "for each atom's");
+    ContextImpl* contextImpl;
+    return CoordinationForceImpl::inContext(context, *this, true, "getCoordination", contextImpl).getCoordination(*contextImpl);
+}
+
+string CoordinationForce::getCollectiveVariableName(int index) const {
+    checkIndex("getCollectiveVariableName", index, 1, "collective variable", "collective variables");
+    return "s";
+}
+
+void CoordinationForce::getCollectiveVariableValues(Context& context, vector<double>& values) const {
+    ContextImpl* contextImpl;
+    CoordinationForceImpl::inContext(context, *this, true, "getCollectiveVariableValues", contextImpl)
+        .getCollectiveVariableValues(*contextImpl, values);
+}
+
+void CoordinationNumberForce::getCoordinationNumbers(Context& context, vector<double>& values) const {
+    ContextImpl* contextImpl;
+    CoordinationForceImpl::inContext(context, *this, true, "getCoordinationNumbers", contextImpl)
+        .getCoordinationNumbers(*contextImpl, values);
 }
 
 long long CoordinationForce::getNumCandidatePairsInContext(Context& context) const {
@@ -223,8 +252,13 @@ void CoordinationForce::updateParametersInContext(Context& context) {
     CoordinationForce* copy;
     if (!findForce(context, *this, false, where, copy))
         throw notInContext("updateParametersInContext");
-    if (copy != nullptr)
-        *copy = *this; // the inner System's copy takes this force's settings, then updates its context
+    if (copy != nullptr) { // the inner System's copy takes this force's settings, then updates its context
+        auto* numbersCopy = dynamic_cast<CoordinationNumberForce*>(copy);
+        if (numbersCopy != nullptr)
+            *numbersCopy = dynamic_cast<const CoordinationNumberForce&>(*this);
+        else
+            *copy = *this;
+    }
     CoordinationForce& force = (copy == nullptr ? *this : *copy);
     dynamic_cast<CoordinationForceImpl&>(force.getImplInContext(*where)).updateParametersInContext(force.getContextImpl(*where));
 }

@@ -1,5 +1,7 @@
 #include "internal/CoordinationForceImpl.h"
 #include "CoordinationKernels.h"
+#include "CoordinationNumberForce.h"
+#include "internal/CoordinationNumberResolution.h"
 #include "internal/ExpressionVariables.h"
 #include "internal/NumberText.h"
 #include "lepton/Parser.h"
@@ -56,22 +58,7 @@ void checkConstantsAreFinite(const SwitchingFunctionConstants& c) {
 
 CoordinationForceImpl::CoordinationForceImpl(const CoordinationForce& owner) : owner(owner) {}
 
-ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce& force, int numParticles) {
-    const vector<int>& groupA = force.getGroupA();
-    const vector<int>& groupB = force.getGroupB();
-    CoordinationForce::Mode mode = force.getMode();
-    if (groupA.empty())
-        fail("group A is empty; set the atoms with setGroupA()");
-    checkGroupIndices(groupA, "A", numParticles);
-    checkGroupIndices(groupB, "B", numParticles);
-    if (mode == CoordinationForce::Self && !groupB.empty())
-        fail("Self mode uses group A only, but group B has " + std::to_string(groupB.size()) +
-             " atoms; use setMode(Dual) for A x B pairs, or clear group B");
-    if (mode == CoordinationForce::Dual && groupB.empty())
-        fail("Dual mode needs a non-empty group B; set it with setGroupB(), or use Self mode");
-    if (mode == CoordinationForce::Pair && groupA.size() != groupB.size())
-        fail("Pair mode pairs A[k] with B[k], but group A has " + std::to_string(groupA.size()) +
-             " atoms and group B has " + std::to_string(groupB.size()) + "; give both groups the same length");
+SwitchingFunctionConstants CoordinationForceImpl::resolveSwitching(const CoordinationForce& force) {
     CoordinationForce::SwitchingFunction type = force.getSwitchingFunction();
     // Below 1e-300 nm, 1/r0 approaches the largest double.
     if (!(force.getR0() >= 1e-300) || !std::isfinite(force.getR0()))
@@ -111,24 +98,45 @@ ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce
              "set it with setDMax() (PLUMED's D_MAX)");
     if (dmax == 0.0 && type == CoordinationForce::Rational && !std::isfinite(force.getEffectiveDMax()))
         fail("the automatic dmax is not finite for these parameters; set dmax explicitly");
-    ResolvedCoordinationForce resolved;
     // Every constant of the switching function (a Custom expression is parsed, and checked, here).
-    resolved.switching = SwitchingFunctionConstants::resolve(force);
-    if (resolved.switching.stretch) {
+    SwitchingFunctionConstants switching = SwitchingFunctionConstants::resolve(force);
+    if (switching.stretch) {
         // Stretching divides by sigma(0) - sigma(dmax): that must be a usable number.
-        const double stretchFactor = resolved.switching.stretchFactor;
+        const double stretchFactor = switching.stretchFactor;
         if (!std::isfinite(stretchFactor) || std::fabs(stretchFactor) > 1e6)
             fail("with dmax = " + numberText(force.getEffectiveDMax()) + " nm the switching function at dmax is " +
                  "within 1e-6 of its value at r = 0, so stretching it to reach 0 there would multiply it by " +
                  numberText(stretchFactor) + "; make dmax larger or call setStretch(false)");
     }
-    checkConstantsAreFinite(resolved.switching);
+    checkConstantsAreFinite(switching);
+    return switching;
+}
+
+ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce& force, int numParticles) {
+    auto* numbers = dynamic_cast<const CoordinationNumberForce*>(&force);
+    const vector<int>& groupA = force.getGroupA();
+    const vector<int>& groupB = force.getGroupB();
+    CoordinationForce::Mode mode = force.getMode();
+    if (groupA.empty())
+        fail("group A is empty; set the atoms with setGroupA()");
+    checkGroupIndices(groupA, "A", numParticles);
+    checkGroupIndices(groupB, "B", numParticles);
+    if (mode == CoordinationForce::Self && !groupB.empty())
+        fail("Self mode uses group A only, but group B has " + std::to_string(groupB.size()) +
+             " atoms; use setMode(Dual) for A x B pairs, or clear group B");
+    if (mode == CoordinationForce::Dual && groupB.empty())
+        fail("Dual mode needs a non-empty group B; set it with setGroupB(), or use Self mode");
+    if (mode == CoordinationForce::Pair && groupA.size() != groupB.size())
+        fail("Pair mode pairs A[k] with B[k], but group A has " + std::to_string(groupA.size()) +
+             " atoms and group B has " + std::to_string(groupB.size()) + "; give both groups the same length");
+    ResolvedCoordinationForce resolved;
+    resolved.switching = resolveSwitching(force);
     std::set<string> names;
     for (int i = 0; i < force.getNumGlobalParameters(); i++) {
         const string& name = force.getGlobalParameterName(i);
         if (name.empty())
             fail("global parameter " + std::to_string(i) + " has an empty name");
-        if (name == "s")
+        if (name == "s" && numbers == nullptr)
             fail("a global parameter may not be called \"s\": that is the coordination number; rename it");
         if (!names.insert(name).second)
             fail("the global parameter \"" + name + "\" is defined twice; give each parameter a unique name");
@@ -137,6 +145,8 @@ ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce
     for (int i = 0; i < force.getNumGlobalParameters(); i++)
         resolved.globalParameterNames.push_back(force.getGlobalParameterName(i));
     resolved.energy = parseEnergy(force, resolved.energyDerivative);
+    if (numbers != nullptr)
+        resolved.numbers = CoordinationNumberResolution::resolve(*numbers, groupA.size(), resolved.energy);
     std::set<string> derivativeNames;
     for (int i = 0; i < force.getNumEnergyParameterDerivatives(); i++) {
         const string& name = force.getEnergyParameterDerivativeName(i);
@@ -184,16 +194,23 @@ Lepton::ParsedExpression CoordinationForceImpl::parseEnergy(const CoordinationFo
     } catch (const std::exception& error) {
         fail("cannot parse the energy expression \"" + expression + "\": " + error.what());
     }
-    std::set<string> allowed = {"s"};
+    std::set<string> allowed;
+    for (int i = 0; i < force.getNumCollectiveVariables(); i++)
+        allowed.insert(force.getCollectiveVariableName(i));
     for (int i = 0; i < force.getNumGlobalParameters(); i++)
         allowed.insert(force.getGlobalParameterName(i));
     std::set<string> used;
     collectVariables(energy.getRootNode(), used);
+    const bool perAtom = (dynamic_cast<const CoordinationNumberForce*>(&force) != nullptr);
     for (const string& variable : used)
         if (allowed.find(variable) == allowed.end())
-            fail("the energy expression \"" + expression + "\" uses \"" + variable +
-                 "\", which is neither s nor a global parameter; add it with addGlobalParameter()");
+            fail("the energy expression \"" + expression + "\" uses \"" + variable + "\", which is neither " +
+                 (perAtom ? "a reduction's name" : "s") + " nor a global parameter; " +
+                 (perAtom ? "add a reduction of that name with addReduction(), or a global parameter with addGlobalParameter()"
+                          : "add it with addGlobalParameter()"));
     energy = energy.optimize();
+    if (perAtom)
+        return energy; // its derivatives by the reductions are resolved with them
     try {
         derivative = energy.differentiate("s").optimize();
     } catch (const std::exception& error) {
@@ -213,6 +230,14 @@ void CoordinationForceImpl::checkEnergyUnchanged(const ResolvedCoordinationForce
     if (after.energyParameterDerivativeNames != before.energyParameterDerivativeNames)
         fail("updateParametersInContext() cannot change which energy parameter derivatives are computed; call "
              "Context.reinitialize() or create a new Context");
+}
+
+void CoordinationForceImpl::getCollectiveVariableValues(ContextImpl& context, std::vector<double>& values) {
+    kernel.getAs<CalcCoordinationForceKernel>().getCollectiveVariableValues(context, values);
+}
+
+void CoordinationForceImpl::getCoordinationNumbers(ContextImpl& context, std::vector<double>& values) {
+    kernel.getAs<CalcCoordinationForceKernel>().getCoordinationNumbers(context, values);
 }
 
 void CoordinationForceImpl::initialize(ContextImpl& context) {

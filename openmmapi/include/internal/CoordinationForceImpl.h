@@ -31,6 +31,17 @@ public:
     std::vector<std::string> getKernelNames() override;
     double getCoordination(OpenMM::ContextImpl& context);
     long long getNumCandidatePairs(OpenMM::ContextImpl& context);
+    /** The collective variables' values (CoordinationForce::getCollectiveVariableValues). */
+    void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values);
+    /** A CoordinationNumberForce's c_i, in group A's order. */
+    void getCoordinationNumbers(OpenMM::ContextImpl& context, std::vector<double>& values);
+    /**
+     * The Impl that evaluates owner in context: its own, or that of the inner System's copy of owner where it is
+     * a collective variable of a CustomCVForce (with syncState, the inner contexts first get the outer state).
+     * Throws an OpenMMException naming method if neither holds the force.
+     */
+    static CoordinationForceImpl& inContext(OpenMM::Context& context, const CoordinationForce& owner, bool syncState,
+                                            const std::string& method, OpenMM::ContextImpl*& contextImpl);
     void updateParametersInContext(OpenMM::ContextImpl& context);
     /** The platform's kernel (tests check which SwitchingPath it follows). */
     CalcCoordinationForceKernel& getKernel();
@@ -40,6 +51,12 @@ public:
      * every kernel is initialized from, with each setting derived and each expression parsed once.
      */
     static ResolvedCoordinationForce resolve(const CoordinationForce& force, int numParticles);
+    /**
+     * Check the switching-function settings of force (type, r0, d0, dmax, stretch and the type's own parameters;
+     * an OpenMMException names a bad one) and return their constants: the pair function of resolve(), and the
+     * value functions of a CoordinationNumberForce's MoreThan and LessThan reductions.
+     */
+    static SwitchingFunctionConstants resolveSwitching(const CoordinationForce& force);
 
 private:
     /**

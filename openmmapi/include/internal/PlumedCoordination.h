@@ -23,10 +23,12 @@ public:
     /** The force's settings as a COORDINATION line that read() takes back to the same settings. */
     static std::string write(const CoordinationForce& force, const std::string& label);
 
-private:
     /** The switching function of the keyword form (no SWITCH): rational, automatic dmax, stretched. */
     static void readKeywordForm(PlumedKeywords& keywords, CoordinationForce& force, double nm);
-    /** The inside of SWITCH={TYPE ...}, as PLUMED's SwitchingFunction::set reads it. */
+    /**
+     * The inside of SWITCH={TYPE ...} (text with its braces), as PLUMED's SwitchingFunction::set reads it, into
+     * force's switching settings (lengths in units of nm nanometres; 1 for a switching function of a number).
+     */
     static void readSwitch(const std::string& text, PlumedKeywords& outside, CoordinationForce& force, double nm);
 };
 

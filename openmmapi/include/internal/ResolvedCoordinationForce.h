@@ -2,6 +2,7 @@
 #define OPENMM_COORDINATION_RESOLVEDCOORDINATIONFORCE_H_
 
 #include "CoordinationForce.h"
+#include "internal/ResolvedCoordinationNumbers.h"
 #include "internal/SwitchingFunctionConstants.h"
 #include "lepton/ParsedExpression.h"
 #include "openmm/Vec3.h"
@@ -35,6 +36,11 @@ struct ResolvedCoordinationForce {
     Lepton::ParsedExpression energy, energyDerivative;  ///< E(s) and dE/ds, optimized
     std::vector<std::string> energyParameterDerivativeNames;
     std::vector<Lepton::ParsedExpression> energyParameterDerivatives; ///< dE/dlambda, same order
+    /**
+     * A CoordinationNumberForce's per-atom numbers and reductions (numbers.enabled). The energy is then a
+     * function of the reductions' names and energyDerivative is unused (numbers.energyDerivatives instead).
+     */
+    ResolvedCoordinationNumbers numbers;
     /** The cutoff (nm): infinity for none. */
     double getCutoff() const { return switching.dmax; }
     /**

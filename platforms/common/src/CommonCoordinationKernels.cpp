@@ -52,6 +52,8 @@ CommonCalcCoordinationForceKernel::CommonCalcCoordinationForceKernel(const strin
 CommonCalcCoordinationForceKernel::~CommonCalcCoordinationForceKernel() {}
 
 void CommonCalcCoordinationForceKernel::initialize(const System& system, const ResolvedCoordinationForce& force) {
+    if (force.numbers.enabled)
+        throw OpenMMException("CoordinationNumberForce: this platform does not evaluate per-atom coordination numbers yet");
     ContextSelector selector(cc);
     globalParameterNames = force.globalParameterNames;
     energyParameterDerivativeNames = force.energyParameterDerivativeNames;
@@ -373,4 +375,13 @@ void CommonCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& con
                                                                 const ResolvedCoordinationForce& force) {
     ContextSelector selector(cc);
     build(force);
+}
+
+void CommonCalcCoordinationForceKernel::getCollectiveVariableValues(ContextImpl& context, std::vector<double>& values) {
+    values = {getCoordination(context)};
+}
+
+void CommonCalcCoordinationForceKernel::getCoordinationNumbers(ContextImpl& context, std::vector<double>& values) {
+    throw OpenMMException("CoordinationForce: a CoordinationForce has no per-atom coordination numbers; use a "
+                          "CoordinationNumberForce");
 }

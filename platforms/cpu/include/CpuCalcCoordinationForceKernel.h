@@ -50,6 +50,8 @@ public:
     void initialize(const OpenMM::System& system, const ResolvedCoordinationForce& force) override;
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
     double getCoordination(OpenMM::ContextImpl& context) override;
+    void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
+    void getCoordinationNumbers(OpenMM::ContextImpl& context, std::vector<double>& values) override;
     long long getNumCandidatePairs(OpenMM::ContextImpl& context) override;
     void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) override;
     SwitchingPath getSwitchingPath() const override { return lastPath; }

@@ -61,6 +61,8 @@ bool vectorizable(const CpuCoordinationEntries& entriesA, const CpuCoordinationE
 CpuCalcCoordinationForceKernel::~CpuCalcCoordinationForceKernel() {}
 
 void CpuCalcCoordinationForceKernel::initialize(const System& system, const ResolvedCoordinationForce& force) {
+    if (force.numbers.enabled)
+        throw OpenMMException("CoordinationNumberForce: this platform does not evaluate per-atom coordination numbers yet");
 #if COORDINATION_CPU_AVX2
     __builtin_cpu_init();
     useAvx2 = (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
@@ -254,4 +256,13 @@ long long CpuCalcCoordinationForceKernel::getNumCandidatePairs(ContextImpl& cont
     for (long long itemCount : itemPairs)
         pairs += itemCount;
     return pairs;
+}
+
+void CpuCalcCoordinationForceKernel::getCollectiveVariableValues(ContextImpl& context, std::vector<double>& values) {
+    values = {getCoordination(context)};
+}
+
+void CpuCalcCoordinationForceKernel::getCoordinationNumbers(ContextImpl& context, std::vector<double>& values) {
+    throw OpenMMException("CoordinationForce: a CoordinationForce has no per-atom coordination numbers; use a "
+                          "CoordinationNumberForce");
 }

@@ -32,6 +32,71 @@ void ReferenceCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& 
 void ReferenceCalcCoordinationForceKernel::setParameters(const ResolvedCoordinationForce& force) {
     resolved = ResolvedCoordinationForce(force); // copied, then moved in (see ResolvedCoordinationForce)
     switchingFunction.reset(new SwitchingFunctionEvaluator(force.switching));
+    if (force.numbers.enabled)
+        reductions = CoordinationNumberReductions(force);
+}
+
+void ReferenceCalcCoordinationForceKernel::computeNumbers(ContextImpl& context, vector<double>& numbers,
+                                                          const vector<double>* weights, vector<Vec3>* forces) const {
+    ReferencePlatform::PlatformData& data = getPlatformData(context);
+    const vector<Vec3>& positions = *data.positions;
+    const MinimumImage minimumImage(data.periodicBoxVectors);
+    const vector<int>& groupA = resolved.groupA;
+    const bool self = (resolved.mode == CoordinationForce::Self);
+    const vector<int>& groupB = (self ? resolved.groupA : resolved.groupB);
+    numbers.assign(groupA.size(), 0.0);
+    if (resolved.hasNonFinitePosition(positions)) {
+        numbers.assign(groupA.size(), std::numeric_limits<double>::quiet_NaN());
+        return;
+    }
+    const SwitchingFunctionEvaluator& sigma = *switchingFunction;
+    const double power = resolved.numbers.rPower;
+    // Entry k of A with entry l of B (Self: l > k, and the pair counts for both).
+    auto addPair = [&](int k, int l) {
+        Vec3 delta = positions[groupB[l]] - positions[groupA[k]];
+        if (resolved.periodic)
+            delta = minimumImage(delta);
+        const double r2 = delta.dot(delta);
+        if (r2 < ResolvedCoordinationNumbers::minimumDistanceSquared || r2 > resolved.switching.cutoffSquared)
+            return;
+        const double r = std::sqrt(r2);
+        double dSigmaDr;
+        const double value = sigma.evaluate(r, dSigmaDr);
+        if (value < ResolvedCoordinationNumbers::minimumSwitch)
+            return;
+        const double rToPower = (power == 0.0 ? 1.0 : std::pow(r, power));
+        if (weights == nullptr) {
+            numbers[k] += value * rToPower;
+            if (self)
+                numbers[l] += value * rToPower;
+            return;
+        }
+        const double dValueDr = dSigmaDr * rToPower + (power == 0.0 ? 0.0 : power * value * rToPower / r);
+        const double weight = (*weights)[k] + (self ? (*weights)[l] : 0.0);
+        const Vec3 force = delta * (weight * dValueDr / r);
+        (*forces)[groupB[l]] -= force;
+        (*forces)[groupA[k]] += force;
+    };
+    for (int k = 0; k < (int) groupA.size(); k++)
+        for (int l = (self ? k + 1 : 0); l < (int) groupB.size(); l++)
+            addPair(k, l);
+}
+
+void ReferenceCalcCoordinationForceKernel::getCollectiveVariableValues(ContextImpl& context, vector<double>& values) {
+    if (!resolved.numbers.enabled) {
+        values = {computeCoordination(context, nullptr)};
+        return;
+    }
+    vector<double> numbers;
+    computeNumbers(context, numbers, nullptr, nullptr);
+    reductions.evaluate(numbers, values);
+}
+
+void ReferenceCalcCoordinationForceKernel::getCoordinationNumbers(ContextImpl& context, vector<double>& values) {
+    if (!resolved.numbers.enabled)
+        throw OpenMMException("CoordinationForce: a CoordinationForce has no per-atom coordination numbers; use a "
+                              "CoordinationNumberForce");
+    computeNumbers(context, values, nullptr, nullptr);
 }
 
 double ReferenceCalcCoordinationForceKernel::computeCoordination(ContextImpl& context, vector<Vec3>* gradient) const {
@@ -82,6 +147,15 @@ double ReferenceCalcCoordinationForceKernel::computeCoordination(ContextImpl& co
 }
 
 double ReferenceCalcCoordinationForceKernel::execute(ContextImpl& context, bool includeForces, bool includeEnergy) {
+    if (resolved.numbers.enabled) {
+        vector<double> numbers, weights;
+        computeNumbers(context, numbers, nullptr, nullptr);
+        const double energy = reductions.evaluateEnergy(context, numbers, weights,
+                                                        getPlatformData(context).energyParameterDerivatives);
+        if (includeForces)
+            computeNumbers(context, numbers, &weights, getPlatformData(context).forces);
+        return energy;
+    }
     if (includeForces)
         gradient.assign(context.getSystem().getNumParticles(), Vec3());
     double s = computeCoordination(context, includeForces ? &gradient : nullptr);
