@@ -209,8 +209,10 @@ Lepton::ParsedExpression CoordinationForceImpl::parseEnergy(const CoordinationFo
                  (perAtom ? "add a reduction of that name with addReduction(), or a global parameter with addGlobalParameter()"
                           : "add it with addGlobalParameter()"));
     energy = energy.optimize();
-    if (perAtom)
-        return energy; // its derivatives by the reductions are resolved with them
+    if (perAtom) {
+        derivative = Lepton::Parser::parse("0"); // its derivatives by the reductions are resolved with them
+        return energy;
+    }
     try {
         derivative = energy.differentiate("s").optimize();
     } catch (const std::exception& error) {
