@@ -18,6 +18,7 @@ from . import _arguments
 
 %{
 #include "CoordinationForce.h"
+#include "CoordinationNumberForce.h"
 #include "PlumedTranslator.h"
 #include "OpenMM.h"
 #include "OpenMMAmoeba.h"
@@ -33,7 +34,7 @@ namespace std {
 %{
 /* Messages in Python's spelling: CoordinationForce::Dual -> CoordinationForce.Dual. */
 static std::string pythonSpelling(std::string message) {
-    for (const char* scope : {"CoordinationForce::", "CustomCVForce::", "Context::", "State::", "System::"}) {
+    for (const char* scope : {"CoordinationNumberForce::", "CoordinationForce::", "CustomCVForce::", "Context::", "State::", "System::"}) {
         const std::string from(scope), to = from.substr(0, from.size() - 2) + ".";
         for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size()))
             message.replace(at, from.size(), to);
@@ -137,21 +138,61 @@ LENGTH_RESULT(getNativeQReference)
     defaultValue = _arguments.number(defaultValue, "setGlobalParameterDefaultValue", "defaultValue")
 %}
 
+%pythonprepend CoordinationPlugin::CoordinationForce::getCollectiveVariableName %{
+    index = _arguments.integer(index, "getCollectiveVariableName", "index", _arguments.CV_INDEX)
+%}
+
+/* CoordinationNumberForce: its inherited setters keep CoordinationForce's conversions (the Python class inherits
+   them); its own methods convert their arguments here. */
+%pythonprepend CoordinationPlugin::CoordinationNumberForce::setRPower %{
+    power = _arguments.plain_number(power, "setRPower", "power", cls="CoordinationNumberForce")
+%}
+%pythonprepend CoordinationPlugin::CoordinationNumberForce::addReduction %{
+    args = _arguments.reduction(args, "addReduction", cls="CoordinationNumberForce")
+%}
+%pythonprepend CoordinationPlugin::CoordinationNumberForce::setReductionParameters %{
+    index = _arguments.integer(index, "setReductionParameters", "index", _arguments.REDUCTION_INDEX,
+                               cls="CoordinationNumberForce")
+    type = _arguments.integer(type, "setReductionParameters", "type", _arguments.REDUCTION_TYPE,
+                              cls="CoordinationNumberForce")
+    parameters = _arguments.text(parameters, "setReductionParameters", "parameters", cls="CoordinationNumberForce")
+    name = _arguments.text(name, "setReductionParameters", "name", cls="CoordinationNumberForce")
+%}
+%pythonprepend CoordinationPlugin::CoordinationNumberForce::getReductionParameters %{
+    index = _arguments.integer(index, "getReductionParameters", "index", _arguments.REDUCTION_INDEX,
+                               cls="CoordinationNumberForce")
+%}
+%pythonprepend CoordinationPlugin::CoordinationNumberForce::getCollectiveVariableName %{
+    index = _arguments.integer(index, "getCollectiveVariableName", "index", _arguments.CV_INDEX,
+                               cls="CoordinationNumberForce")
+%}
+%pythonprepend CoordinationPlugin::CoordinationNumberForce::getDefaultReductionName %{
+    type = _arguments.integer(type, "getDefaultReductionName", "type", _arguments.REDUCTION_TYPE,
+                              cls="CoordinationNumberForce")
+    parameters = _arguments.text(parameters, "getDefaultReductionName", "parameters", cls="CoordinationNumberForce")
+%}
+%ignore CoordinationPlugin::CoordinationNumberForce::ReductionInfo;
+
 %newobject CoordinationPlugin::CoordinationForce::fromPlumed;
 /* Python's fromPlumedFile (below) returns the forces and the skipped actions as a named tuple. */
 %ignore CoordinationPlugin::CoordinationForce::fromPlumedFile;
 %ignore CoordinationPlugin::CoordinationForce::GlobalParameterInfo;
 
 /*
- * The translator's new forces reach Python as their own class (a CoordinationForce, not a bare Force), owned
+ * The translator's new forces reach Python as their own class (a CoordinationForce or CoordinationNumberForce, not a
+ * bare Force), owned
  * by the Python object (defined before the classes: both classes' fromPlumedFile use it).
  */
 %{
-static PyObject* coordinationNewForceObject(OpenMM::Force* force) {
+static PyObject* coordinationForceObject(OpenMM::Force* force, int flags) {
+    if (auto* numbers = dynamic_cast<CoordinationPlugin::CoordinationNumberForce*>(force))
+        return SWIG_NewPointerObj(SWIG_as_voidptr(numbers), SWIGTYPE_p_CoordinationPlugin__CoordinationNumberForce, flags);
     if (auto* coordination = dynamic_cast<CoordinationPlugin::CoordinationForce*>(force))
-        return SWIG_NewPointerObj(SWIG_as_voidptr(coordination), SWIGTYPE_p_CoordinationPlugin__CoordinationForce,
-                                  SWIG_POINTER_OWN);
-    return SWIG_NewPointerObj(SWIG_as_voidptr(force), SWIG_TypeQuery("OpenMM::Force *"), SWIG_POINTER_OWN);
+        return SWIG_NewPointerObj(SWIG_as_voidptr(coordination), SWIGTYPE_p_CoordinationPlugin__CoordinationForce, flags);
+    return SWIG_NewPointerObj(SWIG_as_voidptr(force), SWIG_TypeQuery("OpenMM::Force *"), flags);
+}
+static PyObject* coordinationNewForceObject(OpenMM::Force* force) {
+    return coordinationForceObject(force, SWIG_POINTER_OWN);
 }
 /* A C++ fromPlumedFile's result as ([forces], [skipped]); each force owned by its Python object. */
 template <class ForceClass>
@@ -179,8 +220,39 @@ static PyObject* coordinationPlumedInput(const std::vector<ForceClass*>& forces,
 %typemap(doctype) std::vector<int> "list[int]"
 %typemap(doctype) OpenMM::Context "openmm.Context"
 %typemap(doctype) OpenMM::Force "openmm.Force"
+%typemap(doctype) std::vector<double> "list[float]"
+%typemap(doctype) CoordinationPlugin::CoordinationNumberForce::ReductionType "int"
+
+/* Values computed into a vector (getCollectiveVariableValues, getCoordinationNumbers) are returned as a list of
+   floats, as OpenMM's CustomCVForce.getCollectiveVariableValues returns them. */
+%typemap(in, numinputs=0) std::vector<double>& values (std::vector<double> temp) {
+    $1 = &temp;
+}
+%typemap(argout) std::vector<double>& values {
+    PyObject* list = PyList_New($1->size());
+    for (size_t i = 0; i < $1->size(); i++)
+        PyList_SET_ITEM(list, i, PyFloat_FromDouble((*$1)[i]));
+    %append_output(list);
+}
+/* getReductionParameters(index) returns the tuple (type, parameters, name) (a typemap of the three arguments
+   together, so that other methods' parameters and name arguments stay inputs). */
+%typemap(in, numinputs=0) (CoordinationPlugin::CoordinationNumberForce::ReductionType& type, std::string& parameters,
+                           std::string& name)
+    (CoordinationPlugin::CoordinationNumberForce::ReductionType temp1, std::string temp2, std::string temp3) {
+    $1 = &temp1;
+    $2 = &temp2;
+    $3 = &temp3;
+}
+%typemap(argout) (CoordinationPlugin::CoordinationNumberForce::ReductionType& type, std::string& parameters,
+                  std::string& name) {
+    %append_output(Py_BuildValue("(iNN)", static_cast<int>(*$1),
+                                 PyUnicode_FromStringAndSize($2->data(), $2->size()),
+                                 PyUnicode_FromStringAndSize($3->data(), $3->size())));
+}
+
 #define OPENMM_EXPORT_COORDINATION
 %include "CoordinationForce.h"
+%include "CoordinationNumberForce.h"
 
 %typemap(out) OpenMM::Force* CoordinationPlugin::PlumedTranslator::fromPlumed {
     $result = coordinationNewForceObject($1);
@@ -256,8 +328,11 @@ fromPlumed = PlumedTranslator.fromPlumed
 toPlumed = PlumedTranslator.toPlumed
 %}
 
-/* cast's result is a reference into its argument's force: it keeps the argument (and what keeps that alive) alive. */
+/* cast's result is a reference into its argument's force: it keeps the argument (and what keeps that alive) alive.
+   It has the force's own class (CoordinationForce.cast of a CoordinationNumberForce is a CoordinationNumberForce). */
 %pythonappend CoordinationPlugin::CoordinationForce::cast %{
+    if CoordinationNumberForce.isinstance(force):
+        val = CoordinationNumberForce.cast(force)
     val._owner = force
 %}
 %extend CoordinationPlugin::CoordinationForce {
@@ -295,4 +370,22 @@ toPlumed = PlumedTranslator.toPlumed
         """
         return _readPlumedFile(CoordinationForce._fromPlumedFile, pathOrText)
     %}
+};
+
+/* CoordinationNumberForce.cast and .isinstance, as CoordinationForce's (which they hide). */
+%pythonappend CoordinationPlugin::CoordinationNumberForce::cast %{
+    val._owner = force
+%}
+%extend CoordinationPlugin::CoordinationNumberForce {
+    /** Cast a Force (for example from System.getForce()) to a CoordinationNumberForce. */
+    static CoordinationPlugin::CoordinationNumberForce& cast(OpenMM::Force& force) {
+        CoordinationPlugin::CoordinationNumberForce* result = dynamic_cast<CoordinationPlugin::CoordinationNumberForce*>(&force);
+        if (result == NULL)
+            throw OpenMM::OpenMMException("CoordinationNumberForce.cast(): the Force is not a CoordinationNumberForce");
+        return *result;
+    }
+    /** Whether a Force is a CoordinationNumberForce. */
+    static bool isinstance(OpenMM::Force& force) {
+        return (dynamic_cast<CoordinationPlugin::CoordinationNumberForce*>(&force) != NULL);
+    }
 };

@@ -1,7 +1,8 @@
 """openmm-coordination: PLUMED's COORDINATION collective variable as a native OpenMM force.
 
 Importing this package loads the plugin's platform kernels into OpenMM (from ``lib/plugins`` next
-to this file) and registers its XML serialization, then exposes :class:`CoordinationForce` and the PLUMED
+to this file) and registers its XML serialization, then exposes :class:`CoordinationForce`,
+:class:`CoordinationNumberForce` (per-atom coordination numbers and their reductions) and the PLUMED
 translator (:func:`fromPlumedFile`, :func:`fromPlumed`, :func:`toPlumed`).
 """
 import os as _os
@@ -26,6 +27,7 @@ pluginLoadedLibNames = _load_plugins()
 
 from .coordination import (  # noqa: E402
     CoordinationForce,
+    CoordinationNumberForce,
     PlumedInput,
     PlumedTranslator,
     fromPlumed,
@@ -33,5 +35,6 @@ from .coordination import (  # noqa: E402
     toPlumed,
 )
 
-__all__ = ["CoordinationForce", "PlumedInput", "PlumedTranslator", "fromPlumed", "fromPlumedFile", "toPlumed"]
+__all__ = ["CoordinationForce", "CoordinationNumberForce", "PlumedInput", "PlumedTranslator", "fromPlumed",
+           "fromPlumedFile", "toPlumed"]
 __version__ = "0.2.0"  # also in pyproject.toml and CMakeLists.txt (tests/python/test_packaging.py checks)

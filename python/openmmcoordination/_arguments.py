@@ -2,7 +2,10 @@
 
 Lengths accept a number (nm) or an ``openmm.unit`` Quantity of a length; a Quantity of another dimension
 raises TypeError. numpy scalars are accepted wherever Python numbers are, and atom groups take any
-iterable of integers (lists, ranges, numpy arrays) or ``openmm.app.topology.Atom`` objects.
+iterable of integers (lists, ranges, numpy arrays) or ``openmm.app.topology.Atom`` objects. Unitless
+numbers (CoordinationNumberForce.setRPower) take a number or a dimensionless Quantity only.
+
+Messages name the method as ``Class.method``: cls is the class that defines it (CoordinationForce unless said).
 """
 import numbers
 import operator
@@ -20,15 +23,18 @@ GLOBAL_PARAMETER_INDEX = "an index from 0 to getNumGlobalParameters() - 1"
 DERIVATIVE_INDEX = "an index from 0 to getNumEnergyParameterDerivatives() - 1"
 MODE = "CoordinationForce.Self, Dual or Pair"
 SWITCHING_FUNCTION = "one of the CoordinationForce.SwitchingFunction values (Rational to Custom: 0 to 8)"
+CV_INDEX = "an index from 0 to getNumCollectiveVariables() - 1"
+REDUCTION_INDEX = "an index from 0 to getNumReductions() - 1"
+REDUCTION_TYPE = "one of the CoordinationNumberForce.ReductionType values (Sum to Moment: 0 to 10)"
 
 
-def _quantity(value, target, method, name, expected):
+def _quantity(value, target, method, name, expected, cls="CoordinationForce"):
     if unit.is_quantity(value):
         try:
             value = value.value_in_unit(target)
         except TypeError as error:
-            raise TypeError("CoordinationForce.%s: %s must be %s; %s" % (method, name, expected, error)) from None
-    return number(value, method, name, expected)
+            raise TypeError("%s.%s: %s must be %s; %s" % (cls, method, name, expected, error)) from None
+    return number(value, method, name, expected, cls=cls)
 
 
 def length(value, method, name):
@@ -42,16 +48,33 @@ def inverse_length(value, method, name):
                      "an inverse length (a number of 1/nm, or a Quantity such as 50/unit.nanometer)")
 
 
-def number(value, method, name, expected="a number"):
+def number(value, method, name, expected="a number", cls="CoordinationForce"):
     """A float from a Python or numpy number (a Quantity is converted to OpenMM's units: nm, kJ/mol, ps)."""
     if unit.is_quantity(value):
         value = value.value_in_unit_system(unit.md_unit_system)
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         return float(value)
-    raise TypeError("CoordinationForce.%s: %s must be %s, not %s" % (method, name, expected, type(value).__name__))
+    raise TypeError("%s.%s: %s must be %s, not %s" % (cls, method, name, expected, type(value).__name__))
 
 
-def integer(value, method, name, allowed):
+def plain_number(value, method, name, cls="CoordinationForce"):
+    """A float from a Python or numpy number, or a dimensionless Quantity; a Quantity with a unit is a TypeError."""
+    expected = "a plain number (no unit)"
+    if unit.is_quantity(value):
+        if not value.unit.is_dimensionless():
+            raise TypeError("%s.%s: %s must be %s, not a Quantity in %s" % (cls, method, name, expected, value.unit))
+        value = value.value_in_unit(unit.dimensionless)
+    return number(value, method, name, expected, cls=cls)
+
+
+def text(value, method, name, cls="CoordinationForce"):
+    """A str (a numpy str too)."""
+    if isinstance(value, str):
+        return str(value)
+    raise TypeError("%s.%s: %s must be a str, not %s" % (cls, method, name, type(value).__name__))
+
+
+def integer(value, method, name, allowed, cls="CoordinationForce"):
     """An int from a Python or numpy integer (floats are refused, as in OpenMM's integer arguments); one beyond a
     C++ int is an OpenMMException naming the value and what is allowed, as the C++ setter's for a value it refuses."""
     if isinstance(value, bool):
@@ -59,9 +82,9 @@ def integer(value, method, name, allowed):
     try:
         result = operator.index(value)
     except TypeError:
-        raise TypeError("CoordinationForce.%s: %s must be an integer, not %s" % (method, name, type(value).__name__)) from None
+        raise TypeError("%s.%s: %s must be an integer, not %s" % (cls, method, name, type(value).__name__)) from None
     if not _INT_MIN <= result <= _INT_MAX:
-        raise OpenMMException("CoordinationForce.%s: %s = %d is out of range; use %s" % (method, name, result, allowed))
+        raise OpenMMException("%s.%s: %s = %d is out of range; use %s" % (cls, method, name, result, allowed))
     return result
 
 
@@ -91,3 +114,13 @@ def atoms(values, method):
                                   "indices 0 to the System's number of particles - 1" % (method, position, index))
         result.append(index)
     return result
+
+
+def reduction(args, method, cls="CoordinationNumberForce"):
+    """The positional arguments (type[, parameters[, name]]) of addReduction: an integer type, str texts (a wrong
+    number of arguments is left to the wrapper's own TypeError)."""
+    names = ("type", "parameters", "name")
+    if not args or len(args) > len(names):
+        return args
+    return (integer(args[0], method, "type", REDUCTION_TYPE, cls=cls),) + tuple(
+        text(value, method, name, cls=cls) for name, value in zip(names[1:], args[1:]))

@@ -19,8 +19,8 @@ def test_the_changelog_and_citation_name_this_version():
     assert re.search(r"^version: ['\"]?0\.2\.0", (ROOT / "CITATION.cff").read_text(), re.M)
 
 
-def test_the_module_exports_the_force_and_the_plumed_translator():
-    assert openmmcoordination.__all__ == ["CoordinationForce", "PlumedInput", "PlumedTranslator", "fromPlumed",
-                                          "fromPlumedFile", "toPlumed"]
+def test_the_module_exports_the_forces_and_the_plumed_translator():
+    assert openmmcoordination.__all__ == ["CoordinationForce", "CoordinationNumberForce", "PlumedInput",
+                                          "PlumedTranslator", "fromPlumed", "fromPlumedFile", "toPlumed"]
     assert openmmcoordination.PlumedInput._fields == ("forces", "skipped")
     assert openmmcoordination.fromPlumedFile is openmmcoordination.PlumedTranslator.fromPlumedFile
