@@ -1,4 +1,5 @@
-"""PLUMED's own regression tests of COORDINATION, reproduced with CoordinationForce.
+"""PLUMED's own regression tests of COORDINATION and COORDINATIONNUMBER, reproduced with CoordinationForce and
+CoordinationNumberForce.
 
 The folders under tests/data/plumed/ are copies of PLUMED's regtest/ folders (see the README.md
 there): PLUMED's driver ran plumed.dat on a fixed trajectory and printed values, derivatives and
@@ -9,7 +10,9 @@ times the largest printed |value| of the frame (coordination_testing.plumed_tole
 and virials (finite differences of the energy) are compared on the double-precision cases only.
 
 How PLUMED's outputs are obtained from OpenMM:
-- the value s: CoordinationForce.getCoordination(context);
+- the value s: CoordinationForce.getCoordination(context); a reduction of COORDINATIONNUMBER (its component, e.g.
+  c2_morethan): CoordinationNumberForce.getCollectiveVariableValues(context); its per-atom vector (c1.1, c1.2, ...):
+  getCoordinationNumbers(context). The symfunc folders' forces are built twice, by hand and by fromPlumedFile;
 - derivatives ds/dx: forces of the energy E = s, ds/dx = -F;
 - box derivatives (PLUMED's virial of a CV, -ds/d(strain)) and the virial of a bias (dE/d(strain)):
   finite differences of the energy under a homogeneous deformation of positions and box.
@@ -22,6 +25,7 @@ import openmm.unit as unit
 import pytest
 
 import coordination_testing
+import openmmcoordination
 
 from coordination_testing import (
     ALL_CASES,
@@ -46,6 +50,7 @@ from coordination_testing import (
     strain_derivative,
     switching_function,
 )
+from openmmcoordination import CoordinationNumberForce
 
 #: The Systems' default box where frames set their own: triclinic, because GPU platforms accept a
 #: triclinic box in a Context (the sheared boxes of strain_derivative) only if the default box is one.
@@ -551,6 +556,202 @@ def test_basic_der_test_virial_matches_dumped_forces(case):
 
 
 # ---------------------------------------------------------------------------------------------------
+# symfunc-*: COORDINATIONNUMBER and COORDINATION_MOMENTS (CoordinationNumberForce) on trajectory.xyz
+# ---------------------------------------------------------------------------------------------------
+
+#: Each force of the symfunc folders: (folder, label) -> (its line of plumed.dat, whitespace-normalized; the same
+#: settings written by hand: (mode, group A, group B, r0, dmax, stretch, R power, [(reduction type, parameters)])).
+#: SWITCH={RATIONAL R_0=...} without D_MAX has no cutoff; with D_MAX it is stretched; NN=6, MM=12 by default.
+SYMFUNC = {
+    ("symfunc-rt20", "c2"): (
+        "c2: COORDINATIONNUMBER SPECIES=1-5 SWITCH={RATIONAL R_0=0.5} MORE_THAN={EXP R_0=4.0}",
+        (CoordinationForce.Self, "1-5", "", 0.5, INFINITY, True, 0.0, [(CoordinationNumberForce.MoreThan, "EXP R_0=4.0")])),
+    ("symfunc-rt-single-groupb", "c1"): (
+        "c1: COORDINATIONNUMBER SPECIESA=1-5 SPECIESB=6 SWITCH={RATIONAL R_0=1.0}",
+        (CoordinationForce.Dual, "1-5", "6", 1.0, INFINITY, True, 0.0, [])),
+    **{("symfunc-rt-coordination-powers-multi", f"cn{power}"): (
+        f"cn{power}: {'COORDINATION_MOMENTS' if power else 'COORDINATIONNUMBER'} SPECIES=1-10 "
+        f"SWITCH={{RATIONAL R_0=1.0 D_MAX=8}}{f' R_POWER={power}' if power else ''} MEAN",
+        (CoordinationForce.Self, "1-10", "", 1.0, 8.0, True, float(power), [(CoordinationNumberForce.Mean, "")]))
+       for power in (0, 1, 2)},
+}
+#: How the tests build each force: by hand with the API, and with the translator from the folder's plumed.dat.
+SYMFUNC_SOURCES = ("api", "fromPlumedFile")
+#: symfunc-rt20's only bias: PLUMED's RESTRAINT energy 0.5 KAPPA (x - AT)^2 of c2's component morethan.
+SYMFUNC_RT20_BIAS = "RESTRAINT ARG=c2_morethan AT=0.1 KAPPA=10"
+SYMFUNC_RT20_ENERGY = "0.5*10*(morethan-0.1)^2"
+#: PLUMED actions that apply a bias (every other action of these files only computes or prints).
+BIAS_ACTIONS = {"RESTRAINT", "BIASVALUE", "METAD", "PBMETAD", "UPPER_WALLS", "LOWER_WALLS", "MOVINGRESTRAINT",
+                "ABMD", "EXTERNAL", "LINEAR_RESTRAINT", "OPES_METAD", "OPES_EXPANDED", "MAXENT", "EDS"}
+
+
+def symfunc_quantity(quantity, source):
+    """The name a quantity is recorded under: the translator's forces have their own entries."""
+    return quantity if source == "api" else f"{quantity} ({source})"
+
+
+def symfunc_api_force(folder, label):
+    mode, group_a, group_b, r0, dmax, stretch, power, reductions = SYMFUNC[folder, label][1]
+    force = CoordinationNumberForce()
+    force.setMode(mode)
+    force.setGroupA(atom_range(group_a))
+    if group_b:
+        force.setGroupB(atom_range(group_b))
+    force.setSwitchingFunction(CoordinationForce.Rational)
+    force.setR0(r0)
+    force.setN(6)
+    force.setM(12)
+    force.setDMax(dmax)
+    force.setStretch(stretch)
+    force.setRPower(power)
+    force.setUsesPeriodicBoundaryConditions(True)
+    for reduction_type, parameters in reductions:
+        force.addReduction(reduction_type, parameters)
+    return force
+
+
+@functools.lru_cache(maxsize=None)
+def symfunc_plumed_input(folder):
+    return openmmcoordination.fromPlumedFile(PLUMED_DATA / folder / "plumed.dat")
+
+
+def symfunc_force(folder, label, source):
+    """A new force of a symfunc label: by hand (source "api") or read by fromPlumedFile from plumed.dat."""
+    if source == "api":
+        return symfunc_api_force(folder, label)
+    forces = openmmcoordination.fromPlumedFile(PLUMED_DATA / folder / "plumed.dat").forces
+    assert label in forces, (f"fromPlumedFile did not read {label} of {folder} as a force; it skipped "
+                             f"{symfunc_plumed_input(folder).skipped}")
+    force = forces[label]
+    assert isinstance(force, CoordinationNumberForce), f"{folder} {label}: fromPlumedFile gave a {type(force).__name__}"
+    return force
+
+
+def number_force_settings(force):
+    """The settings of a CoordinationNumberForce that define its numbers (the reductions by type and name: a
+    parameter text may be spelled otherwise, its values are compared by the tests)."""
+    return (force.getMode(), list(force.getGroupA()), list(force.getGroupB()), force.getSwitchingFunction(),
+            force.getR0(), force.getN(), force.getEffectiveM(), force.getD0(), force.getEffectiveDMax(),
+            force.getStretch() if np.isfinite(force.getEffectiveDMax().value_in_unit(unit.nanometer)) else None,
+            force.usesPeriodicBoundaryConditions(), force.getRPower(),
+            [force.getReductionParameters(i)[0] for i in range(force.getNumReductions())],
+            [force.getCollectiveVariableName(i) for i in range(force.getNumCollectiveVariables())])
+
+
+def test_symfunc_settings_are_those_of_plumed_input():
+    for (folder, label), (line, _) in SYMFUNC.items():
+        assert line in plumed_input(folder), (folder, line)
+
+
+def test_symfunc_rt20_is_biased_by_its_restraint_only():
+    lines = [line for line in plumed_input("symfunc-rt20") if line and not line.startswith("#")]
+    words = [line.split()[1] if line.split()[0].endswith(":") else line.split()[0] for line in lines]
+    biases = [line for line, word in zip(lines, words) if word in BIAS_ACTIONS]
+    assert biases == [SYMFUNC_RT20_BIAS]
+    # No LABEL=... spelling of another bias: every line naming an action is accounted for.
+    assert not any(f"{name} " in line for line in lines for name in BIAS_ACTIONS if line != SYMFUNC_RT20_BIAS)
+
+
+@pytest.mark.parametrize("folder,label", list(SYMFUNC))
+def test_fromplumedfile_reads_the_symfunc_settings(folder, label):
+    """Waits for the translator's COORDINATIONNUMBER / COORDINATION_MOMENTS (fails until then)."""
+    assert number_force_settings(symfunc_force(folder, label, "fromPlumedFile")) == \
+        number_force_settings(symfunc_api_force(folder, label))
+
+
+@functools.lru_cache(maxsize=None)
+def symfunc_rt20_run(case, source):
+    """Per frame of trajectory.xyz: c2's morethan, the forces of the restraint on it, and its virial (dBias/d(strain),
+    double-precision cases only)."""
+    frames = read_xyz(PLUMED_DATA / "trajectories" / "trajectory.xyz")
+    force = symfunc_force("symfunc-rt20", "c2", source)
+    force.setEnergyFunction(SYMFUNC_RT20_ENERGY)
+    names = [force.getCollectiveVariableName(i) for i in range(force.getNumCollectiveVariables())]
+    assert names == ["morethan"], names
+    context = make_context(make_system(len(frames[0].positions), [force], TRICLINIC_DEFAULT_BOX), case)
+    values, forces, virials = [], [], []
+    for frame in frames:
+        set_frame(context, frame.positions, frame.box_vectors)
+        values.append(force.getCollectiveVariableValues(context)[0])
+        forces.append(energy_and_forces(context)[1])
+        if case.double:
+            virials.append(np.diag(strain_derivative(context, frame.positions, frame.box_vectors)))
+    return np.array(values), np.array(forces), np.array(virials)
+
+
+@pytest.mark.parametrize("source", SYMFUNC_SOURCES)
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_symfunc_rt20_morethan_matches_colv2(case, source):
+    values, _, _ = symfunc_rt20_run(case, source)
+    reference, decimals = read_colvar(PLUMED_DATA / "symfunc-rt20" / "colv2.reference")["c2_morethan"]
+    assert len(values) == len(reference) == 5
+    compare(case, "symfunc-rt20", symfunc_quantity("c2_morethan values", source), values, reference,
+            plumed_tolerance(decimals, reference, case))
+
+
+@pytest.mark.parametrize("source", SYMFUNC_SOURCES)
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_symfunc_rt20_restraint_forces_match_dumped_forces(case, source):
+    _, forces, _ = symfunc_rt20_run(case, source)
+    reference, _, decimals = read_dumped_forces(PLUMED_DATA / "symfunc-rt20" / "forces.reference")
+    assert np.abs(reference[:, :5]).max() > 0.01 and not reference[:, 5:].any()  # atoms 1-5 only
+    compare(case, "symfunc-rt20", symfunc_quantity("forces", source), forces, reference,
+            plumed_tolerance(decimals, reference, case))
+
+
+@pytest.mark.parametrize("source", SYMFUNC_SOURCES)
+@pytest.mark.parametrize("case", DOUBLE_CASES)
+def test_symfunc_rt20_restraint_virial_matches_dumped_forces(case, source):
+    _, _, virials = symfunc_rt20_run(case, source)
+    _, reference, decimals = read_dumped_forces(PLUMED_DATA / "symfunc-rt20" / "forces.reference")
+    theirs = np.diagonal(reference, axis1=1, axis2=2)
+    compare(case, "symfunc-rt20", symfunc_quantity("virial (diagonal)", source), virials, theirs,
+            plumed_tolerance(decimals, theirs, case) + STRAIN_DIFFERENCE_SLACK)
+
+
+@pytest.mark.parametrize("source", SYMFUNC_SOURCES)
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_symfunc_single_groupb_coordination_numbers_match_colvar(case, source):
+    frames = read_xyz(PLUMED_DATA / "trajectories" / "trajectory.xyz")
+    force = symfunc_force("symfunc-rt-single-groupb", "c1", source)
+    context = make_context(make_system(len(frames[0].positions), [force], TRICLINIC_DEFAULT_BOX), case)
+    values = []
+    for frame in frames:
+        set_frame(context, frame.positions, frame.box_vectors)
+        values.append(force.getCoordinationNumbers(context))
+    colvar = read_colvar(PLUMED_DATA / "symfunc-rt-single-groupb" / "colvar.reference")
+    fields = [f"c1.{k}" for k in range(1, 6)]
+    assert [field for field in colvar if field != "time"] == fields
+    reference = np.array([colvar[field][0] for field in fields]).T
+    decimals = np.array([colvar[field][1] for field in fields]).T
+    compare(case, "symfunc-rt-single-groupb", symfunc_quantity("c1.1-c1.5 values", source), np.array(values),
+            reference, plumed_tolerance(decimals, reference, case))
+
+
+@pytest.mark.parametrize("source", SYMFUNC_SOURCES)
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_symfunc_coordination_powers_means_match_cn_out(case, source):
+    folder = "symfunc-rt-coordination-powers-multi"
+    frames = read_xyz(PLUMED_DATA / "trajectories" / "trajectory.xyz")
+    labels = ["cn0", "cn1", "cn2"]
+    forces = [symfunc_force(folder, label, source) for label in labels]
+    for group, force in enumerate(forces):
+        force.setForceGroup(group)
+        assert [force.getCollectiveVariableName(i) for i in range(force.getNumCollectiveVariables())] == ["mean"]
+    context = make_context(make_system(len(frames[0].positions), forces, TRICLINIC_DEFAULT_BOX), case)
+    values = []
+    for frame in frames:
+        set_frame(context, frame.positions, frame.box_vectors)
+        values.append([force.getCollectiveVariableValues(context)[0] for force in forces])
+    colvar = read_colvar(PLUMED_DATA / folder / "cn_out.reference")
+    reference = np.array([colvar[f"{label}_mean"][0] for label in labels]).T
+    decimals = np.array([colvar[f"{label}_mean"][1] for label in labels]).T
+    assert reference.shape == (5, 3)
+    compare(case, folder, symfunc_quantity("cn0_mean cn1_mean cn2_mean values", source), np.array(values), reference,
+            plumed_tolerance(decimals, reference, case))
+
+
+# ---------------------------------------------------------------------------------------------------
 # Summary (keep last): how many of the folders were reproduced
 # ---------------------------------------------------------------------------------------------------
 
@@ -563,6 +764,11 @@ EXPECTED_QUANTITIES = {
     "rt42-matheval": ["c values"],
     "rt42d": ["c values", "d values", "forces"],
     BASIC: ["c1 values", "d1c values", "c1 derivatives", "c1 box derivatives", "forces", "virial (diagonal)"],
+    **{folder: [symfunc_quantity(quantity, source) for source in SYMFUNC_SOURCES for quantity in quantities]
+       for folder, quantities in {
+           "symfunc-rt20": ["c2_morethan values", "forces", "virial (diagonal)"],
+           "symfunc-rt-single-groupb": ["c1.1-c1.5 values"],
+           "symfunc-rt-coordination-powers-multi": ["cn0_mean cn1_mean cn2_mean values"]}.items()},
 }
 #: Quantities obtained by finite differences of the energy: compared on double-precision cases only.
 STRAIN_QUANTITIES = ("box derivatives", "virial")
