@@ -250,6 +250,12 @@ static PyObject* coordinationPlumedInput(const std::vector<ForceClass*>& forces,
                                  PyUnicode_FromStringAndSize($3->data(), $3->size())));
 }
 
+/* CoordinationForce.fromPlumed gives the force of the action as its own class (COORDINATIONNUMBER: a
+   CoordinationNumberForce). */
+%typemap(out) CoordinationPlugin::CoordinationForce* CoordinationPlugin::CoordinationForce::fromPlumed {
+    $result = coordinationNewForceObject($1);
+}
+
 #define OPENMM_EXPORT_COORDINATION
 %include "CoordinationForce.h"
 %include "CoordinationNumberForce.h"
@@ -264,6 +270,17 @@ static PyObject* coordinationPlumedInput(const std::vector<ForceClass*>& forces,
 PlumedInput = _collections.namedtuple("PlumedInput", ["forces", "skipped"])
 PlumedInput.__doc__ = """What fromPlumedFile() read: forces, a dict from each action's label to the force it became
 (in the file's order), and skipped, the other actions ("label: NAME")."""
+
+
+def _asOwnClass(force):
+    """A Force from XmlSerializer (a new openmm.Force that owns its C++ object) as an object of its own class
+    (CoordinationForce or CoordinationNumberForce) that owns it instead."""
+    result = CoordinationForce.cast(force)
+    del result._owner
+    if force.thisown:
+        force.thisown = False
+        result.thisown = True
+    return result
 
 
 def _readPlumedFile(read, pathOrText):
@@ -355,6 +372,24 @@ toPlumed = PlumedTranslator.toPlumed
         return coordinationPlumedInput(forces, skipped);
     }
     %pythoncode %{
+    # copy.copy, copy.deepcopy and pickle go through XmlSerializer, as for OpenMM's own forces, and give an object
+    # of the force's own class (OpenMM's Force methods would give a bare openmm.Force).
+    def __getstate__(self):
+        return _openmmPackage.XmlSerializer.serialize(self)
+
+    def __setstate__(self, state):
+        self.this = _asOwnClass(_openmmPackage.XmlSerializer.deserialize(state)).this
+
+    def __copy__(self):
+        import copy
+        duplicate = _asOwnClass(_openmmPackage.XmlSerializer.clone(self))
+        attributes = {key: value for key, value in self.__dict__.items() if key not in ("this", "_owner")}
+        duplicate.__dict__.update(copy.deepcopy(attributes))
+        return duplicate
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
     @staticmethod
     def fromPlumedFile(pathOrText):
         r"""

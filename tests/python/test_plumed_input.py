@@ -31,22 +31,53 @@ def plain(value):
 
 
 def settings(force):
-    return {name: plain(getattr(force, name)()) for name in SETTINGS}
+    result = {name: plain(getattr(force, name)()) for name in SETTINGS}
+    result["class"] = type(force).__name__
+    if isinstance(force, openmmcoordination.CoordinationNumberForce):
+        result["getRPower"] = force.getRPower()
+        result["reductions"] = [force.getReductionParameters(i) for i in range(force.getNumReductions())]
+    return result
 
 
 def assert_same_settings(ours, expected, what):
     assert settings(ours) == settings(expected), what
 
 
+#: The actions that become forces: COORDINATION, and COORDINATIONNUMBER and COORDINATION_MOMENTS
+#: (CoordinationNumberForce).
+FORCE_ACTION = re.compile(r"^(\w+:\s*)?(COORDINATION|COORDINATIONNUMBER|COORDINATION_MOMENTS)\b")
+
+
+def plumed_actions(path):
+    """The actions of a plumed.dat: (its lines as written, the action on one line with comments and blanks stripped).
+    PLUMED's multi-line form ("label: ..." or "NAME ...", a keyword per line, up to a line "...") is joined, as
+    "label: NAME keywords"."""
+    actions, block, pending = [], [], None
+    for raw in path.read_text().splitlines():
+        line = " ".join(raw.split("#")[0].split())
+        if pending is not None:
+            block.append(raw)
+            if line.startswith("..."):
+                label, words = pending
+                actions.append((block, (f"{label}: " if label else "") + " ".join(words)))
+                block, pending = [], None
+            elif line:
+                pending[1].append(line)
+            continue
+        match = re.fullmatch(r"(?:(\w+):\s*)?(\w*)\s*\.\.\.", line)
+        if match:
+            block, pending = [raw], (match[1], [match[2]] if match[2] else [])
+        else:
+            actions.append(([raw], line))
+    assert pending is None, f"{path}: an action without its closing '...'"
+    return actions
+
+
 def regtest_lines():
-    """Every COORDINATION line of the regtest inputs, as written (comments and blanks stripped)."""
-    lines = []
-    for path in sorted(PLUMED_DATA.glob("*/plumed.dat")):
-        for line in path.read_text().splitlines():
-            line = line.split("#")[0].strip()
-            if re.match(r"^(\w+:\s*)?COORDINATION\b", line):
-                lines.append((path.parent.name, line))
-    return lines
+    """Every line of the regtest inputs that becomes a force (multi-line actions joined, comments and blanks
+    stripped)."""
+    return [(path.parent.name, line) for path in sorted(PLUMED_DATA.glob("*/plumed.dat"))
+            for _, line in plumed_actions(path) if FORCE_ACTION.match(line)]
 
 
 def test_the_regtests_have_coordination_lines():
@@ -154,7 +185,8 @@ def test_to_plumed_reads_back_to_the_same_settings(values):
 
 
 BAD_LINES = {
-    "c: DISTANCE ATOMS=1,2": "no action here becomes a force (the translator reads COORDINATION; found c: DISTANCE)",
+    "c: DISTANCE ATOMS=1,2": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER and "
+                             "COORDINATION_MOMENTS; found c: DISTANCE)",
     "c: COORDINATION R_0=1": "GROUPA is required",
     "c: COORDINATION GROUPA=1": "R_0 is required",
     "c: COORDINATION GROUPA=1 R_0=1 FOO=3": "FOO is not a keyword",
@@ -171,7 +203,7 @@ BAD_LINES = {
     "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUSTOM R_0=1}": "needs FUNC",
     "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={TANH R_0=1 A=3}": "A is not a keyword CoordinationForce understands inside SWITCH={TANH",
     "c: COORDINATION GROUPA=@water R_0=1": "MOLINFO",
-    "c: COORDINATION GROUPA=g1 R_0=1": "group labels are not supported",
+    "c: COORDINATION GROUPA=g1 R_0=1": "g1 is not an atom number, a range or the label of a GROUP action before this one",
     "c: COORDINATION GROUPA=0 R_0=1": "below 1",
     "c: COORDINATION GROUPA=5-3 R_0=1": "ends before it starts",
     "c: COORDINATION GROUPA=1-5:0 R_0=1": "stride",
@@ -217,7 +249,7 @@ def multi_line(line, closing):
     """One COORDINATION line rewritten in PLUMED's multi-line form, a keyword per line, with comments."""
     label, rest = line.split(":", 1)
     words = rest.split()
-    assert words[0] == "COORDINATION"
+    assert FORCE_ACTION.match(words[0])
     # Keep SWITCH={...} (which holds blanks) in one word.
     keywords, depth = [], 0
     for word in words[1:]:
@@ -227,7 +259,8 @@ def multi_line(line, closing):
             keywords.append(word)
         depth += word.count("{") - word.count("}")
     body = "\n".join(f"   {keyword}   # keyword {i}" for i, keyword in enumerate(keywords))
-    return f"{label}: COORDINATION ...\n# a comment inside the action\n\n{body}\n{closing}\n"
+    closing = closing.replace("COORDINATION", words[0])
+    return f"{label}: {words[0]} ...\n# a comment inside the action\n\n{body}\n{closing}\n"
 
 
 @pytest.mark.parametrize("closing", ["...", "... COORDINATION"])
@@ -255,17 +288,16 @@ def test_every_plumed_dat_read_whole_gives_the_forces_of_its_lines(path):
     for label, force in read.forces.items():
         assert force.getName() == label
         assert_same_settings(force, expected[label], f"{path.parent.name}: {label}")
-    # Every other action is named, none is COORDINATION.
-    assert read.skipped and not any(action.endswith("COORDINATION") for action in read.skipped)
+    # Every other action is named, none is one that becomes a force.
+    assert read.skipped and not any(FORCE_ACTION.match(action.split(": ")[-1]) for action in read.skipped)
     assert CoordinationForce.fromPlumedFile(path.read_text()).skipped == read.skipped  # text gives the same
 
 
 @pytest.mark.parametrize("path", plumed_files(), ids=lambda path: path.parent.name)
 def test_every_plumed_dat_rewritten_multi_line_gives_the_same_forces(path):
     rewritten = []
-    for raw in path.read_text().splitlines():
-        line = raw.split("#")[0].strip()
-        rewritten.append(multi_line(line, "... COORDINATION") if re.match(r"^(\w+:\s*)?COORDINATION\b", line) else raw)
+    for block, line in plumed_actions(path):
+        rewritten += [multi_line(line, "... COORDINATION")] if FORCE_ACTION.match(line) else block
     read = CoordinationForce.fromPlumedFile("\n".join(rewritten))
     original = CoordinationForce.fromPlumedFile(str(path))
     assert list(read.forces) == list(original.forces) and read.skipped == original.skipped
@@ -341,7 +373,8 @@ BAD_INPUTS = {
         "read a whole plumed.dat with fromPlumedFile",
     "c: COORDINATION GROUPA=1 R_0=1\nPRINT ARG=c":
         "this input has 1 action that becomes a force and PRINT: read a whole plumed.dat with fromPlumedFile",
-    "d: DISTANCE ATOMS=1,2\n": "no action here becomes a force (the translator reads COORDINATION; found d: DISTANCE)",
+    "d: DISTANCE ATOMS=1,2\n": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER and "
+                                "COORDINATION_MOMENTS; found d: DISTANCE)",
     "UNITS LENGTH=A\nUNITS LENGTH=nm\nc: COORDINATION GROUPA=1 R_0=1": "UNITS is given twice",
     "c: COORDINATION GROUPA=1 R_0=1\nUNITS LENGTH=A": "UNITS must come before the actions it applies to",
     "UNITS LENGTH=inch\nc: COORDINATION GROUPA=1 R_0=1": "LENGTH=inch is not a number",
