@@ -16,7 +16,7 @@ import pytest
 
 import openmmcoordination
 from coordination_testing import PLATFORM_CASES
-from openmmcoordination import CoordinationForce
+from openmmcoordination import CoordinationForce, CoordinationNumberForce
 from test_property import SEED, check_system, is_openmm_error
 
 CASES = int(os.environ.get("COORDINATION_FUZZ_CASES", "300"))
@@ -26,7 +26,7 @@ JUNK = ["", "-1", "0", "1", "nan", "inf", "-inf", "1e400", "1e-320", "abc", "214
 
 
 def _force(energy, mode, switch, groups, **settings):
-    force = CoordinationForce(energy)
+    force = (CoordinationNumberForce if "setRPower" in settings else CoordinationForce)(energy)
     force.setMode(mode)
     force.setSwitchingFunction(switch)
     force.setGroupA(groups[0])
@@ -53,14 +53,50 @@ def xml_seeds():
     return [parameters, custom, smap, native]
 
 
-#: Each force class's seeds for the fuzzers. Later classes add theirs.
-XML_SEEDS = {"CoordinationForce": xml_seeds}
+def number_xml_seeds():
+    """CoordinationNumberForces with every reduction type, an R power, global parameters and both modes."""
+    plain = CoordinationNumberForce("0.5*k*(morethan-s0)^2 + spread")
+    plain.addGlobalParameter("k", 10.0)
+    plain.addGlobalParameter("s0", 1.0)
+    plain.addEnergyParameterDerivative("k")
+    plain.setGroupA(list(range(8)))
+    plain.setR0(0.3)
+    plain.setDMax(1.0)
+    plain.addReduction(CoordinationNumberForce.MoreThan, "RATIONAL R_0=1.5")
+    plain.addReduction(CoordinationNumberForce.Moment, "2", "spread")
+    plain.addReduction(CoordinationNumberForce.Between, "GAUSSIAN LOWER=0.5 UPPER=2 SMEAR=0.5")
+    dual = _force("min + max + altmin + highest - lowest", CoordinationForce.Dual, CoordinationForce.Exponential,
+                  ([0, 1, 2, 3], [2, 4, 5, 6, 7]), setR0=0.2, setD0=0.05, setDMax=1.2, setRPower=1.5,
+                  setUsesPeriodicBoundaryConditions=True)
+    for reduction_type in (CoordinationNumberForce.Min, CoordinationNumberForce.Max, CoordinationNumberForce.AltMin):
+        dual.addReduction(reduction_type, "BETA=0.5")
+    dual.addReduction(CoordinationNumberForce.Highest)
+    dual.addReduction(CoordinationNumberForce.Lowest)
+    counted = CoordinationNumberForce("sum + mean + lessthan")
+    counted.setGroupA([1, 3, 5, 7, 9])
+    counted.setSwitchingFunction(CoordinationForce.Custom)
+    counted.setCustomSwitchingFunction("1/(1+x2^3)")
+    counted.setR0(0.35)
+    counted.setDMax(0.9)
+    for reduction_type, parameters in ((CoordinationNumberForce.Sum, ""), (CoordinationNumberForce.Mean, ""),
+                                       (CoordinationNumberForce.LessThan, "EXP R_0=2 D_0=0.5")):
+        counted.addReduction(reduction_type, parameters)
+    return [plain, dual, counted]
+
+
+#: Each force class's seeds for the fuzzers. Later classes add theirs. (CoordinationNumberForce's XML needs its
+#: serialization proxy, its PLUMED lines the translator's COORDINATIONNUMBER.)
+XML_SEEDS = {"CoordinationForce": xml_seeds, "CoordinationNumberForce": number_xml_seeds}
 PLUMED_SEEDS = [
     "c: COORDINATION GROUPA=1-6 GROUPB=4-10 R_0=0.3 NN=6 MM=12 D_0=0.05 D_MAX=1.0",
     "c: COORDINATION GROUPA=1-8 SWITCH={RATIONAL R_0=0.25 D_MAX=0.9} NLIST NL_CUTOFF=1.0 NL_STRIDE=5",
     "c: COORDINATION GROUPA=1,3,5 GROUPB=2,4,6 PAIR SWITCH={SMAP R_0=0.3 A=6 B=4 D_MAX=1.2}",
     "c: COORDINATION GROUPA=1-5 SWITCH={CUSTOM R_0=0.3 FUNC=exp(-x) D_MAX=1.0} NOPBC",
     "c: COORDINATION GROUPA=2-7 GROUPB=1 SWITCH={Q BETA=50 LAMBDA=1.8 REF=0.3 D_MAX=1.0}",
+    "c: COORDINATIONNUMBER SPECIES=1-8 SWITCH={RATIONAL R_0=0.3 D_MAX=1.0} MORE_THAN={EXP R_0=1.5} MEAN MOMENTS=2-3",
+    "c: COORDINATIONNUMBER SPECIESA=1-4 SPECIESB=3-10 R_0=0.25 NN=8 LESS_THAN1={RATIONAL R_0=2} LESS_THAN2={EXP R_0=1} "
+    "BETWEEN={GAUSSIAN LOWER=0.5 UPPER=2 SMEAR=0.5} MIN={BETA=0.5} MAX={BETA=0.5} HIGHEST LOWEST SUM",
+    "c: COORDINATION_MOMENTS SPECIES=1-6 SWITCH={EXP R_0=0.2 D_MAX=1.2} R_POWER=2 ALT_MIN={BETA=2} NOPBC",
 ]
 
 

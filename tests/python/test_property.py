@@ -10,7 +10,9 @@ The rule each case is held to (Reference judges):
 - where it is not (a coordinate of inf or NaN, an energy outside its domain, a parameter of inf or NaN), every
   platform reports a NaN energy and applies no force (OpenMM's CPU platform may refuse NaN coordinates first).
 
-Every force class of the plugin joins these tests through FORCE_BUILDERS. The number of cases and the seed come
+Every force class of the plugin joins these tests through FORCE_BUILDERS (the cases alternate between them). Besides
+energy and forces, the numbers each force reports are compared: CoordinationForce's s, CoordinationNumberForce's
+reductions and per-atom coordination numbers. The number of cases and the seed come
 from the environment, so that a longer run is one variable away:
     COORDINATION_PROPERTY_CASES      cases on Reference and CPU (default 500)
     COORDINATION_PROPERTY_GPU_CASES  cases of those also run on each GPU platform case in double precision (default 50)
@@ -24,7 +26,7 @@ import openmm as mm
 import pytest
 
 from coordination_testing import PLATFORM_CASES, case_params, require_case
-from openmmcoordination import CoordinationForce
+from openmmcoordination import CoordinationForce, CoordinationNumberForce
 
 CASES = int(os.environ.get("COORDINATION_PROPERTY_CASES", "500"))
 GPU_CASES = int(os.environ.get("COORDINATION_PROPERTY_GPU_CASES", "50"))
@@ -91,10 +93,18 @@ def call(force, method, *args):
 
 def build_coordination_force(draw, num_atoms):
     """A CoordinationForce with random settings (each setter may refuse its value) and its global parameters."""
-    rng = draw.rng
     force = CoordinationForce(draw.pick(ENERGIES))
     for name, value in (("k", 10.0), ("s0", 1.0), ("cap", math.inf)):
         call(force, "addGlobalParameter", name, value)
+    set_pairs_randomly(force, draw, num_atoms)
+    if draw.rng.random() < 0.3:
+        call(force, "addEnergyParameterDerivative", "k")
+    return force, ("k", "s0", "cap")
+
+
+def set_pairs_randomly(force, draw, num_atoms):
+    """Random switching function, groups, mode and periodicity: the settings CoordinationForce's subclasses share."""
+    rng = draw.rng
     call(force, "setSwitchingFunction", draw.pick(SWITCH_TYPES))
     call(force, "setR0", draw.length((0.05, 0.5)))
     call(force, "setD0", draw.length((0.0, 0.2)) if rng.random() < 0.5 else 0.0)
@@ -114,12 +124,75 @@ def build_coordination_force(draw, num_atoms):
     call(force, "setGroupA", group_a)
     call(force, "setGroupB", group_b if mode != CoordinationForce.Self else [])
     call(force, "setUsesPeriodicBoundaryConditions", bool(rng.random() < 0.5))
+
+
+#: CoordinationNumberForce's reductions: for each type, parameters from its domain (first list) and from its edges and
+#: beyond (second list: text PLUMED would not read, out-of-range numbers, inf, nan), drawn 15 % of the time.
+VALUE_SWITCHES = (["RATIONAL R_0=1", "RATIONAL R_0=1.5 NN=8 MM=16 D_0=0.2", "RATIONAL R_0=2 D_MAX=4",
+                   "EXP R_0=0.5 D_0=0.2", "GAUSSIAN R_0=1 D_MAX=3", "SMAP R_0=1 A=2 B=3", "CUBIC D_0=0.5 D_MAX=2",
+                   "TANH R_0=2", "COSINUS R_0=2", "Q BETA=5 LAMBDA=1 REF=1", "CUSTOM FUNC=exp(-x) R_0=1",
+                   "RATIONAL R_0=1 NN=40 MM=80", "RATIONAL R_0=1e-300", "RATIONAL R_0=1e300"],
+                  ["RATIONAL R_0=0", "RATIONAL R_0=inf", "RATIONAL R_0=nan", "RATIONAL R_0=-1", "RATIONAL", "NOPE R_0=1",
+                   "", "RATIONAL R_0=1 NN=0", "RATIONAL R_0=1 D_MAX=0.5 D_0=1", "EXP R_0=1 A=2"])
+BETAS = (["BETA=0.5", "BETA=2", "BETA=-1", "BETA=1e-300", "BETA=1e300"],
+         ["BETA=0", "BETA=inf", "BETA=nan", "", "BETA", "BETA=1 X=2"])
+REDUCTION_PARAMETERS = {
+    CoordinationNumberForce.Sum: ([""], [" 2", "x"]),
+    CoordinationNumberForce.Mean: ([""], ["x"]),
+    CoordinationNumberForce.MoreThan: VALUE_SWITCHES,
+    CoordinationNumberForce.LessThan: VALUE_SWITCHES,
+    CoordinationNumberForce.Between: (["GAUSSIAN LOWER=0.5 UPPER=2 SMEAR=0.5", "TRIANGULAR LOWER=0 UPPER=1 SMEAR=0.3",
+                                       "GAUSSIAN LOWER=0 UPPER=3", "GAUSSIAN LOWER=0 UPPER=1e300 SMEAR=1e10"],
+                                      ["GAUSSIAN LOWER=-inf UPPER=1", "GAUSSIAN LOWER=2 UPPER=1", "GAUSSIAN LOWER=1 UPPER=1",
+                                       "GAUSSIAN LOWER=0 UPPER=1 SMEAR=0", "TRIANGULAR LOWER=0 UPPER=nan", "", "GAUSSIAN",
+                                       "BOX LOWER=0 UPPER=1"]),
+    CoordinationNumberForce.Min: BETAS,
+    CoordinationNumberForce.Max: BETAS,
+    CoordinationNumberForce.AltMin: BETAS,
+    CoordinationNumberForce.Highest: ([""], ["1"]),
+    CoordinationNumberForce.Lowest: ([""], ["1"]),
+    CoordinationNumberForce.Moment: (["2", "3", "4", "64", " 2 "], ["65", "1", "0", "-2", "2.5", "x", ""]),
+}
+#: Reduction names: the default (the type's PLUMED name), or one of its own; 15 % of the time a clash with another
+#: reduction or a global parameter, or a name Lepton cannot use.
+REDUCTION_NAMES = (["", "", "", "a", "b", "_z"], ["a", "k", "1x", "x y"])
+R_POWERS = ([0.0, 1.0, 2.0, 0.5, 3.7, -0.0, 5e-324], [-1.0, math.inf, math.nan, 1e300, -math.inf])
+
+
+def build_coordination_number_force(draw, num_atoms):
+    """A CoordinationNumberForce with random settings, reductions and an energy of them (each may be refused)."""
+    rng = draw.rng
+
+    def pick(pools):
+        return draw.pick(pools[1] if rng.random() < 0.15 else pools[0])
+
+    force = CoordinationNumberForce()
+    for name, value in (("k", 10.0), ("s0", 1.0), ("cap", math.inf)):
+        call(force, "addGlobalParameter", name, value)
+    set_pairs_randomly(force, draw, num_atoms)
+    if force.getMode() == CoordinationForce.Pair and rng.random() < 0.75:
+        call(force, "setMode", CoordinationForce.Dual)  # Pair mode is refused: a few cases suffice
+    call(force, "setRPower", pick(R_POWERS) if rng.random() < 0.5 else float(rng.uniform(0, 3)))
+    for _ in range(0 if rng.random() < 0.1 else int(rng.integers(1, 4))):
+        reduction_type = int(draw.pick(list(REDUCTION_PARAMETERS)))
+        call(force, "addReduction", reduction_type, pick(REDUCTION_PARAMETERS[reduction_type]), pick(REDUCTION_NAMES))
+    names = [force.getCollectiveVariableName(i) for i in range(force.getNumCollectiveVariables())]
+    first, second = (draw.pick(names), draw.pick(names)) if names else ("k", "s0")
+    energy = draw.pick(["0", first, f"k*{first}", f"0.5*k*({first}-s0)^2", f"log({first})", f"sqrt({first})",
+                        f"{first} + 2*{second}", f"min({first}, cap)", f"{first}*{second}"])
+    call(force, "setEnergyFunction", "undefined" if rng.random() < 0.03 else energy)
     if rng.random() < 0.3:
         call(force, "addEnergyParameterDerivative", "k")
     return force, ("k", "s0", "cap")
 
 
+def as_coordination_force(force):
+    """A System's force (a bare openmm.Force from System.getForce) as its own class, if the plugin's."""
+    return CoordinationForce.cast(force) if CoordinationForce.isinstance(force) else force
+
+
 def largest_exponent(force):
+    force = as_coordination_force(force)
     if not isinstance(force, CoordinationForce):
         return 1
     values = [force.getN(), force.getM()]
@@ -128,8 +201,19 @@ def largest_exponent(force):
     return max(values)
 
 
+def reported_values(force, context):
+    """What a force reports besides energy and forces: s, or a CoordinationNumberForce's reductions and c_i."""
+    force = as_coordination_force(force)
+    if isinstance(force, CoordinationNumberForce):
+        return np.array(force.getCollectiveVariableValues(context) + force.getCoordinationNumbers(context))
+    if isinstance(force, CoordinationForce):
+        return np.array([force.getCoordination(context)])
+    return None
+
+
 #: Each force class of the plugin: a builder of random instances. Later classes add theirs here.
-FORCE_BUILDERS = {"CoordinationForce": build_coordination_force}
+FORCE_BUILDERS = {"CoordinationForce": build_coordination_force,
+                  "CoordinationNumberForce": build_coordination_number_force}
 
 
 def nanometers(quantity):
@@ -171,9 +255,7 @@ def evaluate(system, positions, platform, precision, parameters):
         state = context.getState(getEnergy=True, getForces=True)
         energy = state.getPotentialEnergy().value_in_unit(mm.unit.kilojoule_per_mole)
         forces = np.array(state.getForces(asNumpy=True).value_in_unit(mm.unit.kilojoule_per_mole / mm.unit.nanometer))
-        force = system.getForce(0)
-        s = force.getCoordination(context) if isinstance(force, CoordinationForce) else None
-        return ("values", (energy, forces, s))
+        return ("values", (energy, forces, reported_values(system.getForce(0), context)))
     except Exception as error:  # noqa: BLE001
         return ("evaluate", error)
     finally:
@@ -232,7 +314,11 @@ def check_against_reference(reference, outcome, platform, positions, conditionin
     tolerance = RELATIVE * conditioning
     floor = 2e-9 if gpu else 1e-300
     if ref_s is not None:
-        assert abs(s - ref_s) <= tolerance * max(abs(ref_s), 1.0) + floor, f"{platform}: s {s}, Reference {ref_s}"
+        # s (or the reductions and c_i): equal (infinities and NaN included) or within the tolerance.
+        same = (s == ref_s) | (np.isnan(s) & np.isnan(ref_s))
+        with np.errstate(invalid="ignore"):
+            close = np.abs(s - ref_s) <= tolerance * np.maximum(np.abs(ref_s), 1.0) + floor
+        assert s.shape == ref_s.shape and np.all(same | close), f"{platform}: s {s}, Reference {ref_s}"
     assert abs(energy - ref_energy) <= tolerance * max(abs(ref_energy), 1.0) + floor * 1e3, \
         f"{platform}: energy {energy}, Reference {ref_energy}"
     largest = float(np.max(np.abs(ref_forces)))
