@@ -498,7 +498,7 @@ def test_a_deserialized_force_computes_the_same_numbers(case):
     assert_close(values[1][0], values[0][0], case, what="reductions")
     assert_close(values[1][1][0], values[0][1][0], case, what="energy")
     assert_forces_close(values[1][1][1], values[0][1][1], case)
-    assert np.abs(values[0][1][1]).max() > 0.1
+    assert np.abs(values[0][1][1]).max() > 1e-3
 
 
 def test_the_translator_reads_and_writes_number_forces():
@@ -512,11 +512,18 @@ def test_the_translator_reads_and_writes_number_forces():
     read = openmmcoordination.fromPlumedFile(line + "\nc3: COORDINATION_MOMENTS SPECIES=1-4 R_0=0.3 R_POWER=2 SUM\n")
     assert list(read.forces) == ["c2", "c3"] and all(type(f) is CoordinationNumberForce for f in read.forces.values())
     assert read.forces["c3"].getRPower() == 2.0
-    for each in (force, read.forces["c3"], fully_configured_force()):
+    written = number_force(names=("morethan", "between", "moment_2", "min", "highest"), power=2.0)
+    for each in (force, read.forces["c3"], written):
         text = openmmcoordination.toPlumed(each, "x")
         assert text == each.toPlumed("x")
         again = openmmcoordination.fromPlumed(text)
         assert openmmcoordination.toPlumed(again, "x") == text
+
+
+def test_to_plumed_refuses_a_reduction_name_plumed_does_not_give():
+    """Waits for the translator's toPlumed of CoordinationNumberForce."""
+    with pytest.raises(mm.OpenMMException, match='"spread" has a name PLUMED does not give it'):
+        fully_configured_force().toPlumed("x")
 
 
 def test_a_coordination_force_reports_its_collective_variable_as_a_list():
