@@ -174,7 +174,7 @@ void PlumedCoordination::checkAsAContextWould(const CoordinationForce& force,
         CoordinationForceImpl::resolve(force, std::numeric_limits<int>::max());
     } catch (const OpenMM::OpenMMException& refused) {
         string what = refused.what();
-        for (const string prefix : {"CoordinationForce: ", "CoordinationNumberForce: "})
+        for (const string prefix : {"CoordinationForce: ", "CoordinationNumberForce: ", "PLUMED input: "})
             if (what.compare(0, prefix.size(), prefix) == 0)
                 what.erase(0, prefix.size());
         throw error(what);
