@@ -24,21 +24,26 @@ from coordination_testing import (
     set_frame,
 )
 import openmmcoordination
-from openmmcoordination import CoordinationForce
+from openmmcoordination import CoordinationForce, CoordinationNumberForce
 
 # ---------------------------------------------------------------------------------------------------
 # Units
 # ---------------------------------------------------------------------------------------------------
 
 LENGTH_SETTERS = ["setR0", "setD0", "setDMax"]
+#: The force classes: CoordinationNumberForce inherits CoordinationForce's setters with their conversions (their
+#: messages name the class that defines them).
+FORCE_CLASSES = pytest.mark.parametrize("force_class", [CoordinationForce, CoordinationNumberForce],
+                                        ids=lambda force_class: force_class.__name__)
 
 
 @pytest.mark.parametrize("setter", LENGTH_SETTERS)
 @pytest.mark.parametrize("value, nm", [(0.35, 0.35), (3.5 * unit.angstrom, 0.35), (0.35 * unit.nanometer, 0.35),
                                        (350.0 * unit.picometer, 0.35)],
                          ids=["number", "angstrom", "nanometer", "picometer"])
-def test_lengths_take_numbers_in_nm_or_length_quantities(setter, value, nm):
-    force = CoordinationForce()
+@FORCE_CLASSES
+def test_lengths_take_numbers_in_nm_or_length_quantities(force_class, setter, value, nm):
+    force = force_class()
     getattr(force, setter)(value)
     got = getattr(force, "get" + setter[3:])()
     assert unit.is_quantity(got) and got.unit == unit.nanometer
@@ -51,8 +56,9 @@ def test_lengths_take_numbers_in_nm_or_length_quantities(setter, value, nm):
                                               (3.5 * unit.angstrom**2, "angstrom**2"),
                                               (3.5 * unit.dimensionless, "dimensionless")],
                          ids=["energy", "time", "area", "dimensionless"])
-def test_a_quantity_that_is_not_a_length_is_a_type_error_naming_nm(setter, value, unit_name):
-    force = CoordinationForce()
+@FORCE_CLASSES
+def test_a_quantity_that_is_not_a_length_is_a_type_error_naming_nm(force_class, setter, value, unit_name):
+    force = force_class()
     before = getattr(force, "get" + setter[3:])()
     with pytest.raises(TypeError) as error:
         getattr(force, setter)(value)
@@ -169,9 +175,10 @@ def test_numpy_integers_work_as_indices_and_exponents():
     ("setStretch", "yes", "CoordinationForce.setStretch: stretch must be True or False, not 'yes'"),
     ("setStretch", 2, "CoordinationForce.setStretch: stretch must be True or False, not 2"),
 ])
-def test_wrong_kinds_of_numbers_say_what_to_pass(setter, value, message):
+@FORCE_CLASSES
+def test_wrong_kinds_of_numbers_say_what_to_pass(force_class, setter, value, message):
     with pytest.raises(TypeError) as error:
-        getattr(CoordinationForce(), setter)(value)
+        getattr(force_class(), setter)(value)
     assert str(error.value) == message
 
 
