@@ -464,7 +464,7 @@ def settings(force):
 
 
 def test_xml_serialization_round_trip():
-    """Waits for the serialization proxy of CoordinationNumberForce (fails until it is registered)."""
+    """The force alone and in a System, through its serialization proxy."""
     force = fully_configured_force()
     restored = CoordinationNumberForce.cast(mm.XmlSerializer.deserialize(mm.XmlSerializer.serialize(force)))
     assert settings(restored) == settings(force)
@@ -474,7 +474,7 @@ def test_xml_serialization_round_trip():
 
 
 def test_copy_and_pickle():
-    """Through XmlSerializer, as for every OpenMM Force: waits for the serialization proxy."""
+    """Through XmlSerializer, as for every OpenMM Force; the copy has the force's own class."""
     force = fully_configured_force()
     for duplicate in (copy.copy(force), copy.deepcopy(force), pickle.loads(pickle.dumps(force))):
         assert settings(duplicate) == settings(force)
@@ -484,7 +484,6 @@ def test_copy_and_pickle():
 
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_a_deserialized_force_computes_the_same_numbers(case):
-    """Waits for the serialization proxy."""
     case = require_case(case)
     positions = frame()
     system = make_system(NUM_ATOMS, [fully_configured_force()], BOX_VECTORS)
@@ -502,7 +501,6 @@ def test_a_deserialized_force_computes_the_same_numbers(case):
 
 
 def test_the_translator_reads_and_writes_number_forces():
-    """Waits for the translator's COORDINATIONNUMBER (fails until it reads it)."""
     line = "c2: COORDINATIONNUMBER SPECIES=1-5 SWITCH={RATIONAL R_0=0.5} MORE_THAN={EXP R_0=4.0} MEAN"
     force = openmmcoordination.fromPlumed(line)
     assert type(force) is CoordinationNumberForce
@@ -521,7 +519,6 @@ def test_the_translator_reads_and_writes_number_forces():
 
 
 def test_to_plumed_refuses_a_reduction_name_plumed_does_not_give():
-    """Waits for the translator's toPlumed of CoordinationNumberForce."""
     with pytest.raises(mm.OpenMMException, match='"spread" has a name PLUMED does not give it'):
         fully_configured_force().toPlumed("x")
 

@@ -84,8 +84,7 @@ def number_xml_seeds():
     return [plain, dual, counted]
 
 
-#: Each force class's seeds for the fuzzers. Later classes add theirs. (CoordinationNumberForce's XML needs its
-#: serialization proxy, its PLUMED lines the translator's COORDINATIONNUMBER.)
+#: Each force class's seeds for the fuzzers. Later classes add theirs.
 XML_SEEDS = {"CoordinationForce": xml_seeds, "CoordinationNumberForce": number_xml_seeds}
 PLUMED_SEEDS = [
     "c: COORDINATION GROUPA=1-6 GROUPB=4-10 R_0=0.3 NN=6 MM=12 D_0=0.05 D_MAX=1.0",

@@ -654,7 +654,6 @@ def test_symfunc_rt20_is_biased_by_its_restraint_only():
 
 @pytest.mark.parametrize("folder,label", list(SYMFUNC))
 def test_fromplumedfile_reads_the_symfunc_settings(folder, label):
-    """Waits for the translator's COORDINATIONNUMBER / COORDINATION_MOMENTS (fails until then)."""
     assert number_force_settings(symfunc_force(folder, label, "fromPlumedFile")) == \
         number_force_settings(symfunc_api_force(folder, label))
 
