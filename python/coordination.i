@@ -302,9 +302,11 @@ def _readPlumedFile(read, pathOrText):
     @staticmethod
     def fromPlumedFile(pathOrText):
         r"""
-        Read every action of PLUMED input that becomes a force (COORDINATION: a CoordinationForce), with
-        PLUMED's rules: '#' comments, multi-line actions ("..." continuations), ENDPLUMED, and a UNITS action
-        (LENGTH) that applies to the lengths of the actions after it. Each force is named by its action's label
+        Read every action of PLUMED input that becomes a force (COORDINATION: a CoordinationForce;
+        COORDINATIONNUMBER and COORDINATION_MOMENTS: a CoordinationNumberForce, with the separate SUM, MEAN,
+        MORE_THAN, ... actions on its vector folded in), with PLUMED's rules: '#' comments, multi-line actions
+        ("..." continuations), ENDPLUMED, GROUP labels in atom lists, and a UNITS action (LENGTH) that applies to
+        the lengths of the actions after it. Each force is named by its action's label
         (PLUMED's "@N" for an unlabelled action); the other actions (DISTANCE, PRINT, RESTRAINT, ...) are
         listed in skipped.
 
@@ -393,8 +395,8 @@ toPlumed = PlumedTranslator.toPlumed
     @staticmethod
     def fromPlumedFile(pathOrText):
         r"""
-        Read every COORDINATION action of a PLUMED input file (a plumed.dat): the CoordinationForces that
-        openmmcoordination.fromPlumedFile() reads (PLUMED's file rules, UNITS, labels as names: PLUMED's "@N"
+        Read every COORDINATION, COORDINATIONNUMBER and COORDINATION_MOMENTS action of a PLUMED input file (a
+        plumed.dat): the CoordinationForces and CoordinationNumberForces that openmmcoordination.fromPlumedFile() reads (PLUMED's file rules, UNITS, labels as names: PLUMED's "@N"
         for an unlabelled action); every other action is listed in skipped.
 
         :type pathOrText: str or os.PathLike

@@ -132,8 +132,9 @@ public:
      */
     static CoordinationForce* fromPlumed(const std::string& input);
     /**
-     * Read every COORDINATION action of a PLUMED input file (a plumed.dat): the CoordinationForces that
-     * PlumedTranslator::fromPlumedFile() reads, each named by its action's label. In Python it returns a
+     * Read every COORDINATION, COORDINATIONNUMBER and COORDINATION_MOMENTS action of a PLUMED input file (a
+     * plumed.dat): the CoordinationForces (and CoordinationNumberForces) that PlumedTranslator::fromPlumedFile()
+     * reads, each named by its action's label. In Python it returns a
      * PlumedInput named tuple, as openmmcoordination.fromPlumedFile() does.
      *
      * @param pathOrText   the path of a PLUMED input file, or its text (any text with a line break is read as text)
@@ -452,7 +453,8 @@ public:
      */
     const std::string& getEnergyParameterDerivativeName(int index) const;
     /**
-     * Get the coordination number s at the context's current positions, computed by the context's
+     * Get the coordination number s at the context's current positions (a CoordinationNumberForce, which has no
+     * single s, throws: read it with getCollectiveVariableValues()), computed by the context's
      * platform (on a GPU, one number is downloaded). For a force added to a CustomCVForce as a collective
      * variable (app.Metadynamics does so), pass the Context of the CustomCVForce's System: s is computed
      * in the CustomCVForce's inner context.
