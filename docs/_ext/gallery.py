@@ -15,6 +15,7 @@ OUTPUT = ROOT / "build" / "docs" / "gallery-output"
 ARGV = {
     "demo.py": ["--steps", "400", "--platform", "CPU"],
     "nacl_metadynamics.py": ["--platform", "CPU", "--ps", "4", "--out", "{out}"],
+    "lj_cluster_growth.py": ["--platform", "CPU", "--atoms", "200", "--ps", "20", "--target", "20", "--out", "{out}"],
     "multiple_walkers.py": ["--smoke", "--out", "{out}"],
     "customcv_example.py": ["--platform", "CPU", "--steps", "500"],
     "from_plumed.py": ["--platforms", "Reference,CPU"],

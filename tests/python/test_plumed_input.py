@@ -154,7 +154,7 @@ def test_to_plumed_reads_back_to_the_same_settings(values):
 
 
 BAD_LINES = {
-    "c: DISTANCE ATOMS=1,2": "no action here becomes a force (the translator reads COORDINATION; found c: DISTANCE)",
+    "c: DISTANCE ATOMS=1,2": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER and COORDINATION_MOMENTS; found c: DISTANCE)",
     "c: COORDINATION R_0=1": "GROUPA is required",
     "c: COORDINATION GROUPA=1": "R_0 is required",
     "c: COORDINATION GROUPA=1 R_0=1 FOO=3": "FOO is not a keyword",
@@ -171,7 +171,7 @@ BAD_LINES = {
     "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUSTOM R_0=1}": "needs FUNC",
     "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={TANH R_0=1 A=3}": "A is not a keyword CoordinationForce understands inside SWITCH={TANH",
     "c: COORDINATION GROUPA=@water R_0=1": "MOLINFO",
-    "c: COORDINATION GROUPA=g1 R_0=1": "group labels are not supported",
+    "c: COORDINATION GROUPA=g1 R_0=1": "g1 is not an atom number, a range or the label of a GROUP action before this one",
     "c: COORDINATION GROUPA=0 R_0=1": "below 1",
     "c: COORDINATION GROUPA=5-3 R_0=1": "ends before it starts",
     "c: COORDINATION GROUPA=1-5:0 R_0=1": "stride",
@@ -341,7 +341,7 @@ BAD_INPUTS = {
         "read a whole plumed.dat with fromPlumedFile",
     "c: COORDINATION GROUPA=1 R_0=1\nPRINT ARG=c":
         "this input has 1 action that becomes a force and PRINT: read a whole plumed.dat with fromPlumedFile",
-    "d: DISTANCE ATOMS=1,2\n": "no action here becomes a force (the translator reads COORDINATION; found d: DISTANCE)",
+    "d: DISTANCE ATOMS=1,2\n": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER and COORDINATION_MOMENTS; found d: DISTANCE)",
     "UNITS LENGTH=A\nUNITS LENGTH=nm\nc: COORDINATION GROUPA=1 R_0=1": "UNITS is given twice",
     "c: COORDINATION GROUPA=1 R_0=1\nUNITS LENGTH=A": "UNITS must come before the actions it applies to",
     "UNITS LENGTH=inch\nc: COORDINATION GROUPA=1 R_0=1": "LENGTH=inch is not a number",
