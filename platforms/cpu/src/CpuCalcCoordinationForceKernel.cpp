@@ -269,20 +269,20 @@ void CpuCalcCoordinationForceKernel::runNumberItems(ThreadPool& threads, const S
     const double power = force->numbers.rPower;
     const NumberTerms terms = {power, entryWeights.data()};
     itemPairs.assign(numItems, 0);
-    (Forces ? threadGradients : threadNumbers).resize(numThreads);
+    if (Forces)
+        threadGradients.resize(numThreads);
+    else
+        entryNumbers.assign(sizeA, 0.0); // each row's c written by the one work item that holds the row
     threadCandidates.resize(numThreads);
     // Oriented pairs matter where the minimum image can meet a half-box tie: Self's forces in a periodic box.
     const bool oriented = (Forces && self && force->periodic);
     threads.execute([&](ThreadPool& pool, int thread) {
         CpuCoordinationCandidates& candidates = threadCandidates[thread];
-        double *numbers = nullptr, *gradient = nullptr;
+        double* numbers = (Forces ? nullptr : entryNumbers.data());
+        double* gradient = nullptr;
         if (Forces) {
             threadGradients[thread].assign(3 * numEntries, 0.0);
             gradient = threadGradients[thread].data();
-        }
-        else {
-            threadNumbers[thread].assign(sizeA, 0.0);
-            numbers = threadNumbers[thread].data();
         }
         auto process = [&](auto selfPairs, auto orientedPairs, auto withPower) {
             constexpr bool Self = decltype(selfPairs)::value, Oriented = decltype(orientedPairs)::value,
@@ -319,17 +319,8 @@ void CpuCalcCoordinationForceKernel::runNumberItems(ThreadPool& threads, const S
             withPower(std::true_type(), std::false_type());
     });
     threads.waitForThreads();
-    if (Forces) {
+    if (Forces)
         sumGradients(threads, numEntries);
-        return;
-    }
-    // The threads' numbers in thread order.
-    entryNumbers.assign(sizeA, 0.0);
-    for (int thread = 0; thread < numThreads; thread++) {
-        const double* add = threadNumbers[thread].data();
-        for (int e = 0; e < sizeA; e++)
-            entryNumbers[e] += add[e];
-    }
 }
 
 void CpuCalcCoordinationForceKernel::computeNumbers(ContextImpl& context, vector<double>& numbers) {
@@ -397,6 +388,9 @@ long long CpuCalcCoordinationForceKernel::getNumCandidatePairs(ContextImpl& cont
     long long pairs = 0;
     for (long long itemCount : itemPairs)
         pairs += itemCount;
+    // The numbers pass in Self mode tests each pair from both sides and each entry with itself: the pairs.
+    if (force->numbers.enabled && force->mode == CoordinationForce::Self && !itemPairs.empty())
+        pairs = (pairs - (long long) entriesA.size()) / 2;
     return pairs;
 }
 
