@@ -45,8 +45,8 @@ namespace CoordinationPlugin {
  *
  * A CoordinationNumberForce (numbers.enabled) takes two passes over the same work items
  * (src/CpuCoordinationNumberLoops.h): the coordination numbers c of A's entries (each a row's sum over all its
- * columns, Self pairs visited from both sides: the same for any number of threads, and equal for two entries
- * of one atom), then CoordinationNumberReductions gives the energy and each entry's weight dE/dc, then the
+ * columns, Self pairs visited from both sides, written by the one work item that holds the row: equal for two
+ * entries of one atom, and not summed across threads), then CoordinationNumberReductions gives the energy and each entry's weight dE/dc, then the
  * forces of the weighted pair terms (each pair once, gradient buffers as above). The vectorized loop takes p = 0 (rPower);
  * any other power takes the scalar loop.
  */

@@ -8,10 +8,10 @@
  *
  * Two passes over the same work items: the numbers pass sums v = sigma(r) r^p over each row's (an entry of A)
  * columns, in Self mode every other entry of A (each pair visited from both sides: c of an entry is one row's
- * sum, in the same order for two entries of one atom and for any number of threads); the force pass visits
- * each pair once and adds (w_row + w_column) dv/dr (Self) or w_row dv/dr (Dual) along the pair to the gradient,
- * w being dE/dc. A pair counts where
- * minimumDistanceSquared <= r^2 <= dmax^2 and sigma(r) >= minimumSwitch (ResolvedCoordinationNumbers).
+ * sum, in the same order for two entries of one atom, which share their cell's gathered columns); the force
+ * pass visits each pair once and adds (w_row + w_column) dv/dr (Self) or w_row dv/dr (Dual) along the pair to
+ * the gradient, w being dE/dc. A pair counts where minimumDistanceSquared <= r^2 <= dmax^2 and
+ * sigma(r) >= minimumSwitch (ResolvedCoordinationNumbers).
  */
 
 #include "CpuCoordinationPairLoops.h"
