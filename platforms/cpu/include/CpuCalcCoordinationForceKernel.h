@@ -44,10 +44,10 @@ namespace CoordinationPlugin {
  * 1.5 boxes and triclinic boxes go through the exact scalar minimum image.
  *
  * A CoordinationNumberForce (numbers.enabled) takes two passes over the same work items
- * (src/CpuCoordinationNumberLoops.h): the coordination numbers c of A's entries (each a row's sum over all its
- * columns, Self pairs visited from both sides, written by the one work item that holds the row: equal for two
- * entries of one atom, and not summed across threads), then CoordinationNumberReductions gives the energy and each entry's weight dE/dc, then the
- * forces of the weighted pair terms (each pair once, gradient buffers as above). The vectorized loop takes p = 0 (rPower);
+ * (src/CpuCoordinationNumberLoops.h): the coordination numbers c of A's entries (per-thread buffers summed in
+ * thread order; an atom listed more than once in A takes its first entry's number in every entry, the same
+ * sum that another order of the pairs would round differently), then CoordinationNumberReductions gives the energy and each entry's weight dE/dc, then the
+ * forces of the weighted pair terms (gradient buffers as above). The vectorized loop takes p = 0 (rPower);
  * any other power takes the scalar loop.
  */
 class CpuCalcCoordinationForceKernel : public CalcCoordinationForceKernel {
@@ -109,7 +109,9 @@ private:
     std::vector<std::vector<double>> threadGradients; // per thread: x, y, z over the entries (A's, then B's)
     std::vector<CpuCoordinationCandidates> threadCandidates; // per thread
     std::vector<OpenMM::Vec3> atomGradient;             // over the unique particles
+    std::vector<std::vector<double>> threadNumbers;      // per thread: c over A's entries
     std::vector<double> entryNumbers, entryWeights;      // c and dE/dc over A's entries, in entry order
+    std::vector<std::pair<int, int>> repeatedSlots;     // (slot of A, the earlier slot of the same atom)
 };
 
 } // namespace CoordinationPlugin

@@ -29,10 +29,9 @@ public:
     /**
      * The ranges of column entries (A's for Self, B's otherwise) in the cells that can hold a point within
      * the cutoff of a home cell's points. Self: only the later cells (the later entries of the home cell
-     * itself are the caller's), so that each pair of entries is visited once; with wholeStencil, every cell
-     * of the stencil, the home cell included (each pair of A's entries visited from both sides).
+     * itself are the caller's), so that each pair of entries is visited once.
      */
-    void columnRanges(int cell, bool self, std::vector<std::pair<int, int>>& ranges, bool wholeStencil = false) const;
+    void columnRanges(int cell, bool self, std::vector<std::pair<int, int>>& ranges) const;
     /** The entries of group A's (rows) cell c: [rowStart(c), rowStart(c + 1)). */
     int rowStart(int cell) const { return cellStartA[cell]; }
 

@@ -78,8 +78,18 @@ void CpuCalcCoordinationForceKernel::setPairParameters(const ResolvedCoordinatio
     rational.reset();
     if (sigma.type == CoordinationForce::Rational)
         rational.reset(new RationalSwitchingFunction(sigma));
-    if (resolved.numbers.enabled)
+    repeatedSlots.clear();
+    if (resolved.numbers.enabled) {
         reductions = CoordinationNumberReductions(resolved);
+        vector<int> firstSlot(resolved.uniqueParticles.size(), -1);
+        for (int slot = 0; slot < (int) resolved.groupA.size(); slot++) {
+            int& first = firstSlot[resolved.uniqueA[slot]];
+            if (first < 0)
+                first = slot;
+            else
+                repeatedSlots.push_back({slot, first});
+        }
+    }
 
     // Work items of all pairs (or of Pair mode's pairs): about the same number of pairs each.
     allPairItems.clear();
@@ -269,20 +279,20 @@ void CpuCalcCoordinationForceKernel::runNumberItems(ThreadPool& threads, const S
     const double power = force->numbers.rPower;
     const NumberTerms terms = {power, entryWeights.data()};
     itemPairs.assign(numItems, 0);
-    if (Forces)
-        threadGradients.resize(numThreads);
-    else
-        entryNumbers.assign(sizeA, 0.0); // each row's c written by the one work item that holds the row
+    (Forces ? threadGradients : threadNumbers).resize(numThreads);
     threadCandidates.resize(numThreads);
     // Oriented pairs matter where the minimum image can meet a half-box tie: Self's forces in a periodic box.
     const bool oriented = (Forces && self && force->periodic);
     threads.execute([&](ThreadPool& pool, int thread) {
         CpuCoordinationCandidates& candidates = threadCandidates[thread];
-        double* numbers = (Forces ? nullptr : entryNumbers.data());
-        double* gradient = nullptr;
+        double *numbers = nullptr, *gradient = nullptr;
         if (Forces) {
             threadGradients[thread].assign(3 * numEntries, 0.0);
             gradient = threadGradients[thread].data();
+        }
+        else {
+            threadNumbers[thread].assign(sizeA, 0.0);
+            numbers = threadNumbers[thread].data();
         }
         auto process = [&](auto selfPairs, auto orientedPairs, auto withPower) {
             constexpr bool Self = decltype(selfPairs)::value, Oriented = decltype(orientedPairs)::value,
@@ -319,8 +329,17 @@ void CpuCalcCoordinationForceKernel::runNumberItems(ThreadPool& threads, const S
             withPower(std::true_type(), std::false_type());
     });
     threads.waitForThreads();
-    if (Forces)
+    if (Forces) {
         sumGradients(threads, numEntries);
+        return;
+    }
+    // The threads' numbers in thread order.
+    entryNumbers.assign(sizeA, 0.0);
+    for (int thread = 0; thread < numThreads; thread++) {
+        const double* add = threadNumbers[thread].data();
+        for (int e = 0; e < sizeA; e++)
+            entryNumbers[e] += add[e];
+    }
 }
 
 void CpuCalcCoordinationForceKernel::computeNumbers(ContextImpl& context, vector<double>& numbers) {
@@ -335,6 +354,8 @@ void CpuCalcCoordinationForceKernel::computeNumbers(ContextImpl& context, vector
     numbers.resize(sizeA);
     for (int e = 0; e < sizeA; e++)
         numbers[(int) entriesA.slot[e]] = entryNumbers[e];
+    for (const std::pair<int, int>& repeated : repeatedSlots)
+        numbers[repeated.first] = numbers[repeated.second];
 }
 
 void CpuCalcCoordinationForceKernel::computeNumberGradient(ContextImpl& context, const vector<double>& weights) {
@@ -388,9 +409,6 @@ long long CpuCalcCoordinationForceKernel::getNumCandidatePairs(ContextImpl& cont
     long long pairs = 0;
     for (long long itemCount : itemPairs)
         pairs += itemCount;
-    // The numbers pass in Self mode tests each pair from both sides and each entry with itself: the pairs.
-    if (force->numbers.enabled && force->mode == CoordinationForce::Self && !itemPairs.empty())
-        pairs = (pairs - (long long) entriesA.size()) / 2;
     return pairs;
 }
 

@@ -144,10 +144,8 @@ bool CpuCoordinationCellGrid::build(const ResolvedCoordinationForce& force, cons
     return true;
 }
 
-void CpuCoordinationCellGrid::columnRanges(int cell, bool self, vector<std::pair<int, int>>& ranges,
-                                           bool wholeStencil) const {
+void CpuCoordinationCellGrid::columnRanges(int cell, bool self, vector<std::pair<int, int>>& ranges) const {
     const int nx = size[0], ny = size[1], nz = size[2];
-    const bool half = (self && !wholeStencil);
     const int cx = cell % nx, cy = (cell / nx) % ny, cz = cell / (nx * ny);
     const vector<int>& columnStart = (self ? cellStartA : cellStartB);
     int yIntervals[2][2], zIntervals[2][2];
@@ -168,7 +166,7 @@ void CpuCoordinationCellGrid::columnRanges(int cell, bool self, vector<std::pair
             for (int iy = 0; iy < numY; iy++)
                 for (int y = yIntervals[iy][0]; y < yIntervals[iy][1]; y++) {
                     const int row = y + ny * z;
-                    if (half && row < homeRow)
+                    if (self && row < homeRow)
                         continue;
                     // Only the cells of this row that can hold a point within the cutoff (a spherical stencil).
                     const double ySeparation = separation(1, cy, y);
@@ -184,7 +182,7 @@ void CpuCoordinationCellGrid::columnRanges(int cell, bool self, vector<std::pair
                     for (int ix = 0; ix < numX; ix++) {
                         int first = rowIntervals[ix][0];
                         const int last = rowIntervals[ix][1];
-                        if (half && row == homeRow)
+                        if (self && row == homeRow)
                             first = std::max(first, cx + 1);
                         if (first >= last)
                             continue;

@@ -6,12 +6,10 @@
  * CpuCalcCoordinationForceKernel.cpp only, on the forms of sigma and of the image of CpuCoordinationPairLoops.h
  * (internal linkage and always-inlined callees for the same reason: each ISA's build compiles its own loop).
  *
- * Two passes over the same work items: the numbers pass sums v = sigma(r) r^p over each row's (an entry of A)
- * columns, in Self mode every other entry of A (each pair visited from both sides: c of an entry is one row's
- * sum, in the same order for two entries of one atom, which share their cell's gathered columns); the force
- * pass visits each pair once and adds (w_row + w_column) dv/dr (Self) or w_row dv/dr (Dual) along the pair to
- * the gradient, w being dE/dc. A pair counts where minimumDistanceSquared <= r^2 <= dmax^2 and
- * sigma(r) >= minimumSwitch (ResolvedCoordinationNumbers).
+ * Two passes over the same work items: the numbers pass adds v = sigma(r) r^p of every pair to c of its row
+ * (an entry of A) and, in Self mode, of its column; the force pass adds (w_row + w_column) dv/dr (Self) or
+ * w_row dv/dr (Dual) along the pair to the gradient, w being dE/dc. A pair counts where
+ * minimumDistanceSquared <= r^2 <= dmax^2 and sigma(r) >= minimumSwitch (ResolvedCoordinationNumbers).
  */
 
 #include "CpuCoordinationPairLoops.h"
@@ -30,7 +28,7 @@ struct NumberTerms {
 
 /**
  * Row entry i of A with the column entries [begin, end). Numbers pass (Forces false): returns the row's sum of
- * v. Force pass: adds the pairs' weighted dv/dx to the
+ * v and, in Self mode, adds each pair's v to columnNumbers. Force pass: adds the pairs' weighted dv/dx to the
  * columns' gradient and to (gx, gy, gz) for the row. The vectorized loop (sigma and image Simd, p = 0) computes
  * every candidate's terms and selects; the scalar loop (any form, any p) skips pairs as the Reference kernel does.
  */
@@ -38,7 +36,7 @@ template <bool Forces, bool Self, bool Oriented, bool WithPower, class Sigma, cl
 COORDINATION_ALWAYS_INLINE double
 addNumberRow(double xi, double yi, double zi, double slotI, double weightI, const ColumnView& columns,
              const double* columnWeight, int begin, int end, const Sigma& sigma, const Image& image, double cutoff2,
-             double power, GradientView columnGradient, double& gx, double& gy, double& gz) {
+             double power, double* columnNumbers, GradientView columnGradient, double& gx, double& gy, double& gz) {
     const double* x = columns.x;
     const double* y = columns.y;
     const double* z = columns.z;
@@ -55,7 +53,10 @@ addNumberRow(double xi, double yi, double zi, double slotI, double weightI, cons
             const double r2 = dx * dx + dy * dy + dz * dz;
             const double value = sigma.value(r2);
             const bool keep = (r2 <= cutoff2) & (r2 >= minimumR2) & (value >= minimumSwitch);
-            sum += (keep ? value : 0.0);
+            const double term = (keep ? value : 0.0);
+            sum += term;
+            if (Self)
+                columnNumbers[j] += term;
         }
         return sum;
     }
@@ -104,8 +105,12 @@ addNumberRow(double xi, double yi, double zi, double slotI, double weightI, cons
         if (value < minimumSwitch)
             continue;
         const double rToPower = (usePower ? std::pow(std::sqrt(r2), power) : 1.0);
-        if constexpr (!Forces)
-            sum += value * rToPower;
+        if constexpr (!Forces) {
+            const double term = value * rToPower;
+            sum += term;
+            if (Self)
+                columnNumbers[j] += term;
+        }
         else {
             // dv/dr / r = (dsigma/dr r^p + p sigma r^(p - 1)) / r
             const double slope = scale * rToPower + (usePower ? power * value * rToPower / r2 : 0.0);
@@ -123,9 +128,9 @@ addNumberRow(double xi, double yi, double zi, double slotI, double weightI, cons
 }
 
 /**
- * One work item of a numbers pass: the numbers pass writes c of its rows into numbers (over A's entries: each
- * row belongs to one work item), the force pass adds the gradient into the thread's buffer (x, y, z arrays over
- * the entries, A's then B's unless Self); the pairs tested are counted in candidatePairs.
+ * One work item of a numbers pass: the numbers pass adds c into the thread's buffer over A's entries (numbers),
+ * the force pass the gradient into the thread's buffer (x, y, z arrays over the entries, A's then B's unless
+ * Self); the pairs tested are counted in candidatePairs.
  */
 template <bool Forces, bool Self, bool Oriented, bool WithPower, class Sigma, class Image>
 COORDINATION_ALWAYS_INLINE void processNumberItem(const Sweep& sweep, const NumberTerms& terms, int item,
@@ -137,8 +142,6 @@ COORDINATION_ALWAYS_INLINE void processNumberItem(const Sweep& sweep, const Numb
     const CpuCoordinationEntries& columns = (Self ? entriesA : sweep.entriesB);
     const double cutoff2 = sweep.cutoffSquared;
     const long long numEntries = entriesA.size() + (Self ? 0 : sweep.entriesB.size());
-    // Each pair once (the force pass in Self mode) or each row with all its columns.
-    constexpr bool Half = (Self && Forces);
     GradientView rows = {nullptr, nullptr, nullptr}, columnGradient = {nullptr, nullptr, nullptr};
     if (Forces) {
         rows = {gradient, gradient + numEntries, gradient + 2 * numEntries};
@@ -146,43 +149,44 @@ COORDINATION_ALWAYS_INLINE void processNumberItem(const Sweep& sweep, const Numb
         columnGradient = {rows.x + columnOffset, rows.y + columnOffset, rows.z + columnOffset};
     }
     const double* weights = terms.weights;
-    auto addRowOf = [&](int i, const ColumnView& view, const double* viewWeight, GradientView viewGradient,
-                        int begin, int end) __attribute__((always_inline)) {
+    auto addRowOf = [&](int i, const ColumnView& view, const double* viewWeight, double* viewNumbers,
+                        GradientView viewGradient, int begin, int end) __attribute__((always_inline)) {
         double gx = 0.0, gy = 0.0, gz = 0.0;
         const double rowSum = addNumberRow<Forces, Self, Oriented, WithPower>(
             entriesA.x[i], entriesA.y[i], entriesA.z[i], entriesA.slot[i], (Forces ? weights[i] : 0.0), view,
-            viewWeight, begin, end, sigma, image, cutoff2, terms.rPower, viewGradient, gx, gy, gz);
+            viewWeight, begin, end, sigma, image, cutoff2, terms.rPower, viewNumbers, viewGradient, gx, gy, gz);
         if (Forces) {
             rows.x[i] += gx;
             rows.y[i] += gy;
             rows.z[i] += gz;
         }
         else
-            numbers[i] = rowSum;
+            numbers[i] += rowSum;
     };
     if (sweep.grid == nullptr) {
-        // All pairs: each row with every column (the force pass in Self mode: the later ones).
+        // All pairs: each row with every column (Self: the later ones).
         const ColumnView view = viewOf(columns);
         for (int i = work.begin; i < work.end; i++) {
-            const int begin = (Half ? i + 1 : 0), end = columns.size();
-            addRowOf(i, view, weights, columnGradient, begin, end);
+            const int begin = (Self ? i + 1 : 0), end = columns.size();
+            addRowOf(i, view, weights, numbers, columnGradient, begin, end);
             candidatePairs += end - begin;
         }
         return;
     }
-    // A home cell's rows against its stencil's entries, gathered (Half: the home cell's own entries first,
-    // then the later cells), then the columns' gradient back to their entries.
+    // A home cell's rows against its stencil's entries, gathered (Self: the home cell's own entries first),
+    // then the columns' numbers or gradient back to their entries.
     const int cell = work.begin;
     const int homeBegin = sweep.grid->rowStart(cell), homeEnd = sweep.grid->rowStart(cell + 1);
-    sweep.grid->columnRanges(cell, Self, candidates.ranges, !Half);
+    sweep.grid->columnRanges(cell, Self, candidates.ranges);
     candidates.clear();
-    if (Half)
+    if (Self)
         candidates.append(columns, homeBegin, homeEnd);
     for (const std::pair<int, int>& range : candidates.ranges)
         candidates.append(columns, range.first, range.second);
     const int count = candidates.count;
     const int* source = candidates.source.data();
     const ColumnView gathered = viewOf(candidates);
+    // The numbers pass keeps the columns' c in gx; the force pass gathers the columns' weights (Self).
     const GradientView gatheredGradient = {candidates.gx.data(), candidates.gy.data(), candidates.gz.data()};
     double* gatheredWeight = candidates.weight.data();
     if (Forces) {
@@ -192,17 +196,23 @@ COORDINATION_ALWAYS_INLINE void processNumberItem(const Sweep& sweep, const Numb
             for (int k = 0; k < count; k++)
                 gatheredWeight[k] = weights[source[k]];
     }
+    else if (Self)
+        std::fill(gatheredGradient.x, gatheredGradient.x + count, 0.0);
     for (int i = homeBegin; i < homeEnd; i++) {
-        const int begin = (Half ? i - homeBegin + 1 : 0);
-        addRowOf(i, gathered, gatheredWeight, gatheredGradient, begin, count);
+        const int begin = (Self ? i - homeBegin + 1 : 0);
+        addRowOf(i, gathered, gatheredWeight, gatheredGradient.x, gatheredGradient, begin, count);
         candidatePairs += count - begin;
     }
-    if (Forces)
+    if (Forces) {
         for (int k = 0; k < count; k++) {
             columnGradient.x[source[k]] += gatheredGradient.x[k];
             columnGradient.y[source[k]] += gatheredGradient.y[k];
             columnGradient.z[source[k]] += gatheredGradient.z[k];
         }
+    }
+    else if (Self)
+        for (int k = 0; k < count; k++)
+            numbers[source[k]] += gatheredGradient.x[k];
 }
 
 /** Work items first, first + stride, ... of a numbers pass; their tested pairs into itemPairs. */
