@@ -4,6 +4,7 @@
 #include "CoordinationKernels.h"
 #include "CpuCoordinationCellGrid.h"
 #include "CpuCoordinationEntries.h"
+#include "internal/CoordinationNumberReductions.h"
 #include "internal/CoordinationEnergyFunction.h"
 #include "internal/RationalSwitchingFunction.h"
 #include "internal/SwitchingFunctionEvaluator.h"
@@ -41,6 +42,13 @@ namespace CoordinationPlugin {
  * kernel's half-box ties (PLUMED's rt42 lattice has atoms exactly half a box apart), with Self pairs
  * oriented as the Reference kernel orients them (the lower slot first). Displacements that may exceed
  * 1.5 boxes and triclinic boxes go through the exact scalar minimum image.
+ *
+ * A CoordinationNumberForce (numbers.enabled) takes two passes over the same work items
+ * (src/CpuCoordinationNumberLoops.h): the coordination numbers c of A's entries (per-thread buffers summed in
+ * thread order; an atom listed more than once in A takes its first entry's number in every entry, the same
+ * sum that another order of the pairs would round differently), then CoordinationNumberReductions gives the energy and each entry's weight dE/dc, then the
+ * forces of the weighted pair terms (gradient buffers as above). The vectorized loop takes p = 0 (rPower);
+ * any other power takes the scalar loop.
  */
 class CpuCalcCoordinationForceKernel : public CalcCoordinationForceKernel {
 public:
@@ -60,20 +68,39 @@ private:
     void setPairParameters(const ResolvedCoordinationForce& force);
     /** s at the positions; with computeGradient, ds/dx of the unique particles in atomGradient. */
     double computeCoordination(OpenMM::ContextImpl& context, bool computeGradient);
+    /**
+     * This evaluation's entries and work items (the cell grid, or the groups in order); false, preparing
+     * nothing, where a particle of the groups has a non-finite coordinate.
+     */
+    bool prepareEntries(OpenMM::ContextImpl& context);
+    /** Calls run(sigma, image) with the forms of sigma and of the image the prepared entries take. */
+    template <class Run>
+    void withForms(OpenMM::ContextImpl& context, Run&& run);
     /** Runs the work items on the thread pool with one form of sigma and of the image; returns s. */
     template <class Sigma, class Image>
     double runItems(OpenMM::ThreadPool& threads, const Sigma& sigma, const Image& image, bool computeGradient);
+    /** threadGradients summed in thread order into thread 0's, then the entries into atomGradient. */
+    void sumGradients(OpenMM::ThreadPool& threads, long long numEntries);
+    /** CoordinationNumberForce: c of A's entries in group order (all NaN for a non-finite position). */
+    void computeNumbers(OpenMM::ContextImpl& context, std::vector<double>& numbers);
+    /** CoordinationNumberForce: -gradient of the weights' pair terms into atomGradient (after computeNumbers). */
+    void computeNumberGradient(OpenMM::ContextImpl& context, const std::vector<double>& weights);
+    /** One pass of a CoordinationNumberForce over the work items (Forces: the gradient; else the numbers). */
+    template <bool Forces, class Sigma, class Image>
+    void runNumberItems(OpenMM::ThreadPool& threads, const Sigma& sigma, const Image& image);
 
     std::unique_ptr<ResolvedCoordinationForce> force;
     std::unique_ptr<SwitchingFunctionEvaluator> switchingFunction;
     std::unique_ptr<RationalSwitchingFunction> rational; // the Rational type's Distance path
     bool useAvx2 = false;                  // the CPU has AVX2 and FMA (and COORDINATION_CPU_NO_AVX2 is not set)
     CoordinationEnergyFunction energyFunction;
+    CoordinationNumberReductions reductions; // a CoordinationNumberForce's
     std::vector<CpuCoordinationWorkItem> allPairItems; // all pairs or Pair mode: depend on the group sizes only
     SwitchingPath lastPath = SwitchingPath::Distance;
 
     // Per evaluation.
     bool useCells = false;
+    bool simdImage = false;                // the displacements the vectorized images can wrap
     CpuCoordinationEntries entriesA, entriesB; // by cell, or in group order
     CpuCoordinationCellGrid grid;
     std::vector<CpuCoordinationWorkItem> items;
@@ -82,6 +109,9 @@ private:
     std::vector<std::vector<double>> threadGradients; // per thread: x, y, z over the entries (A's, then B's)
     std::vector<CpuCoordinationCandidates> threadCandidates; // per thread
     std::vector<OpenMM::Vec3> atomGradient;             // over the unique particles
+    std::vector<std::vector<double>> threadNumbers;      // per thread: c over A's entries
+    std::vector<double> entryNumbers, entryWeights;      // c and dE/dc over A's entries, in entry order
+    std::vector<std::pair<int, int>> repeatedSlots;     // (slot of A, the earlier slot of the same atom)
 };
 
 } // namespace CoordinationPlugin

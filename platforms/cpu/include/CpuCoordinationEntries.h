@@ -31,6 +31,7 @@ struct CpuCoordinationEntries {
 struct CpuCoordinationCandidates {
     std::vector<double> x, y, z, particle, slot;
     std::vector<double> gx, gy, gz;
+    std::vector<double> weight; // a CoordinationNumberForce's force pass: each gathered entry's dE/dc
     std::vector<int> source;
     std::vector<std::pair<int, int>> ranges; // the home cell's column ranges, before they are gathered
     int count = 0;

@@ -1,4 +1,5 @@
 #include "CpuCalcCoordinationForceKernel.h"
+#include "CpuCoordinationNumberLoops.h"
 #include "CpuCoordinationPairLoops.h"
 #include "openmm/cpu/CpuPlatform.h"
 #include "openmm/internal/ContextImpl.h"
@@ -61,8 +62,6 @@ bool vectorizable(const CpuCoordinationEntries& entriesA, const CpuCoordinationE
 CpuCalcCoordinationForceKernel::~CpuCalcCoordinationForceKernel() {}
 
 void CpuCalcCoordinationForceKernel::initialize(const System& system, const ResolvedCoordinationForce& force) {
-    if (force.numbers.enabled)
-        throw OpenMMException("CoordinationNumberForce: this platform does not evaluate per-atom coordination numbers yet");
 #if COORDINATION_CPU_AVX2
     __builtin_cpu_init();
     useAvx2 = (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
@@ -79,6 +78,18 @@ void CpuCalcCoordinationForceKernel::setPairParameters(const ResolvedCoordinatio
     rational.reset();
     if (sigma.type == CoordinationForce::Rational)
         rational.reset(new RationalSwitchingFunction(sigma));
+    repeatedSlots.clear();
+    if (resolved.numbers.enabled) {
+        reductions = CoordinationNumberReductions(resolved);
+        vector<int> firstSlot(resolved.uniqueParticles.size(), -1);
+        for (int slot = 0; slot < (int) resolved.groupA.size(); slot++) {
+            int& first = firstSlot[resolved.uniqueA[slot]];
+            if (first < 0)
+                first = slot;
+            else
+                repeatedSlots.push_back({slot, first});
+        }
+    }
 
     // Work items of all pairs (or of Pair mode's pairs): about the same number of pairs each.
     allPairItems.clear();
@@ -157,41 +168,44 @@ double CpuCalcCoordinationForceKernel::runItems(ThreadPool& threads, const Sigma
     double s = 0.0;
     for (int item = 0; item < numItems; item++)
         s += itemSums[item];
-    if (computeGradient) {
-        // Thread 0's buffer += the others', in thread order (each thread a fixed range of the buffer) ...
-        threads.execute([&](ThreadPool& pool, int thread) {
-            const long long begin = length * thread / numThreads, end = length * (thread + 1) / numThreads;
-            double* total = threadGradients[0].data();
-            for (int other = 1; other < numThreads; other++) {
-                const double* add = threadGradients[other].data();
-                for (long long i = begin; i < end; i++)
-                    total[i] += add[i];
-            }
-        });
-        threads.waitForThreads();
-        // ... then the entries into their atoms, in entry order.
-        const double* total = threadGradients[0].data();
-        atomGradient.assign(force->uniqueParticles.size(), Vec3());
-        for (int group = 0; group < (self ? 1 : 2); group++) {
-            const CpuCoordinationEntries& entries = (group == 0 ? entriesA : entriesB);
-            const long long offset = (group == 0 ? 0 : entriesA.size());
-            for (int e = 0; e < entries.size(); e++)
-                atomGradient[entries.unique[e]] +=
-                    Vec3(total[offset + e], total[numEntries + offset + e], total[2 * numEntries + offset + e]);
-        }
-    }
+    if (computeGradient)
+        sumGradients(threads, numEntries);
     return s;
 }
 
-double CpuCalcCoordinationForceKernel::computeCoordination(ContextImpl& context, bool computeGradient) {
+void CpuCalcCoordinationForceKernel::sumGradients(ThreadPool& threads, long long numEntries) {
+    const int numThreads = threads.getNumThreads();
+    const long long length = 3 * numEntries;
+    const bool self = (force->mode == CoordinationForce::Self);
+    // Thread 0's buffer += the others', in thread order (each thread a fixed range of the buffer) ...
+    threads.execute([&](ThreadPool& pool, int thread) {
+        const long long begin = length * thread / numThreads, end = length * (thread + 1) / numThreads;
+        double* total = threadGradients[0].data();
+        for (int other = 1; other < numThreads; other++) {
+            const double* add = threadGradients[other].data();
+            for (long long i = begin; i < end; i++)
+                total[i] += add[i];
+        }
+    });
+    threads.waitForThreads();
+    // ... then the entries into their atoms, in entry order.
+    const double* total = threadGradients[0].data();
+    atomGradient.assign(force->uniqueParticles.size(), Vec3());
+    for (int group = 0; group < (self ? 1 : 2); group++) {
+        const CpuCoordinationEntries& entries = (group == 0 ? entriesA : entriesB);
+        const long long offset = (group == 0 ? 0 : entriesA.size());
+        for (int e = 0; e < entries.size(); e++)
+            atomGradient[entries.unique[e]] +=
+                Vec3(total[offset + e], total[numEntries + offset + e], total[2 * numEntries + offset + e]);
+    }
+}
+
+bool CpuCalcCoordinationForceKernel::prepareEntries(ContextImpl& context) {
     ReferencePlatform::PlatformData& data = referenceData(context);
     const vector<Vec3>& positions = *data.positions;
     const Vec3* box = data.periodicBoxVectors;
-    const MinimumImage minimumImage(box);
-    if (force->hasNonFinitePosition(positions)) {
-        itemPairs.clear();
-        return std::numeric_limits<double>::quiet_NaN();
-    }
+    if (force->hasNonFinitePosition(positions))
+        return false;
     useCells = grid.build(*force, positions, box, entriesA, entriesB, items);
     if (!useCells) {
         // Entries in group order.
@@ -204,36 +218,171 @@ double CpuCalcCoordinationForceKernel::computeCoordination(ContextImpl& context,
         fill(force->groupB, force->uniqueB, entriesB);
         items = allPairItems;
     }
+    simdImage = vectorizable(entriesA, entriesB, MinimumImage(box), force->periodic);
+    return true;
+}
+
+template <class Run>
+void CpuCalcCoordinationForceKernel::withForms(ContextImpl& context, Run&& run) {
+    const MinimumImage minimumImage(referenceData(context).periodicBoxVectors);
     const bool periodic = force->periodic;
-    const bool simdImage = vectorizable(entriesA, entriesB, minimumImage, periodic);
-    ThreadPool& threads = CpuPlatform::getPlatformData(context).threads;
-    auto run = [&](const auto& sigma) {
+    auto withImage = [&](const auto& sigma) {
         if (!simdImage)
-            return runItems(threads, sigma, ExactImage(minimumImage, periodic), computeGradient);
-        if (periodic)
-            return runItems(threads, sigma, RectangularImage(minimumImage), computeGradient);
-        return runItems(threads, sigma, NoImage(), computeGradient);
+            run(sigma, ExactImage(minimumImage, periodic));
+        else if (periodic)
+            run(sigma, RectangularImage(minimumImage));
+        else
+            run(sigma, NoImage());
     };
     const SwitchingFunctionConstants& c = force->switching;
     if (c.path == SwitchingPath::SquaredDistance) {
         if (c.type == CoordinationForce::Rational && c.mIsTwiceN && c.n <= MaxVectorizedN) {
             switch (c.n / 2) {
-            case 1: return run(EvenRationalOfSquare<1>(c));
-            case 2: return run(EvenRationalOfSquare<2>(c));
-            case 3: return run(EvenRationalOfSquare<3>(c));
-            case 4: return run(EvenRationalOfSquare<4>(c));
-            case 5: return run(EvenRationalOfSquare<5>(c));
-            default: return run(EvenRationalOfSquare<6>(c));
+            case 1: return withImage(EvenRationalOfSquare<1>(c));
+            case 2: return withImage(EvenRationalOfSquare<2>(c));
+            case 3: return withImage(EvenRationalOfSquare<3>(c));
+            case 4: return withImage(EvenRationalOfSquare<4>(c));
+            case 5: return withImage(EvenRationalOfSquare<5>(c));
+            default: return withImage(EvenRationalOfSquare<6>(c));
             }
         }
-        return run(OfSquare(*switchingFunction));
+        return withImage(OfSquare(*switchingFunction));
     }
     if (rational)
-        return run(OfDistance<RationalSwitchingFunction>(*rational));
-    return run(OfDistance<SwitchingFunctionEvaluator>(*switchingFunction));
+        return withImage(OfDistance<RationalSwitchingFunction>(*rational));
+    withImage(OfDistance<SwitchingFunctionEvaluator>(*switchingFunction));
+}
+
+double CpuCalcCoordinationForceKernel::computeCoordination(ContextImpl& context, bool computeGradient) {
+    if (!prepareEntries(context)) {
+        itemPairs.clear();
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    ThreadPool& threads = CpuPlatform::getPlatformData(context).threads;
+    double s = 0.0;
+    withForms(context, [&](const auto& sigma, const auto& image) {
+        s = runItems(threads, sigma, image, computeGradient);
+    });
+    return s;
+}
+
+template <bool Forces, class Sigma, class Image>
+void CpuCalcCoordinationForceKernel::runNumberItems(ThreadPool& threads, const Sigma& sigma, const Image& image) {
+    lastPath = Sigma::Path;
+    const int numItems = items.size();
+    const int numThreads = threads.getNumThreads();
+    const bool self = (force->mode == CoordinationForce::Self);
+    const int sizeA = entriesA.size();
+    const long long numEntries = sizeA + (self ? 0 : entriesB.size());
+    const Sweep sweep = {self, false, force->switching.cutoffSquared, entriesA,
+                         entriesB, useCells ? &grid : nullptr, items};
+    const double power = force->numbers.rPower;
+    const NumberTerms terms = {power, entryWeights.data()};
+    itemPairs.assign(numItems, 0);
+    (Forces ? threadGradients : threadNumbers).resize(numThreads);
+    threadCandidates.resize(numThreads);
+    // Oriented pairs matter where the minimum image can meet a half-box tie: Self's forces in a periodic box.
+    const bool oriented = (Forces && self && force->periodic);
+    threads.execute([&](ThreadPool& pool, int thread) {
+        CpuCoordinationCandidates& candidates = threadCandidates[thread];
+        double *numbers = nullptr, *gradient = nullptr;
+        if (Forces) {
+            threadGradients[thread].assign(3 * numEntries, 0.0);
+            gradient = threadGradients[thread].data();
+        }
+        else {
+            threadNumbers[thread].assign(sizeA, 0.0);
+            numbers = threadNumbers[thread].data();
+        }
+        auto process = [&](auto selfPairs, auto orientedPairs, auto withPower) {
+            constexpr bool Self = decltype(selfPairs)::value, Oriented = decltype(orientedPairs)::value,
+                           WithPower = decltype(withPower)::value;
+#if COORDINATION_CPU_AVX2
+            if constexpr (Sigma::Simd && Image::Simd && !WithPower)
+                if (useAvx2) {
+                    processNumberItemsAvx2<Forces, Self, Oriented, WithPower>(
+                        sweep, terms, thread, numThreads, sigma, image, numbers, gradient, candidates,
+                        itemPairs.data());
+                    return;
+                }
+#endif
+            processNumberItems<Forces, Self, Oriented, WithPower>(sweep, terms, thread, numThreads, sigma, image,
+                                                                  numbers, gradient, candidates, itemPairs.data());
+        };
+        // The power is a template argument only where the vectorized loop could run (it takes p = 0).
+        auto withPower = [&](auto selfPairs, auto orientedPairs) {
+            if constexpr (Sigma::Simd && Image::Simd) {
+                if (power != 0.0)
+                    return process(selfPairs, orientedPairs, std::true_type());
+            }
+            process(selfPairs, orientedPairs, std::false_type());
+        };
+        if (!self)
+            withPower(std::false_type(), std::false_type());
+        else if constexpr (Forces) {
+            if (oriented)
+                withPower(std::true_type(), std::true_type());
+            else
+                withPower(std::true_type(), std::false_type());
+        }
+        else
+            withPower(std::true_type(), std::false_type());
+    });
+    threads.waitForThreads();
+    if (Forces) {
+        sumGradients(threads, numEntries);
+        return;
+    }
+    // The threads' numbers in thread order.
+    entryNumbers.assign(sizeA, 0.0);
+    for (int thread = 0; thread < numThreads; thread++) {
+        const double* add = threadNumbers[thread].data();
+        for (int e = 0; e < sizeA; e++)
+            entryNumbers[e] += add[e];
+    }
+}
+
+void CpuCalcCoordinationForceKernel::computeNumbers(ContextImpl& context, vector<double>& numbers) {
+    const int sizeA = force->groupA.size();
+    if (!prepareEntries(context)) {
+        itemPairs.clear();
+        numbers.assign(sizeA, std::numeric_limits<double>::quiet_NaN());
+        return;
+    }
+    ThreadPool& threads = CpuPlatform::getPlatformData(context).threads;
+    withForms(context, [&](const auto& sigma, const auto& image) { runNumberItems<false>(threads, sigma, image); });
+    numbers.resize(sizeA);
+    for (int e = 0; e < sizeA; e++)
+        numbers[(int) entriesA.slot[e]] = entryNumbers[e];
+    for (const std::pair<int, int>& repeated : repeatedSlots)
+        numbers[repeated.first] = numbers[repeated.second];
+}
+
+void CpuCalcCoordinationForceKernel::computeNumberGradient(ContextImpl& context, const vector<double>& weights) {
+    const int sizeA = entriesA.size();
+    entryWeights.resize(sizeA);
+    for (int e = 0; e < sizeA; e++)
+        entryWeights[e] = weights[(int) entriesA.slot[e]];
+    ThreadPool& threads = CpuPlatform::getPlatformData(context).threads;
+    withForms(context, [&](const auto& sigma, const auto& image) { runNumberItems<true>(threads, sigma, image); });
 }
 
 double CpuCalcCoordinationForceKernel::execute(ContextImpl& context, bool includeForces, bool includeEnergy) {
+    if (force->numbers.enabled) {
+        vector<double> numbers, weights;
+        computeNumbers(context, numbers);
+        const double energy = reductions.evaluateEnergy(context, numbers, weights,
+                                                        referenceData(context).energyParameterDerivatives);
+        // No weight: no force (also where the energy is not finite, or a position).
+        if (includeForces && std::any_of(weights.begin(), weights.end(), [](double w) { return w != 0.0; })) {
+            computeNumberGradient(context, weights);
+            vector<Vec3>& forces = *referenceData(context).forces;
+            const vector<int>& uniqueParticles = force->uniqueParticles;
+            for (int u = 0; u < (int) uniqueParticles.size(); u++)
+                forces[uniqueParticles[u]] -= atomGradient[u];
+        }
+        return energy;
+    }
     const double s = computeCoordination(context, includeForces);
     double dEnergyDs;
     const double energy = energyFunction.evaluate(context, s, dEnergyDs, referenceData(context).energyParameterDerivatives);
@@ -251,7 +400,12 @@ double CpuCalcCoordinationForceKernel::getCoordination(ContextImpl& context) {
 }
 
 long long CpuCalcCoordinationForceKernel::getNumCandidatePairs(ContextImpl& context) {
-    computeCoordination(context, false);
+    if (force->numbers.enabled) {
+        vector<double> numbers;
+        computeNumbers(context, numbers);
+    }
+    else
+        computeCoordination(context, false);
     long long pairs = 0;
     for (long long itemCount : itemPairs)
         pairs += itemCount;
@@ -259,10 +413,20 @@ long long CpuCalcCoordinationForceKernel::getNumCandidatePairs(ContextImpl& cont
 }
 
 void CpuCalcCoordinationForceKernel::getCollectiveVariableValues(ContextImpl& context, std::vector<double>& values) {
-    values = {getCoordination(context)};
+    if (!force->numbers.enabled) {
+        values = {getCoordination(context)};
+        return;
+    }
+    vector<double> numbers;
+    computeNumbers(context, numbers);
+    reductions.evaluate(numbers, values);
 }
 
 void CpuCalcCoordinationForceKernel::getCoordinationNumbers(ContextImpl& context, std::vector<double>& values) {
+    if (force->numbers.enabled) {
+        computeNumbers(context, values);
+        return;
+    }
     throw OpenMMException("CoordinationForce: a CoordinationForce has no per-atom coordination numbers; use a "
                           "CoordinationNumberForce");
 }

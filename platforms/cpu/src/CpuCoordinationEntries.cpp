@@ -27,7 +27,7 @@ void CpuCoordinationCandidates::append(const CpuCoordinationEntries& entries, in
     const int needed = count + (end - begin);
     if (needed > (int) x.size()) {
         const int size = std::max(needed, 2 * (int) x.size());
-        for (vector<double>* array : {&x, &y, &z, &particle, &slot, &gx, &gy, &gz})
+        for (vector<double>* array : {&x, &y, &z, &particle, &slot, &gx, &gy, &gz, &weight})
             array->resize(size);
         source.resize(size);
     }
