@@ -14,7 +14,7 @@ round trip per step on a GPU.
 
 Usage::
 
-    python examples/lj_cluster_growth.py                     # about a minute on a 2-core CPU (200 ps)
+    python examples/lj_cluster_growth.py                     # about 20 s on a 2-core CPU (200 ps)
     python examples/lj_cluster_growth.py --ps 2000 --atoms 2000 --target 400 --platform CUDA
 
 Writes cluster_growth.png (n and its target over time; the coordination numbers of the last frame; a

@@ -45,6 +45,21 @@ def test_nacl_metadynamics_writes_its_outputs_and_s_is_the_switched_na_cl_distan
         assert (tmp_path / "free_energy.png").stat().st_size > 10000
 
 
+def test_lj_cluster_growth_pulls_the_vapour_into_clusters(tmp_path):
+    """examples/lj_cluster_growth.py: the restraint's centre ramps to the target and the restrained count follows it."""
+    result = subprocess.run([sys.executable, str(EXAMPLES / "lj_cluster_growth.py"), "--platform", "CPU", "--atoms", "200",
+                             "--ps", "20", "--target", "20", "--out", str(tmp_path)], capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr
+    table = np.genfromtxt(tmp_path / "cluster_growth.csv", delimiter=",", names=True)
+    assert len(table) == 10
+    np.testing.assert_allclose(table["n0"], np.linspace(2, 20, 10), atol=1e-9)
+    assert table["morethan"][0] < 1.0 < 5.0 < table["morethan"][-1]  # a vapour at first; atoms with > 4 neighbours at the end
+    assert np.all(table["largest_c"] >= table["mean_c"]) and table["largest_c"][-1] > 4.0
+    if (tmp_path / "cluster_growth.png").exists():
+        assert (tmp_path / "cluster_growth.png").stat().st_size > 10000
+
+
 def test_custom_cv_example_matches_standalone_use():
     result = subprocess.run([sys.executable, str(EXAMPLES / "customcv_example.py"), "--platform", "CPU", "--steps", "100"],
                             capture_output=True, text=True, timeout=600)
