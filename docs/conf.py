@@ -34,6 +34,8 @@ nitpick_ignore_regex = [
     ("py:class", r"(openmm|os)\..*"),
     ("py:class", "optional"),  # "str, optional": an argument with a default value
     ("cpp:identifier", r"(OpenMM|std)(::.*)?"),
+    # The namespace of a documented base class (CoordinationNumberForce : CoordinationPlugin::CoordinationForce).
+    ("cpp:identifier", "CoordinationPlugin"),
 ]
 
 # Markdown pages (MyST): anchors for the headings, so that links such as page.md#section resolve.

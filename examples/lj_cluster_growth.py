@@ -1,5 +1,5 @@
 """Growing a liquid cluster in a Lennard-Jones vapour: a restraint on the number of well-coordinated atoms
-=====================================================================================================
+=======================================================================================================
 
 Argon-like Lennard-Jones atoms (sigma = 0.34 nm, epsilon = 0.996 kJ/mol, 40 u) as a supersaturated vapour
 at T = 0.75 epsilon/k (90 K) in a periodic box. The collective variable is PLUMED's

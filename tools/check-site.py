@@ -6,8 +6,8 @@ Prints one line per check and exits 1 if any fails:
 - screenshots of the home page and of the Python CoordinationForce page (build/docs/screenshot-*.png, 1280x1600);
 - every public class has its page, with every public member on it: the Python package's classes
   (openmmcoordination.__all__) and the C++ headers' (the Doxygen XML's public classes);
-- the site's search page, after its JavaScript ran, lists the class pages for "CoordinationForce" and
-  "PlumedTranslator";
+- the site's search page, after its JavaScript ran, lists the class pages for "CoordinationForce",
+  "CoordinationNumberForce" and "PlumedTranslator";
 - every page, loaded with its JavaScript, shows no error: no docutils system message or unresolved reference, no
   Python traceback (a failed tutorial), no breathe "Cannot find", no error admonition, no uncaught JavaScript error;
 - every internal link (href or image of a page, with its #anchor) names an existing file and id.
@@ -35,6 +35,7 @@ from urllib.parse import unquote, urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 WINDOW = (1280, 1600)
 SEARCHES = {"CoordinationForce": ["api/python/CoordinationForce.html", "api/cpp/CoordinationForce.html"],
+            "CoordinationNumberForce": ["api/python/CoordinationNumberForce.html", "api/cpp/CoordinationNumberForce.html"],
             "PlumedTranslator": ["api/python/PlumedTranslator.html", "api/cpp/PlumedTranslator.html"]}
 ERROR_TEXT = ["Traceback (most recent call last)", "Cannot find class", "Cannot find file", "Cannot find namespace",
               "Cannot find function", "Cannot find member"]

@@ -480,7 +480,7 @@ public:
      * context's platform, in the order of getCollectiveVariableName() (as CustomCVForce's method of this name).
      * For a force added to a CustomCVForce, pass the Context of the CustomCVForce's System.
      * @param context        a Context whose System contains this force, or a CustomCVForce that holds it
-     * @param[out] values    the values (for a CoordinationForce, {s})
+     * @param values    the values (for a CoordinationForce, {s})
      */
     void getCollectiveVariableValues(OpenMM::Context& context, std::vector<double>& values) const;
     /**

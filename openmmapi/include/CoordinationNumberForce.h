@@ -14,6 +14,7 @@ namespace CoordinationPlugin {
  * @code
  * c_i = sum over entries j of group B (group A in Self mode), j != i, of sigma(r_ij) * r_ij^p
  * @endcode
+ *
  * with sigma the switching function of the inherited settings (every type, r0, d0, dmax, stretch, periodic
  * boundary conditions: as for CoordinationForce) and p the power of COORDINATION_MOMENTS (setRPower(), default
  * 0: PLUMED's COORDINATIONNUMBER). Modes: Self (PLUMED's SPECIES=A: B is A) and Dual (SPECIESA=A SPECIESB=B);
@@ -31,7 +32,7 @@ namespace CoordinationPlugin {
  * MoreThan  morethan       a switching function: "RATIONAL R_0=4 NN=6"    sum_i 1 - s(c_i)
  * LessThan  lessthan       a switching function: "EXP R_0=4"              sum_i s(c_i)
  * Between   between        "GAUSSIAN LOWER=a UPPER=b SMEAR=0.5"           sum_i 0.5 (erf((b - c_i)/(sqrt(2) w)) - erf((a - c_i)/(sqrt(2) w))),
- *                          or "TRIANGULAR ..." (w = SMEAR (b - a))          PLUMED's histogram bead
+ *                          or "TRIANGULAR ..." (w = SMEAR (b - a))          the histogram bead of PLUMED
  * Min       min            "BETA=b"                                       b / log(sum_i exp(b / c_i))
  * Max       max            "BETA=b"                                       b log(sum_i exp(c_i / b))
  * AltMin    altmin         "BETA=b"                                       -log(sum_i exp(-b c_i)) / b
@@ -39,6 +40,7 @@ namespace CoordinationPlugin {
  * Lowest    lowest         ""                                             min_i c_i
  * Moment    moment_k       "k", an integer >= 2                           sum_i (c_i - mean)^k / N
  * @endcode
+ *
  * The switching function s of MoreThan and LessThan is PLUMED's SWITCH={...} of any type (RATIONAL, EXP,
  * GAUSSIAN, SMAP, CUBIC, TANH, COSINUS, Q, CUSTOM), applied to the number c_i with no units; RATIONAL without
  * D_MAX has no cutoff there (PLUMED's SWITCH form). Highest and Lowest pass their derivative to the first
@@ -81,29 +83,34 @@ public:
     };
     /**
      * Create a CoordinationNumberForce: Self mode, no reductions, the inherited switching function defaults.
+     *
      * @param energy   the energy: a Lepton expression of the reductions' names and of global parameters
      *                 (kJ/mol). Default "0".
      */
     explicit CoordinationNumberForce(const std::string& energy = "0");
     /**
      * Get the power p of the distance in c_i = sum sigma(r_ij) r_ij^p.
+     *
      * @return p; default 0 (PLUMED's COORDINATIONNUMBER)
      */
     double getRPower() const { return rPower; }
     /**
      * Set the power p of the distance (PLUMED's COORDINATION_MOMENTS R_POWER): c_i = sum sigma(r_ij) r_ij^p,
      * r in nm.
+     *
      * @param power   a finite number >= 0; 0 gives the coordination numbers
      */
     void setRPower(double power) { rPower = power; }
     /**
      * Get the number of reductions.
+     *
      * @return default 0
      */
     int getNumReductions() const { return reductions.size(); }
     /**
      * Add a reduction: a collective variable of the c_i that the energy expression may use by its name.
      * Checked when a Context is created (an OpenMMException names a bad parameter or a repeated name).
+     *
      * @param type         one of the ReductionType values
      * @param parameters   the text of PLUMED's keyword (see the class comment): "" for Sum, Mean, Highest
      *                     and Lowest; a switching function for MoreThan and LessThan ("RATIONAL R_0=4");
@@ -116,15 +123,17 @@ public:
     int addReduction(ReductionType type, const std::string& parameters = "", const std::string& name = "");
     /**
      * Get a reduction's settings.
+     *
      * @param index        0 .. getNumReductions() - 1 (another index throws an OpenMMException)
-     * @param[out] type        its type
-     * @param[out] parameters  its parameters, as set
-     * @param[out] name        its name, as set ("" for the default)
+     * @param type        its type
+     * @param parameters  its parameters, as set
+     * @param name        its name, as set ("" for the default)
      */
     void getReductionParameters(int index, ReductionType& type, std::string& parameters, std::string& name) const;
     /**
      * Change a reduction's settings (in a Context: with updateParametersInContext(), which cannot change the
      * names or the number of reductions).
+     *
      * @param index        0 .. getNumReductions() - 1 (another index throws an OpenMMException)
      * @param type         its type
      * @param parameters   its parameters (see addReduction())
@@ -134,6 +143,7 @@ public:
     /**
      * The name a reduction has when none is given: PLUMED's component name ("sum", "mean", "morethan",
      * "lessthan", "between", "min", "max", "altmin", "highest", "lowest", "moment_k").
+     *
      * @param type         the reduction's type
      * @param parameters   its parameters (Moment's power is part of its name)
      * @return the name
@@ -141,11 +151,13 @@ public:
     static std::string getDefaultReductionName(ReductionType type, const std::string& parameters);
     /**
      * Get the number of collective variables: one per reduction.
+     *
      * @return getNumReductions()
      */
     int getNumCollectiveVariables() const override { return reductions.size(); }
     /**
      * Get the name of a collective variable: the reduction's name (its default if it was given none).
+     *
      * @param index   0 .. getNumCollectiveVariables() - 1 (another index throws an OpenMMException)
      * @return the name the energy expression uses
      */
@@ -154,13 +166,15 @@ public:
      * Get the coordination numbers c_i at the context's current positions, computed by the context's
      * platform: one per entry of group A, in its order (on a GPU, they are downloaded). For a force inside a
      * CustomCVForce, pass the Context of the CustomCVForce's System.
+     *
      * @param context        a Context whose System contains this force, or a CustomCVForce that holds it
-     * @param[out] values    the c_i (unitless; nm^p with an R power p)
+     * @param values    the c_i (unitless; nm^p with an R power p)
      */
     void getCoordinationNumbers(OpenMM::Context& context, std::vector<double>& values) const;
     /**
      * This force's settings as one line of PLUMED input (PlumedTranslator::toPlumed()): a COORDINATIONNUMBER
      * action (COORDINATION_MOMENTS with an R power) with its reductions as PLUMED's keywords.
+     *
      * @param label    the action's label (default "c")
      * @return the line
      */
@@ -189,6 +203,7 @@ public:
     ReductionInfo() : type(Sum) {}
     /**
      * A reduction.
+     *
      * @param type         its type
      * @param parameters   its parameters
      * @param name         its name

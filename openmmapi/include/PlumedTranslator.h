@@ -33,20 +33,20 @@ namespace CoordinationPlugin {
  * COORDINATIONNUMBER, COORDINATION_MOMENTS
  *                CoordinationNumberForce with the energy "0": SPECIES (Self mode) or SPECIESA and
  *                SPECIESB (Dual); the switching function as for COORDINATION; NOPBC; R_POWER (required
- *                in COORDINATION_MOMENTS; with UNITS LENGTH other than nm it is refused, as the force's
- *                c_i are in nm^k); LOWMEM accepted and ignored; MASK refused. The reduction keywords
+ *                in COORDINATION_MOMENTS; with UNITS LENGTH other than nm it is refused, as the c_i of
+ *                the force are in nm^k); LOWMEM accepted and ignored; MASK refused. The reduction keywords
  *                become reductions in the order of the line, named as PLUMED names the components
- *                ('-' written '_'): SUM, MEAN, HIGHEST, LOWEST (flags), MORE_THAN={switch},
+ *                ("-" written "_"): SUM, MEAN, HIGHEST, LOWEST (flags), MORE_THAN={switch},
  *                LESS_THAN={switch}, BETWEEN={GAUSSIAN LOWER= UPPER= SMEAR=}, their numbered forms
  *                MORE_THAN1=, LESS_THAN2=, BETWEEN1= ("morethan_1", ...; numbered from 1 without gaps),
  *                MIN={BETA=b}, MAX={BETA=b}, ALT_MIN={BETA=b}, MOMENTS=2-3 (a list or range: one Moment
  *                reduction per power, "moment_2", ...) and HISTOGRAM={GAUSSIAN NBINS=n LOWER= UPPER=
  *                SMEAR=} (n Between reductions "between_1" ... "between_n"). The text inside the braces is
- *                the reduction's parameters, unchanged: a switching function of a number, which UNITS
+ *                the parameters of the reduction, unchanged: a switching function of a number, which UNITS
  *                does not scale.
  * GROUP          no force: its atoms (ATOMS, less REMOVE, then SORT or UNIQUE) for every later atom
- *                list that names its label (GROUPA, GROUPB, SPECIES, SPECIESA, SPECIESB, GROUP's ATOMS
- *                and REMOVE), alone or in a list ("g1,20-25"). NDX_FILE is refused.
+ *                list that names its label (GROUPA, GROUPB, SPECIES, SPECIESA, SPECIESB, the ATOMS and
+ *                REMOVE of GROUP), alone or in a list ("g1,20-25"). NDX_FILE is refused.
  * @endcode
  *
  * PLUMED 2.10's functions of a vector written as actions of their own fold into the CoordinationNumberForce
