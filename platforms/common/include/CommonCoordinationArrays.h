@@ -47,6 +47,9 @@ public:
     // Energy-parameter derivatives: the indices of ours in OpenMM's buffer (uploaded at the first evaluation)
     // and a placeholder for that buffer until it exists.
     OpenMM::ComputeArray parameterDerivativeIndices, parameterDerivativePlaceholder;
+    // CoordinationNumberForce: c per sorted row of A (64-bit fixed point: hi rows, then lo rows), c in A's order,
+    // the weights dE/dc per sorted row, each slot's sorted row (A, B), and {R_0, ..., E}.
+    OpenMM::ComputeArray numbersFixed, numberValues, numberWeights, rowOfSlotA, rowOfSlotB, numberResults;
 
 private:
     void initializeSorted(OpenMM::ComputeContext& cc, const CommonCoordinationPlan& plan, SortedGroup& g, int numSlots,

@@ -69,6 +69,8 @@ void CommonCoordinationKernelSet::create(ComputeContext& cc, ComputeProgram& pro
             createBuildKernel(cc, program, plan, arrays);
     }
     createFinishKernel(cc, program, plan, arrays);
+    if (plan.numbers)
+        createNumbersKernel(cc, program, plan, arrays);
     createReorderKernels(cc, program, arrays);
 }
 
@@ -98,6 +100,14 @@ void CommonCoordinationKernelSet::createPairKernel(ComputeContext& cc, ComputePr
         pairChunkSlotsArg = args.add(a.chunkSlots);
         pairUseListArg = args.add(1);
         pairListCapacityArg = args.add(plan.firstListCapacity);
+    }
+    if (plan.numbers) {
+        pairNumbersPassArg = args.add(1);
+        args.add(a.numbersFixed);
+        args.add(a.numberWeights);
+        args.add(a.rowOfSlotA);
+        args.add(a.numberValues);
+        args.add(a.numberResults);
     }
     if (plan.fusedFinish) {
         pairAddEnergyArg = args.addEnergy(cc, a);
@@ -130,6 +140,8 @@ void CommonCoordinationKernelSet::createGroupKernels(ComputeContext& cc, Compute
     gatherArgs.add(sorted.sortedAtoms);
     gatherArgs.add(sorted.sortedUniques);
     gatherArgs.add(sorted.numSlots);
+    if (plan.numbers)
+        gatherArgs.add(&sorted == &a.sortedA ? a.rowOfSlotA : a.rowOfSlotB);
     g.boundsKernel = program->createKernel("computeTileBounds");
     Arguments boundsArgs(g.boundsKernel);
     boundsArgs.add(cc.getPosq());
@@ -187,6 +199,25 @@ void CommonCoordinationKernelSet::createFinishKernel(ComputeContext& cc, Compute
     finishParityArg = args.add(0);
     if (plan.numParameterDerivatives > 0)
         finishParameterDerivativesArg = args.addParameterDerivatives(a);
+}
+
+void CommonCoordinationKernelSet::createNumbersKernel(ComputeContext& cc, ComputeProgram& program,
+                                                      const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
+    numbersKernel = program->createKernel("finishNumbers");
+    Arguments args(numbersKernel);
+    args.add(a.numbersFixed);
+    args.add(a.rowOfSlotA);
+    args.add(a.numberValues);
+    args.add(a.numberWeights);
+    args.add(a.globals);
+    args.add(a.numberResults);
+    args.add(cc.getEnergyBuffer());
+    numbersAddEnergyArg = args.add(1);
+    args.add(a.nonFiniteFlags);
+    numbersParityArg = args.add(0);
+    args.add(a.listState);
+    if (plan.numParameterDerivatives > 0)
+        numbersParameterDerivativesArg = args.addParameterDerivatives(a);
 }
 
 void CommonCoordinationKernelSet::createReorderKernels(ComputeContext& cc, ComputeProgram& program,

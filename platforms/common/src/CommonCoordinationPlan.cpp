@@ -51,6 +51,9 @@ CommonCoordinationPlan CommonCoordinationPlan::create(const ResolvedCoordination
     p.numB = force.groupB.size();
     p.numUnique = force.uniqueParticles.size();
     p.numGradientRows = p.numA + (p.mode == CoordinationForce::Self ? 0 : p.numB);
+    p.numbers = force.numbers.enabled;
+    p.numReductions = force.numbers.reductions.size();
+    p.numbersBlockSize = (hasWarpShuffles ? NumbersBlockSizeShuffles : NumbersBlockSize);
     p.numGlobals = force.globalParameterNames.size();
     p.numParameterDerivatives = force.energyParameterDerivatives.size();
     p.paddedNumAtoms = cc.getPaddedNumAtoms();

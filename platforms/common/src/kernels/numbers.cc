@@ -1,0 +1,418 @@
+/**
+ * CoordinationNumberForce (COORDINATION_NUMBERS): the coordination number c_i of each entry of group A,
+ * reductions of them, and the forces of an energy of the reductions. An evaluation is:
+ *   pass 1  the tile kernel (numbersPass 1) adds each pair's v = sigma(r) r^p to c of its entries (Self: both,
+ *           Dual: A's), in 64-bit fixed point (numbersFixed: hi rows, then lo rows, one per sorted slot of A);
+ *   finish  finishNumbers (one block; or the last block of pass 1, FUSED_FINISH): c in A's order, the
+ *           reductions, E and dE/dR (code generated on the host), and the weight w_i = dE/dc_i of each entry;
+ *   pass 2  the tile kernel (numbersPass 2) adds (w_k + w_l) dv/dx (Self; Dual: w_k) to the gradient rows,
+ *           which the force finish applies with dE/ds = 1.
+ * Host defines: NUM_REDUCTIONS, NUMBERS_BLOCK_SIZE, MIN_DISTANCE_SQUARED, MIN_SWITCH, R_POWER (where p != 0).
+ * Host replacements: NUMBERS_REDUCE, NUMBERS_ENERGY, NUMBERS_WEIGHT, NUMBERS_ADD_PARAMETER_DERIVATIVES.
+ */
+#ifdef COORDINATION_NUMBERS
+
+/**
+ * One pair's v = sigma(r) r^p, and (dv/dr)/r in *dValueOverR; both 0 where the pair does not count (r^2 below
+ * MIN_DISTANCE_SQUARED, r beyond the cutoff, sigma below MIN_SWITCH). *delta (second - first) is wrapped to its
+ * minimum image if wrap.
+ */
+DEVICE real numberPair(real3* delta, real* dValueOverR, const bool wrap, BOX_PARAMS) {
+#ifdef USE_PERIODIC
+    if (wrap)
+        *delta = minimumImage(*delta, BOX_ARGS);
+#endif
+    const real r2 = delta->x * delta->x + delta->y * delta->y + delta->z * delta->z;
+    real scale;
+#ifdef BRANCHLESS_CUTOFF
+    const real sigma = pairSwitch(r2, &scale);
+    const bool counts = r2 >= (real) MIN_DISTANCE_SQUARED && r2 <= (real) CUTOFF_SQUARED && sigma >= (real) MIN_SWITCH;
+#else
+#ifdef USE_CUTOFF
+    if (r2 > (real) CUTOFF_SQUARED || r2 < (real) MIN_DISTANCE_SQUARED) {
+#else
+    if (r2 < (real) MIN_DISTANCE_SQUARED) {
+#endif
+        *dValueOverR = 0;
+        return 0;
+    }
+    const real sigma = pairSwitch(r2, &scale);
+    const bool counts = sigma >= (real) MIN_SWITCH;
+#endif
+#ifdef R_POWER
+    const real rToPower = pow(r2, (real) (0.5 * R_POWER));
+    const real value = sigma * rToPower;
+    scale = scale * rToPower + (real) R_POWER * value / r2;
+#else
+    const real value = sigma;
+#endif
+    *dValueOverR = (counts ? scale : (real) 0);
+    return (counts ? value : (real) 0);
+}
+
+/** Whether lane `lane` meets a pair at step k of a tile (see includePair; no same-atom rule: r^2 decides). */
+DEVICE bool includeNumberPair(const bool checked, const bool diagonal, const int lane, const int k,
+        const real columnValid, const bool validRow) {
+    bool include = true;
+    if (checked) {
+        include = validRow && columnValid != 0;
+        if (diagonal)
+            include = include && k > 0 && lane + k < TILE_SIZE;
+    }
+    return include;
+}
+
+/** Add v to row `row` of the fixed-point numbers: v * 2^20 = hi + lo * 2^-32 (exact in any order, as addFixedPoint). */
+DEVICE void addNumber(GLOBAL mm_long* RESTRICT numbersFixed, int row, real value) {
+    const real scaled = value * (real) 1048576;
+    const real whole = floor(scaled);
+    ATOMIC_ADD((GLOBAL mm_ulong*) &numbersFixed[row], (mm_ulong) (mm_long) whole);
+    ATOMIC_ADD((GLOBAL mm_ulong*) &numbersFixed[row + NUM_A], (mm_ulong) (mm_long) ((scaled - whole) * (real) 4294967296.0));
+}
+
+DEVICE mixed fixedToNumber(mm_long hi, mm_long lo) {
+    return (mixed) hi * (mixed) (1.0 / 1048576.0) + (mixed) lo * (mixed) (1.0 / 4503599627370496.0);
+}
+
+#ifdef USE_WARP_SHUFFLE
+/** Pass 1 of one tile by shuffles (as tilePairsShuffled): this lane's row sum and its column's sum of v. */
+DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const int lane, real4 column,
+        const real3 rowPos, const bool validRow, real* rowNumber, real* columnNumber, const bool wrap, BOX_PARAMS) {
+    real sum = 0, held = 0;
+    const int source = (lane + 1) & (TILE_SIZE - 1);
+    for (int k = 0; k < TILE_SIZE; k++) {
+        if (includeNumberPair(checked, diagonal, lane, k, column.w, validRow)) {
+            real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
+            real scale;
+            const real value = numberPair(&delta, &scale, wrap, BOX_ARGS);
+            sum += value;
+            held += value;
+        }
+        column.x = __shfl_sync(0xffffffff, column.x, source);
+        column.y = __shfl_sync(0xffffffff, column.y, source);
+        column.z = __shfl_sync(0xffffffff, column.z, source);
+        if (checked)
+            column.w = __shfl_sync(0xffffffff, column.w, source);
+#ifdef MODE_SELF
+        held = __shfl_sync(0xffffffff, held, source);
+#endif
+    }
+    *rowNumber = sum;
+    *columnNumber = held;
+}
+
+/** Pass 2 of one tile by shuffles: the row's and the column's gradient of sum (w_row + w_column) v. */
+DEVICE void numberForcesShuffled(const bool checked, const bool diagonal, const int lane, real4 column,
+        real columnWeight, const real3 rowPos, const real rowWeight, const bool validRow, real3* rowGradient,
+        real3* columnGradient, const bool wrap, BOX_PARAMS) {
+    real3 gradientSum = make_real3(0, 0, 0);
+    real3 held = make_real3(0, 0, 0);
+    const int source = (lane + 1) & (TILE_SIZE - 1);
+    for (int k = 0; k < TILE_SIZE; k++) {
+        if (includeNumberPair(checked, diagonal, lane, k, column.w, validRow)) {
+            real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
+            real scale;
+            numberPair(&delta, &scale, wrap, BOX_ARGS);
+            const real factor = (rowWeight + columnWeight) * scale;
+            const real3 gradient = make_real3(delta.x * factor, delta.y * factor, delta.z * factor);
+            gradientSum.x -= gradient.x;
+            gradientSum.y -= gradient.y;
+            gradientSum.z -= gradient.z;
+            held.x += gradient.x;
+            held.y += gradient.y;
+            held.z += gradient.z;
+        }
+        column.x = __shfl_sync(0xffffffff, column.x, source);
+        column.y = __shfl_sync(0xffffffff, column.y, source);
+        column.z = __shfl_sync(0xffffffff, column.z, source);
+        if (checked)
+            column.w = __shfl_sync(0xffffffff, column.w, source);
+#ifdef MODE_SELF
+        columnWeight = __shfl_sync(0xffffffff, columnWeight, source);
+#endif
+        held.x = __shfl_sync(0xffffffff, held.x, source);
+        held.y = __shfl_sync(0xffffffff, held.y, source);
+        held.z = __shfl_sync(0xffffffff, held.z, source);
+    }
+    *rowGradient = gradientSum;
+    *columnGradient = held;
+}
+#else
+/**
+ * Pass 1 or 2 of one tile in local memory (as tilePairs: the columns stored twice). Pass 1: the row's sum of v,
+ * the columns' sums in columnTotal[].x. Pass 2: the row's gradient, the columns' in columnTotal. One loop for both
+ * passes, so that the tile has one sequence of barriers whatever the pass (OpenCL on a CPU).
+ */
+DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diagonal, const int lane,
+        LOCAL_ARG const real4* columnPos, LOCAL_ARG const real* columnWeight, LOCAL_ARG real3* columnTotal,
+        const real3 rowPos, const real rowWeight, const bool validRow, real* rowNumber, real3* rowGradient,
+        const bool wrap, BOX_PARAMS) {
+    real sum = 0;
+    real3 gradientSum = make_real3(0, 0, 0);
+    for (int k = 0; k < TILE_SIZE; k++) {
+        const int index = lane + k;
+        const real4 other = columnPos[index];
+        if (includeNumberPair(checked, diagonal, lane, k, other.w, validRow)) {
+            real3 delta = make_real3(other.x - rowPos.x, other.y - rowPos.y, other.z - rowPos.z);
+            real scale;
+            const real value = numberPair(&delta, &scale, wrap, BOX_ARGS);
+            real3 total = columnTotal[index];
+            if (pass == 1) {
+                sum += value;
+                total.x += value;
+            }
+            else {
+                const real factor = (rowWeight + columnWeight[index]) * scale;
+                const real3 gradient = make_real3(delta.x * factor, delta.y * factor, delta.z * factor);
+                gradientSum.x -= gradient.x;
+                gradientSum.y -= gradient.y;
+                gradientSum.z -= gradient.z;
+                total.x += gradient.x;
+                total.y += gradient.y;
+                total.z += gradient.z;
+            }
+            columnTotal[index] = total;
+        }
+        SYNC_WARPS;
+    }
+    *rowNumber = sum;
+    *rowGradient = gradientSum;
+}
+#endif
+
+/**
+ * One 32x32 tile of pass 1 or 2 (processTile's set-up done: row and column positions, images): lane t owns
+ * row slot rowSlot (of A) and brings column slot columnSlot (Self: of A, Dual: of B; -1 none). fast: a full
+ * tile off the diagonal (no per-pair test). Pass 1 adds v to the rows' (Self: and the columns') numbers, pass 2
+ * the weighted gradient to the gradient rows (if computeGradient).
+ */
+DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCopy, const int lane, const real4 column,
+        const real3 rowPos, const bool validRow, const bool validColumn, const int rowSlot, const int columnSlot,
+        const int pass, GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const real* RESTRICT numberWeights,
+        GLOBAL mm_long* RESTRICT gradientBuffer, const int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
+        LOCAL_ARG real3* columnGradient, LOCAL_ARG real* columnWeight) {
+    const real rowWeight = (pass == 2 && validRow ? numberWeights[rowSlot] : (real) 0);
+#ifdef MODE_SELF
+    const real weightOfColumn = (pass == 2 && validColumn ? numberWeights[columnSlot] : (real) 0);
+#else
+    const real weightOfColumn = 0;
+#endif
+    real rowNumber = 0, columnNumber = 0;
+    real3 rowGradient = make_real3(0, 0, 0), columnTotal = make_real3(0, 0, 0);
+#ifdef USE_WARP_SHUFFLE
+    if (pass == 1) {
+        if (fast && singleCopy)
+            numberValuesShuffled(false, false, lane, column, rowPos, validRow, &rowNumber, &columnNumber, false, BOX_ARGS);
+        else if (fast)
+            numberValuesShuffled(false, false, lane, column, rowPos, validRow, &rowNumber, &columnNumber, true, BOX_ARGS);
+        else
+            numberValuesShuffled(true, diagonal, lane, column, rowPos, validRow, &rowNumber, &columnNumber, !singleCopy,
+                                 BOX_ARGS);
+    }
+    else {
+        if (fast && singleCopy)
+            numberForcesShuffled(false, false, lane, column, weightOfColumn, rowPos, rowWeight, validRow, &rowGradient,
+                                 &columnTotal, false, BOX_ARGS);
+        else if (fast)
+            numberForcesShuffled(false, false, lane, column, weightOfColumn, rowPos, rowWeight, validRow, &rowGradient,
+                                 &columnTotal, true, BOX_ARGS);
+        else
+            numberForcesShuffled(true, diagonal, lane, column, weightOfColumn, rowPos, rowWeight, validRow, &rowGradient,
+                                 &columnTotal, !singleCopy, BOX_ARGS);
+    }
+#else
+    const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled columns
+    columnPos[localBase + lane] = column;
+    columnPos[localBase + lane + TILE_SIZE] = column;
+    columnGradient[localBase + lane] = make_real3(0, 0, 0);
+    columnGradient[localBase + lane + TILE_SIZE] = make_real3(0, 0, 0);
+    columnWeight[localBase + lane] = weightOfColumn;
+    columnWeight[localBase + lane + TILE_SIZE] = weightOfColumn;
+    SYNC_THREADS;
+    numberPairsLocal(pass, !fast, diagonal, lane, columnPos + localBase, columnWeight + localBase,
+                     columnGradient + localBase, rowPos, rowWeight, validRow, &rowNumber, &rowGradient, !singleCopy,
+                     BOX_ARGS);
+    SYNC_THREADS;
+    const real3 first = columnGradient[localBase + lane], second = columnGradient[localBase + lane + TILE_SIZE];
+    columnTotal = make_real3(first.x + second.x, first.y + second.y, first.z + second.z);
+    columnNumber = columnTotal.x;
+    SYNC_THREADS;
+#endif
+    if (pass == 1) {
+        if (validRow)
+            addNumber(numbersFixed, rowSlot, rowNumber);
+#ifdef MODE_SELF
+        if (validColumn)
+            addNumber(numbersFixed, columnSlot, columnNumber);
+#endif
+    }
+    else if (computeGradient) {
+        if (validRow)
+            addGradient(gradientBuffer, rowSlot, rowGradient);
+        if (validColumn)
+            addGradient(gradientBuffer, (MODE_IS_SELF ? 0 : NUM_A) + columnSlot, columnTotal);
+    }
+}
+
+/** Highest, lowest and first over the block (trees of selects, as reduceOverBlock). */
+#define DEFINE_COMBINE_OVER_BLOCK(NAME, TYPE, FIRST_WINS) \
+DEVICE TYPE NAME(TYPE value, LOCAL_ARG volatile TYPE* temp) { \
+    const int thread = LOCAL_ID; \
+    SYNC_THREADS; \
+    temp[thread] = value; \
+    SYNC_THREADS; \
+    for (int step = 1; step < LOCAL_SIZE; step *= 2) { \
+        if (thread + step < LOCAL_SIZE && thread % (2 * step) == 0) { \
+            const TYPE first = temp[thread], second = temp[thread + step]; \
+            temp[thread] = (FIRST_WINS ? first : second); \
+        } \
+        SYNC_THREADS; \
+    } \
+    return temp[0]; \
+}
+DEFINE_COMBINE_OVER_BLOCK(maxOverBlock, mixed, first >= second)
+DEFINE_COMBINE_OVER_BLOCK(minOverBlock, mixed, first <= second)
+DEFINE_COMBINE_OVER_BLOCK(minIndexOverBlock, int, first <= second)
+
+#ifdef MIXED_IS_DOUBLE
+#define LARGEST_MIXED 1.0e308
+#else
+#define LARGEST_MIXED 3.0e38f
+#endif
+
+/**
+ * The entry (of A's order) holding the highest (lowest) c, the first one where several do, over the block; its
+ * value in *extreme. (c is never negative.)
+ */
+DEVICE int extremeOverBlock(GLOBAL const mixed* RESTRICT values, const bool highest, mixed* extreme,
+        LOCAL_ARG volatile mixed* valueTemp, LOCAL_ARG volatile int* indexTemp) {
+    mixed best = (highest ? (mixed) -1 : (mixed) LARGEST_MIXED);
+    int bestIndex = 0x7fffffff;
+    for (int i = LOCAL_ID; i < NUM_A; i += LOCAL_SIZE) {
+        const mixed value = values[i];
+        if (highest ? value > best : value < best) {
+            best = value;
+            bestIndex = i;
+        }
+    }
+    const mixed value = (highest ? maxOverBlock(best, valueTemp) : minOverBlock(best, valueTemp));
+    *extreme = value;
+    return minIndexOverBlock(best == value ? bestIndex : 0x7fffffff, indexTemp);
+}
+
+/**
+ * The finish of pass 1, by one block: c_i in A's order (numberValues; NaN where a position was not finite) from
+ * the fixed-point rows (cleared for the next evaluation; rowOfSlotA: A's slot -> its sorted row), the reductions,
+ * E and dE/dR, and the weights w_i of pass 2 (per sorted row; all 0 where there is no finite energy: no force).
+ * numberResults = {R_0, ..., E}; E is added to the energy buffer if addEnergy. Every thread handles the same
+ * entries i = LOCAL_ID + k * LOCAL_SIZE in every loop (it reads only what it wrote), and every sum has a fixed
+ * order, so the results do not depend on the slots' sorted order.
+ */
+DEVICE void finishNumbersBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
+        GLOBAL mixed* RESTRICT numberValues, GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT globals,
+        GLOBAL mixed* RESTRICT numberResults, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
+        bool nonFinitePositions, LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG volatile mm_long* longTemp,
+        LOCAL_ARG volatile int* indexTemp DERIVATIVE_PARAMS) {
+    GLOBAL volatile mm_long* fixed = numbersFixed;
+    mm_long hiSum = 0, loSum = 0;
+    for (int i = LOCAL_ID; i < NUM_A; i += LOCAL_SIZE) {
+        const int row = rowOfSlotA[i];
+        const mm_long hi = fixed[row], lo = fixed[row + NUM_A];
+        fixed[row] = 0;
+        fixed[row + NUM_A] = 0;
+        hiSum += hi;
+        loSum += lo;
+        numberValues[i] = (nonFinitePositions ? NOT_A_NUMBER_MIXED : fixedToNumber(hi, lo));
+    }
+    hiSum = reduceLongOverBlock(hiSum, longTemp);
+    loSum = reduceLongOverBlock(loSum, longTemp);
+    const mixed mean = fixedToNumber(hiSum, loSum) / (mixed) NUM_A;
+    // The reductions' sums (numberSum<q>, numberDerivativeSum<q>; extreme: numberExtreme<q>, the entry).
+    NUMBERS_REDUCE
+    // The reductions (numberReduction<q>), E, dE/dR (numberEnergyDerivative<q>), the parameter derivatives, and
+    // finite, the same in every thread.
+    NUMBERS_ENERGY
+    // The weights (0 where any is not finite: then there is no finite energy and no force).
+    int notFinite = 0;
+    for (int i = LOCAL_ID; i < NUM_A; i += LOCAL_SIZE) {
+        const mixed c = numberValues[i];
+        mixed w = 0;
+        if (finite) {
+            NUMBERS_WEIGHT
+        }
+        const real weight = (real) w;
+        if (!REAL_IS_FINITE(weight))
+            notFinite = 1;
+        numberWeights[rowOfSlotA[i]] = weight;
+    }
+    if (finite && reduceLongOverBlock((mm_long) notFinite, longTemp) != 0) {
+        finite = false;
+        for (int i = LOCAL_ID; i < NUM_A; i += LOCAL_SIZE)
+            numberWeights[rowOfSlotA[i]] = 0;
+    }
+    if (LOCAL_ID == 0) {
+        if (!finite)
+            energy = NOT_A_NUMBER_MIXED;
+        numberResults[NUM_REDUCTIONS] = energy;
+        if (addEnergy) {
+            energyBuffer[0] += energy;
+            NUMBERS_ADD_PARAMETER_DERIVATIVES
+        }
+    }
+}
+
+/**
+ * The separate finish of pass 1 (one block of NUMBERS_BLOCK_SIZE threads). With the neighbour list it restarts
+ * the tile kernel's work counter for pass 2.
+ */
+KERNEL void finishNumbers(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
+        GLOBAL mixed* RESTRICT numberValues, GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT globals,
+        GLOBAL mixed* RESTRICT numberResults, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
+        GLOBAL const int* RESTRICT nonFiniteFlags, int parity, GLOBAL int* RESTRICT listState DERIVATIVE_PARAMS) {
+    LOCAL volatile mixed reduceTemp[NUMBERS_BLOCK_SIZE];
+    LOCAL volatile mm_long longTemp[NUMBERS_BLOCK_SIZE];
+    LOCAL volatile int indexTemp[NUMBERS_BLOCK_SIZE];
+#ifdef USE_NEIGHBOR_LIST
+    if (LOCAL_ID == 0)
+        listState[LIST_STATE_NEXT_ITEM] = 0;
+#endif
+    finishNumbersBlock(numbersFixed, rowOfSlotA, numberValues, numberWeights, globals, numberResults, energyBuffer,
+                       addEnergy, nonFiniteFlags[parity] != 0, reduceTemp, longTemp, indexTemp DERIVATIVE_ARGS);
+}
+
+#ifdef FUSED_FINISH
+/** Pass 1's last block does finishNumbersBlock (small forces on CUDA; see finishInLastBlock). */
+DEVICE void finishNumbersInLastBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
+        GLOBAL mixed* RESTRICT numberValues, GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT globals,
+        GLOBAL mixed* RESTRICT numberResults, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
+        GLOBAL unsigned int* RESTRICT blocksDone, GLOBAL const int* RESTRICT nonFiniteFlags, int parity,
+        LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG volatile mm_long* longTemp, LOCAL_ARG volatile int* indexTemp,
+        LOCAL_ARG int* isLast DERIVATIVE_PARAMS) {
+    __threadfence();
+    SYNC_THREADS;
+    if (LOCAL_ID == 0)
+        isLast[0] = (atomicAdd(blocksDone, 1u) == (unsigned int) (NUM_GROUPS - 1));
+    SYNC_THREADS;
+    if (!isLast[0])
+        return;
+    __threadfence();
+    finishNumbersBlock(numbersFixed, rowOfSlotA, numberValues, numberWeights, globals, numberResults, energyBuffer,
+                       addEnergy, ((GLOBAL volatile const int*) nonFiniteFlags)[parity] != 0, reduceTemp, longTemp,
+                       indexTemp DERIVATIVE_ARGS);
+    if (LOCAL_ID == 0)
+        *blocksDone = 0;
+}
+#endif
+
+#define NUMBERS_TILE_PARAMS , const int numbersPass, GLOBAL mm_long* RESTRICT numbersFixed, \
+        GLOBAL const real* RESTRICT numberWeights, LOCAL_ARG real* columnWeight
+#define NUMBERS_TILE_ARGS , numbersPass, numbersFixed, numberWeights, columnWeight
+/** The tile kernel's arguments of the per-entry numbers (after the list's, before the fused finish's). */
+#define NUMBERS_KERNEL_PARAMS , int numbersPass, GLOBAL mm_long* RESTRICT numbersFixed, \
+        GLOBAL real* RESTRICT numberWeights, GLOBAL const int* RESTRICT rowOfSlotA, \
+        GLOBAL mixed* RESTRICT numberValues, GLOBAL mixed* RESTRICT numberResults
+#else
+#define NUMBERS_TILE_PARAMS
+#define NUMBERS_TILE_ARGS
+#define NUMBERS_KERNEL_PARAMS
+#endif
