@@ -30,12 +30,42 @@ namespace CoordinationPlugin {
  *                boundary conditions unless NOPBC. NLIST, NL_CUTOFF, NL_STRIDE, SERIAL and
  *                NUMERICAL_DERIVATIVES are accepted and ignored (the neighbour list is automatic,
  *                derivatives are analytic).
+ * COORDINATIONNUMBER, COORDINATION_MOMENTS
+ *                CoordinationNumberForce with the energy "0": SPECIES (Self mode) or SPECIESA and
+ *                SPECIESB (Dual); the switching function as for COORDINATION; NOPBC; R_POWER (required
+ *                in COORDINATION_MOMENTS; with UNITS LENGTH other than nm it is refused, as the force's
+ *                c_i are in nm^k); LOWMEM accepted and ignored; MASK refused. The reduction keywords
+ *                become reductions in the order of the line, named as PLUMED names the components
+ *                ('-' written '_'): SUM, MEAN, HIGHEST, LOWEST (flags), MORE_THAN={switch},
+ *                LESS_THAN={switch}, BETWEEN={GAUSSIAN LOWER= UPPER= SMEAR=}, their numbered forms
+ *                MORE_THAN1=, LESS_THAN2=, BETWEEN1= ("morethan_1", ...; numbered from 1 without gaps),
+ *                MIN={BETA=b}, MAX={BETA=b}, ALT_MIN={BETA=b}, MOMENTS=2-3 (a list or range: one Moment
+ *                reduction per power, "moment_2", ...) and HISTOGRAM={GAUSSIAN NBINS=n LOWER= UPPER=
+ *                SMEAR=} (n Between reductions "between_1" ... "between_n"). The text inside the braces is
+ *                the reduction's parameters, unchanged: a switching function of a number, which UNITS
+ *                does not scale.
+ * GROUP          no force: its atoms (ATOMS, less REMOVE, then SORT or UNIQUE) for every later atom
+ *                list that names its label (GROUPA, GROUPB, SPECIES, SPECIESA, SPECIESB, GROUP's ATOMS
+ *                and REMOVE), alone or in a list ("g1,20-25"). NDX_FILE is refused.
  * @endcode
  *
+ * PLUMED 2.10's functions of a vector written as actions of their own fold into the CoordinationNumberForce
+ * of a labelled COORDINATIONNUMBER (or COORDINATION_MOMENTS) action c, each as a reduction named by its
+ * action's label ('-' and '.' written '_'): "s: SUM ARG=mt" of "mt: MORE_THAN ARG=c SWITCH={...}" (or
+ * MORE_THAN's keyword form R_0, NN, MM, D_0, written as the RATIONAL switch with PLUMED's cutoff D_MAX
+ * where it is 1e-5, stretched), of "lt: LESS_THAN ARG=c ..." and of "bt: BETWEEN ARG=c SWITCH={GAUSSIAN
+ * ...}" (or LOWER, UPPER, SMEAR) are MoreThan, LessThan and Between reductions named "s"; "m: MEAN ARG=c",
+ * "s2: SUM ARG=c", "h: HIGHEST ARG=c" and "l: LOWEST ARG=c" are Mean, Sum, Highest and Lowest reductions;
+ * "mo: MOMENTS ARG=c POWERS=2,3" gives Moment reductions "mo_moment_2" and "mo_moment_3". PERIODIC=NO is
+ * accepted. An unlabelled function, one of several arguments or of another action's value is not folded.
+ *
+ * GROUP actions and the folded functions are read, and not listed as skipped; a per-atom MORE_THAN,
+ * LESS_THAN or BETWEEN of a vector that no SUM folds is listed as skipped.
+ *
  * Anything the translator does not understand in an action it reads (an unknown keyword, \@mdatoms, a
- * group label, a malformed number) throws an OpenMMException that names it and the action. Biases and
- * other actions (RESTRAINT, METAD, DISTANCE, PRINT, ...) are not read: fromPlumedFile() lists them, and a
- * bias is written as the force's energy expression.
+ * label that names no earlier GROUP, a malformed number) throws an OpenMMException that names it and the
+ * action. Biases and other actions (RESTRAINT, METAD, DISTANCE, PRINT, ...) are not read: fromPlumedFile()
+ * lists them, and a bias is written as the force's energy expression.
  */
 class OPENMM_EXPORT_COORDINATION PlumedTranslator {
 public:
@@ -51,8 +81,8 @@ public:
     static std::vector<OpenMM::Force*> fromPlumedFile(const std::string& pathOrText, std::vector<std::string>& skipped);
     /**
      * Read PLUMED input holding exactly one action that becomes a force (and optionally a UNITS action
-     * before it), on one line or in PLUMED's multi-line form. The force is named by the action's label if
-     * it has one.
+     * before it, GROUP actions and the functions folded into the force), on one line or in PLUMED's
+     * multi-line form. The force is named by the action's label if it has one.
      *
      * @param input   the action's text
      * @return a new force; the caller owns it
@@ -62,7 +92,11 @@ public:
      * A force's settings as one line of PLUMED input, which fromPlumed() reads back to the same settings
      * (the energy expression and global parameters are not part of it).
      *
-     * @param force   a force of a class the translator reads (a CoordinationForce)
+     * @param force   a force of a class the translator reads (a CoordinationForce, or a CoordinationNumberForce:
+     *                a COORDINATIONNUMBER line, COORDINATION_MOMENTS with an R power, its reductions as
+     *                keywords; the Moment reductions as one MOMENTS list where the first is; a reduction whose
+     *                name is not PLUMED's component name, "sum" or "lessthan_1" say, throws an
+     *                OpenMMException)
      * @param label   the action's label (default "c")
      * @return the line, e.g. "c: COORDINATION GROUPA=1-10 R_0=0.3 NN=6 MM=12"
      */

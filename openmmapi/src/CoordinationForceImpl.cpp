@@ -229,6 +229,14 @@ void CoordinationForceImpl::checkEnergyUnchanged(const ResolvedCoordinationForce
     if (after.globalParameterNames != before.globalParameterNames)
         fail("updateParametersInContext() cannot add, remove or rename global parameters; call "
              "Context.reinitialize() or create a new Context");
+    vector<string> namesBefore, namesAfter;
+    for (const ResolvedReduction& reduction : before.numbers.reductions)
+        namesBefore.push_back(reduction.name);
+    for (const ResolvedReduction& reduction : after.numbers.reductions)
+        namesAfter.push_back(reduction.name);
+    if (namesAfter != namesBefore)
+        fail("updateParametersInContext() cannot add, remove or rename reductions (the energy's variables); call "
+             "Context.reinitialize() or create a new Context");
     if (after.energyParameterDerivativeNames != before.energyParameterDerivativeNames)
         fail("updateParametersInContext() cannot change which energy parameter derivatives are computed; call "
              "Context.reinitialize() or create a new Context");

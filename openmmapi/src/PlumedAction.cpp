@@ -147,8 +147,19 @@ vector<int> PlumedKeywords::takeAtoms(const string& key) {
             throw error(key + "=" + text + " has an empty entry");
         if (item.find('@') != string::npos)
             throw error(key + ": " + item + " (an @ group of PLUMED's MOLINFO) is not supported; list the atoms");
+        // A group of 1e8 entries is 400 MB of indices, 70 times the atoms a GPU Self-mode force takes.
+        const long maxEntries = 100000000;
+        if (groups != nullptr && groups->count(item) > 0) {
+            const vector<int>& members = groups->at(item);
+            if ((long) atoms.size() + (long) members.size() > maxEntries)
+                throw error(key + ": the GROUP " + item + " makes the group " + std::to_string(atoms.size() + members.size()) +
+                            " atoms long; a group may list at most " + std::to_string(maxEntries) + " atoms");
+            atoms.insert(atoms.end(), members.begin(), members.end());
+            continue;
+        }
         if (item.find_first_not_of("0123456789-:") != string::npos)
-            throw error(key + ": " + item + " is not an atom number or range (group labels are not supported; list the atoms)");
+            throw error(key + ": " + item + " is not an atom number, a range or the label of a GROUP action before this "
+                                            "one; list the atoms, or define it first (\"" + item + ": GROUP ATOMS=...\")");
         if (item[0] == '-')
             throw error(key + ": " + item + " is a negative atom number; PLUMED numbers atoms from 1");
         const size_t dash = item.find('-');
@@ -171,8 +182,7 @@ vector<int> PlumedKeywords::takeAtoms(const string& key) {
         }
         if (first < 1)
             throw error(key + ": " + item + " has an atom number below 1 (PLUMED numbers atoms from 1)");
-        // A group of 1e8 entries is 400 MB of indices, 70 times the atoms a GPU Self-mode force takes.
-        const long entries = ((long) last - first) / stride + 1, maxEntries = 100000000;
+        const long entries = ((long) last - first) / stride + 1;
         if ((long) atoms.size() + entries > maxEntries)
             throw error(key + ": " + item + " makes the group " + std::to_string(atoms.size() + entries) +
                         " atoms long; a group may list at most " + std::to_string(maxEntries) + " atoms");

@@ -38,40 +38,10 @@ void takeRationalExponents(PlumedKeywords& keywords, CoordinationForce& force) {
     force.setM(m);
 }
 
-/**
- * Whatever else a Context would refuse in the force (a FUNC that does not parse, a stretch that cannot be
- * done, ...), as an error of the PLUMED input: the reader and the writer accept what a Context accepts.
- */
-void checkAsAContextWould(const CoordinationForce& force, const std::function<OpenMM::OpenMMException(const string&)>& error) {
-    try {
-        CoordinationForceImpl::resolve(force, std::numeric_limits<int>::max());
-    } catch (const OpenMM::OpenMMException& refused) {
-        string what = refused.what();
-        const string prefix = "CoordinationForce: ";
-        if (what.compare(0, prefix.size(), prefix) == 0)
-            what.erase(0, prefix.size());
-        throw error(what);
-    }
-}
-
 /** The settings a COORDINATION line holds (toPlumed's): all but the energy and the global parameters. */
 CoordinationForce lineSettings(const CoordinationForce& force) {
     CoordinationForce settings("s");
-    settings.setMode(force.getMode());
-    settings.setGroupA(force.getGroupA());
-    settings.setGroupB(force.getGroupB());
-    settings.setUsesPeriodicBoundaryConditions(force.usesPeriodicBoundaryConditions());
-    settings.setR0(force.getR0());
-    settings.setD0(force.getD0());
-    settings.setDMax(force.getDMax());
-    settings.setStretch(force.getStretch());
-    settings.setN(force.getN());
-    settings.setM(force.getM());
-    settings.setSmapExponents(force.getSmapA(), force.getSmapB());
-    settings.setNativeQParameters(force.getNativeQBeta(), force.getNativeQLambda(), force.getNativeQReference());
-    if (force.getSwitchingFunction() == CoordinationForce::Custom)
-        settings.setCustomSwitchingFunction(force.getCustomSwitchingFunction());
-    settings.setSwitchingFunction(force.getSwitchingFunction());
+    PlumedCoordination::copyLineSettings(force, settings);
     return settings;
 }
 
@@ -110,7 +80,7 @@ CoordinationForce* PlumedCoordination::read(PlumedAction& action, double nm) {
     else
         readKeywordForm(keywords, *force, nm);
     keywords.rejectLeftovers(Reader, " in COORDINATION");
-    checkAsAContextWould(*force, [&](const string& what) { return keywords.error(what); });
+    PlumedCoordination::checkAsAContextWould(*force, [&](const string& what) { return keywords.error(what); });
     return force.release();
 }
 
@@ -198,10 +168,41 @@ void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside,
     inside.rejectLeftovers(Reader, " inside SWITCH={" + type + " ...}");
 }
 
+void PlumedCoordination::checkAsAContextWould(const CoordinationForce& force,
+                                              const std::function<OpenMM::OpenMMException(const string&)>& error) {
+    try {
+        CoordinationForceImpl::resolve(force, std::numeric_limits<int>::max());
+    } catch (const OpenMM::OpenMMException& refused) {
+        string what = refused.what();
+        for (const string prefix : {"CoordinationForce: ", "CoordinationNumberForce: ", "PLUMED input: "})
+            if (what.compare(0, prefix.size(), prefix) == 0)
+                what.erase(0, prefix.size());
+        throw error(what);
+    }
+}
+
+void PlumedCoordination::copyLineSettings(const CoordinationForce& force, CoordinationForce& settings) {
+    settings.setMode(force.getMode());
+    settings.setGroupA(force.getGroupA());
+    settings.setGroupB(force.getGroupB());
+    settings.setUsesPeriodicBoundaryConditions(force.usesPeriodicBoundaryConditions());
+    settings.setR0(force.getR0());
+    settings.setD0(force.getD0());
+    settings.setDMax(force.getDMax());
+    settings.setStretch(force.getStretch());
+    settings.setN(force.getN());
+    settings.setM(force.getM());
+    settings.setSmapExponents(force.getSmapA(), force.getSmapB());
+    settings.setNativeQParameters(force.getNativeQBeta(), force.getNativeQLambda(), force.getNativeQReference());
+    if (force.getSwitchingFunction() == CoordinationForce::Custom)
+        settings.setCustomSwitchingFunction(force.getCustomSwitchingFunction());
+    settings.setSwitchingFunction(force.getSwitchingFunction());
+}
+
 string PlumedCoordination::write(const CoordinationForce& force, const string& label) {
     // The line would not read back: what fromPlumed (and a Context) would refuse is refused here. The energy
     // and global parameters are not part of the line, so they are left out of the check.
-    checkAsAContextWould(lineSettings(force), [&](const string& what) {
+    PlumedCoordination::checkAsAContextWould(lineSettings(force), [&](const string& what) {
         return OpenMM::OpenMMException("PLUMED input: toPlumed cannot write this force (\"" + force.getName() +
                                        "\"), whose settings a Context would refuse: " + what);
     });
@@ -212,6 +213,10 @@ string PlumedCoordination::write(const CoordinationForce& force, const string& l
         line += " PAIR";
     if (!force.usesPeriodicBoundaryConditions())
         line += " NOPBC";
+    return line + writeSwitch(force);
+}
+
+string PlumedCoordination::writeSwitch(const CoordinationForce& force) {
     // D_0, MM, BETA and LAMBDA only where they differ from PLUMED's defaults, so that the line reads back
     // to the same settings.
     const CoordinationForce::SwitchingFunction type = force.getSwitchingFunction();
@@ -223,7 +228,7 @@ string PlumedCoordination::write(const CoordinationForce& force, const string& l
         if (force.getM() != 0)
             parameters += " MM=" + std::to_string(force.getM());
         if (force.getDMax() == 0.0 && force.getStretch())
-            return line + " " + parameters; // the keyword form: automatic dmax, stretched
+            return " " + parameters; // the keyword form: automatic dmax, stretched
     }
     else if (type == CoordinationForce::Smap)
         parameters += " A=" + std::to_string(force.getSmapA()) + " B=" + std::to_string(force.getSmapB());
@@ -243,5 +248,5 @@ string PlumedCoordination::write(const CoordinationForce& force, const string& l
         parameters += " NOSTRETCH";
     if (parameters.front() == ' ')
         parameters.erase(0, 1);
-    return line + " SWITCH={" + SwitchNames[type] + " " + parameters + "}";
+    return string(" SWITCH={") + SwitchNames[type] + " " + parameters + "}";
 }

@@ -1,6 +1,9 @@
 #include "PlumedTranslator.h"
 #include "internal/PlumedAction.h"
 #include "internal/PlumedCoordination.h"
+#include "internal/PlumedCoordinationNumber.h"
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -40,19 +43,46 @@ double lengthUnit(PlumedAction& action) {
 Force* forceOf(PlumedAction& action, double nm) {
     if (action.getName() == PlumedCoordination::Name)
         return PlumedCoordination::read(action, nm);
+    if (action.getName() == PlumedCoordinationNumber::Name || action.getName() == PlumedCoordinationNumber::MomentsName)
+        return PlumedCoordinationNumber::read(action, nm);
     return nullptr;
+}
+
+/** PLUMED's GROUP action: its atoms (ATOMS, less REMOVE, then SORT or UNIQUE), which later atom lists name by its label. */
+vector<int> groupAtoms(PlumedAction& action) {
+    PlumedKeywords& keywords = action.keywords();
+    if (keywords.has("NDX_FILE") || keywords.has("NDX_GROUP"))
+        throw keywords.error("NDX_FILE and NDX_GROUP (a GROMACS index file) are not supported; list the atoms with ATOMS=");
+    vector<int> atoms = keywords.takeAtoms("ATOMS");
+    if (keywords.has("REMOVE"))
+        for (int atom : keywords.takeAtoms("REMOVE")) {
+            const auto found = std::find(atoms.begin(), atoms.end(), atom);
+            if (found != atoms.end())
+                atoms.erase(found);
+        }
+    const bool sort = keywords.takeFlag("SORT"), unique = keywords.takeFlag("UNIQUE");
+    if (sort || unique)
+        std::sort(atoms.begin(), atoms.end());
+    if (unique)
+        atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
+    keywords.rejectLeftovers("the PLUMED translator", " in GROUP");
+    return atoms;
 }
 
 /**
  * The forces of PLUMED input's actions, in order, with UNITS applied; the other actions are described in
- * skipped. With numberUnlabelled, a force whose action has no label is named "@N" as PLUMED names it (N
- * counting every action from 0); otherwise it keeps its class's default name.
+ * skipped. GROUP actions and the functions folded into a CoordinationNumberForce are read, not skipped. With
+ * numberUnlabelled, a force whose action has no label is named "@N" as PLUMED names it (N counting every
+ * action from 0); otherwise it keeps its class's default name.
  */
 vector<Force*> readActions(const vector<string>& actions, vector<string>& skipped, bool numberUnlabelled) {
     double nm = 1.0;
     bool unitsGiven = false;
     vector<std::unique_ptr<Force>> forces;
     std::set<string> labels;
+    std::map<string, vector<int>> groups;
+    PlumedVectorFunctions functions;
+    vector<std::pair<size_t, string>> notRead;
     for (size_t i = 0; i < actions.size(); i++) {
         string label, name;
         PlumedAction::labelAndName(actions[i], label, name);
@@ -70,15 +100,34 @@ vector<Force*> readActions(const vector<string>& actions, vector<string>& skippe
             continue;
         }
         PlumedAction action(actions[i]);
+        action.keywords().setGroups(&groups);
+        if (name == "GROUP") {
+            const vector<int> atoms = groupAtoms(action);
+            if (!action.getLabel().empty())
+                groups[action.getLabel()] = atoms;
+            continue;
+        }
+        if (functions.read(action, i))
+            continue;
         std::unique_ptr<Force> force(forceOf(action, nm));
         if (!force) {
-            skipped.push_back(label.empty() ? name : label + ": " + name);
+            notRead.emplace_back(i, label.empty() ? name : label + ": " + name);
             continue;
         }
         if (action.getLabel().empty() && numberUnlabelled)
             force->setName("@" + std::to_string(i));
+        if (auto* numbers = dynamic_cast<CoordinationNumberForce*>(force.get()))
+            if (!action.getLabel().empty())
+                functions.addVector(action.getLabel(), numbers);
         forces.push_back(std::move(force));
     }
+    // A per-atom function (MORE_THAN ARG=c) that no SUM read is an action not read, in its place.
+    for (const auto& function : functions.unused())
+        notRead.push_back(function);
+    std::stable_sort(notRead.begin(), notRead.end(),
+                     [](const std::pair<size_t, string>& a, const std::pair<size_t, string>& b) { return a.first < b.first; });
+    for (const auto& action : notRead)
+        skipped.push_back(action.second);
     vector<Force*> result;
     for (auto& force : forces)
         result.push_back(force.release());
@@ -103,7 +152,8 @@ Force* PlumedTranslator::fromPlumed(const string& input) {
     for (const string& action : skipped)
         found += (found.empty() ? "" : ", ") + action;
     if (forces.empty())
-        throw plumedInputError(input, "no action here becomes a force (the translator reads COORDINATION" +
+        throw plumedInputError(input, "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER "
+                                          "and COORDINATION_MOMENTS" +
                                           (found.empty() ? string(")") : "; found " + found + ")"));
     const string count = std::to_string(forces.size()) +
                          (forces.size() > 1 ? " actions that become forces" : " action that becomes a force");
@@ -113,8 +163,10 @@ Force* PlumedTranslator::fromPlumed(const string& input) {
 }
 
 string PlumedTranslator::toPlumed(const Force& force, const string& label) {
+    if (auto* numbers = dynamic_cast<const CoordinationNumberForce*>(&force))
+        return PlumedCoordinationNumber::write(*numbers, label);
     if (auto* coordination = dynamic_cast<const CoordinationForce*>(&force))
         return PlumedCoordination::write(*coordination, label);
-    throw OpenMMException("PLUMED input: toPlumed writes CoordinationForce; this force (\"" + force.getName() +
+    throw OpenMMException("PLUMED input: toPlumed writes CoordinationForce and CoordinationNumberForce; this force (\"" + force.getName() +
                           "\") is of another class");
 }

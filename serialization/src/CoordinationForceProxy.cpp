@@ -1,4 +1,5 @@
 #include "CoordinationForceProxy.h"
+#include "CoordinationForceXml.h"
 #include "CoordinationForce.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/serialization/SerializationNode.h"
@@ -20,6 +21,9 @@ namespace {
 // Version 2 adds the switching function's type and parameters and the energy parameter derivatives.
 const int CurrentVersion = 2;
 
+/** The class whose XML is being read, for errors. */
+const char* const Base = "CoordinationForce";
+
 void serializeGroup(SerializationNode& parent, const string& name, const vector<int>& group) {
     SerializationNode& node = parent.createChildNode(name);
     for (int atom : group)
@@ -27,43 +31,62 @@ void serializeGroup(SerializationNode& parent, const string& name, const vector<
 }
 
 /** An int property, read strictly: text that is not an int (too large, say) is an error, not a wrapped value. */
-int intProperty(const SerializationNode& node, const string& property, const string& where) {
+int intProperty(const SerializationNode& node, const string& property, const string& where, const string& className) {
     const string text = node.getStringProperty(property);
     char* end = nullptr;
     errno = 0;
     const long long value = std::strtoll(text.c_str(), &end, 10);
     if (text.empty() || *end != '\0' || errno != 0 || value < std::numeric_limits<int>::min() ||
         value > std::numeric_limits<int>::max())
-        throw OpenMMException("CoordinationForce: the XML's " + where + " is \"" + text + "\", which is not an integer from " +
+        throw OpenMMException(className + ": the XML's " + where + " is \"" + text + "\", which is not an integer from " +
                               std::to_string(std::numeric_limits<int>::min()) + " to " +
                               std::to_string(std::numeric_limits<int>::max()));
     return (int) value;
 }
 
-vector<int> deserializeGroup(const SerializationNode& parent, const string& name) {
+vector<int> deserializeGroup(const SerializationNode& parent, const string& name, const string& className) {
     vector<int> group;
     for (const SerializationNode& atom : parent.getChildNode(name).getChildren())
-        group.push_back(intProperty(atom, "index", name + " entry " + std::to_string(group.size())));
+        group.push_back(intProperty(atom, "index", name + " entry " + std::to_string(group.size()), className));
     return group;
 }
 
 /** Calls a setter with values read from XML; a value it refuses is an error that says it came from the XML. */
 template <class Set>
-void setFromXml(const string& property, Set set) {
+void setFromXml(const string& className, const string& property, Set set) {
     try {
         set();
     } catch (const OpenMMException& error) {
-        throw OpenMMException("CoordinationForce: cannot read the XML's " + property + ": " + error.what());
+        throw OpenMMException(className + ": cannot read the XML's " + property + ": " + error.what());
     }
 }
 
 } // namespace
 
+int CoordinationForceXml::intProperty(const SerializationNode& node, const string& property, const string& where,
+                                      const string& className) {
+    return ::intProperty(node, property, where, className);
+}
+
 CoordinationForceProxy::CoordinationForceProxy() : SerializationProxy("CoordinationForce") {}
 
 void CoordinationForceProxy::serialize(const void* object, SerializationNode& node) const {
     node.setIntProperty("version", CurrentVersion);
-    const CoordinationForce& force = *reinterpret_cast<const CoordinationForce*>(object);
+    CoordinationForceXml::write(*reinterpret_cast<const CoordinationForce*>(object), node);
+}
+
+void* CoordinationForceProxy::deserialize(const SerializationNode& node) const {
+    int version = node.getIntProperty("version");
+    if (version < 1 || version > CurrentVersion)
+        throw OpenMMException("CoordinationForce: cannot read XML of version " + std::to_string(version) +
+                              "; this plugin reads versions 1 to " + std::to_string(CurrentVersion) +
+                              " (update openmm-coordination)");
+    std::unique_ptr<CoordinationForce> force(new CoordinationForce());
+    CoordinationForceXml::read(node, version, *force, Base);
+    return force.release();
+}
+
+void CoordinationForceXml::write(const CoordinationForce& force, SerializationNode& node) {
     node.setStringProperty("name", force.getName());
     node.setIntProperty("forceGroup", force.getForceGroup());
     node.setStringProperty("energy", force.getEnergyFunction());
@@ -97,47 +120,45 @@ void CoordinationForceProxy::serialize(const void* object, SerializationNode& no
         derivatives.createChildNode("Parameter").setStringProperty("name", force.getEnergyParameterDerivativeName(i));
 }
 
-void* CoordinationForceProxy::deserialize(const SerializationNode& node) const {
-    int version = node.getIntProperty("version");
-    if (version < 1 || version > CurrentVersion)
-        throw OpenMMException("CoordinationForce: cannot read XML of version " + std::to_string(version) +
-                              "; this plugin reads versions 1 to " + std::to_string(CurrentVersion) +
-                              " (update openmm-coordination)");
+void CoordinationForceXml::read(const SerializationNode& node, int version, CoordinationForce& target,
+                               const string& className) {
+    CoordinationForce* force = &target;
     int mode = node.getIntProperty("mode");
     if (mode < CoordinationForce::Self || mode > CoordinationForce::Pair)
-        throw OpenMMException("CoordinationForce: the XML has mode " + std::to_string(mode) +
+        throw OpenMMException(className + ": the XML has mode " + std::to_string(mode) +
                               "; it must be 0 (Self), 1 (Dual) or 2 (Pair)");
-    std::unique_ptr<CoordinationForce> force(new CoordinationForce(node.getStringProperty("energy")));
+    force->setEnergyFunction(node.getStringProperty("energy"));
     force->setName(node.getStringProperty("name", force->getName()));
-    setFromXml("forceGroup", [&] { force->setForceGroup(node.getIntProperty("forceGroup", 0)); });
+    setFromXml(className, "forceGroup", [&] { force->setForceGroup(node.getIntProperty("forceGroup", 0)); });
     force->setMode((CoordinationForce::Mode) mode);
     force->setUsesPeriodicBoundaryConditions(node.getBoolProperty("usesPeriodic"));
     force->setR0(node.getDoubleProperty("r0"));
-    setFromXml("n", [&] { force->setN(intProperty(node, "n", "n")); });
-    setFromXml("m", [&] { force->setM(intProperty(node, "m", "m")); });
+    setFromXml(className, "n", [&] { force->setN(intProperty(node, "n", "n", className)); });
+    setFromXml(className, "m", [&] { force->setM(intProperty(node, "m", "m", className)); });
     force->setD0(node.getDoubleProperty("d0"));
     if (node.getBoolProperty("noCutoff"))
         force->setDMax(std::numeric_limits<double>::infinity());
     else
         force->setDMax(node.getDoubleProperty("dmax"));
     force->setStretch(node.getBoolProperty("stretch"));
-    force->setGroupA(deserializeGroup(node, "GroupA"));
-    force->setGroupB(deserializeGroup(node, "GroupB"));
+    force->setGroupA(deserializeGroup(node, "GroupA", className));
+    force->setGroupB(deserializeGroup(node, "GroupB", className));
     for (const SerializationNode& parameter : node.getChildNode("GlobalParameters").getChildren())
         force->addGlobalParameter(parameter.getStringProperty("name"), parameter.getDoubleProperty("default"));
     if (version >= 2) {
         int type = node.getIntProperty("switchingFunction");
         if (type < CoordinationForce::Rational || type > CoordinationForce::Custom)
-            throw OpenMMException("CoordinationForce: the XML has switchingFunction " + std::to_string(type) +
+            throw OpenMMException(className + ": the XML has switchingFunction " + std::to_string(type) +
                                   "; it must be 0 (Rational) to 8 (Custom)");
         force->setCustomSwitchingFunction(node.getStringProperty("customSwitchingFunction"));
         force->setSwitchingFunction((CoordinationForce::SwitchingFunction) type);
-        setFromXml("smapA and smapB",
-                   [&] { force->setSmapExponents(intProperty(node, "smapA", "smapA"), intProperty(node, "smapB", "smapB")); });
+        setFromXml(className, "smapA and smapB", [&] {
+            force->setSmapExponents(intProperty(node, "smapA", "smapA", className),
+                                    intProperty(node, "smapB", "smapB", className));
+        });
         force->setNativeQParameters(node.getDoubleProperty("nativeQBeta"), node.getDoubleProperty("nativeQLambda"),
                                     node.getDoubleProperty("nativeQReference"));
         for (const SerializationNode& parameter : node.getChildNode("EnergyParameterDerivatives").getChildren())
             force->addEnergyParameterDerivative(parameter.getStringProperty("name"));
     }
-    return force.release();
 }

@@ -1,5 +1,7 @@
 #include "CoordinationForce.h"
 #include "CoordinationForceProxy.h"
+#include "CoordinationNumberForce.h"
+#include "CoordinationNumberForceProxy.h"
 #include "openmm/serialization/SerializationProxy.h"
 
 #if defined(WIN32)
@@ -17,7 +19,8 @@ extern "C" void __attribute__((constructor)) registerCoordinationSerializationPr
 using namespace CoordinationPlugin;
 using namespace OpenMM;
 
-// Runs when the library is loaded, so XmlSerializer knows CoordinationForce wherever the plugin is used.
+// Runs when the library is loaded, so XmlSerializer knows the plugin's forces wherever the plugin is used.
 extern "C" void registerCoordinationSerializationProxies() {
     SerializationProxy::registerProxy(typeid(CoordinationForce), new CoordinationForceProxy());
+    SerializationProxy::registerProxy(typeid(CoordinationNumberForce), new CoordinationNumberForceProxy());
 }

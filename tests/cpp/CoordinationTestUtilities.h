@@ -8,6 +8,7 @@
 
 #include "BruteForceCoordination.h"
 #include "CoordinationForce.h"
+#include "CoordinationNumberForce.h"
 #include "openmm/Context.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/Platform.h"
@@ -232,7 +233,11 @@ public:
             system.addParticle(1.0);
         if (box.periodic())
             system.setDefaultPeriodicBoxVectors(box.cell.a, box.cell.b, box.cell.c);
-        force = new CoordinationPlugin::CoordinationForce(prototype);
+        auto* numbers = dynamic_cast<const CoordinationPlugin::CoordinationNumberForce*>(&prototype);
+        if (numbers != nullptr)
+            force = new CoordinationPlugin::CoordinationNumberForce(*numbers);
+        else
+            force = new CoordinationPlugin::CoordinationForce(prototype);
         system.addForce(force);
         context.reset(new OpenMM::Context(system, integrator, OpenMM::Platform::getPlatformByName(platformCase.platform),
                                           platformCase.properties()));
@@ -244,7 +249,10 @@ public:
     OpenMM::System& getSystem() { return system; }
     Evaluation evaluate(int groups = -1) {
         OpenMM::State state = context->getState(OpenMM::State::Energy | OpenMM::State::Forces, false, groups);
-        return {state.getPotentialEnergy(), force->getCoordination(*context), state.getForces()};
+        // A CoordinationNumberForce has no single s (its values: getCollectiveVariableValues()).
+        const bool perAtom = (dynamic_cast<CoordinationPlugin::CoordinationNumberForce*>(force) != nullptr);
+        const double s = (perAtom ? std::numeric_limits<double>::quiet_NaN() : force->getCoordination(*context));
+        return {state.getPotentialEnergy(), s, state.getForces()};
     }
     double energy() { return context->getState(OpenMM::State::Energy).getPotentialEnergy(); }
 

@@ -36,8 +36,13 @@ public:
     int takeInteger(const std::string& key, int defaultValue);
     /** An integer from minimum to maximum (another is an error naming the range), or defaultValue if absent. */
     int takeInteger(const std::string& key, int defaultValue, int minimum, int maximum);
-    /** A required atom list (PLUMED's 1-based serial numbers) as 0-based particle indices. */
+    /**
+     * A required atom list (PLUMED's 1-based serial numbers, ranges, and the labels of GROUP actions given by
+     * setGroups()) as 0-based particle indices.
+     */
     std::vector<int> takeAtoms(const std::string& key);
+    /** The GROUP labels an atom list may name, each with its 0-based particle indices (not owned; null for none). */
+    void setGroups(const std::map<std::string, std::vector<int>>* labelled) { groups = labelled; }
     /** Removes the keywords and flags that are accepted and ignored. */
     void ignore(const std::vector<std::string>& keys);
     /** Throws if anything was not taken, naming it: "X is not a keyword <reader> understands<where>". */
@@ -59,6 +64,7 @@ private:
     std::map<std::string, std::string> values;
     std::map<std::string, bool> flags;
     std::string line;
+    const std::map<std::string, std::vector<int>>* groups = nullptr;
 };
 
 /**

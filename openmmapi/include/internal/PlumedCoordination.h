@@ -3,6 +3,7 @@
 
 #include "CoordinationForce.h"
 #include "internal/PlumedAction.h"
+#include <functional>
 #include <string>
 
 namespace CoordinationPlugin {
@@ -30,6 +31,19 @@ public:
      * force's switching settings (lengths in units of nm nanometres; 1 for a switching function of a number).
      */
     static void readSwitch(const std::string& text, PlumedKeywords& outside, CoordinationForce& force, double nm);
+    /**
+     * The switching function's part of an action line, with its leading blank: the keyword form
+     * (" R_0=... NN=...") where the force's settings are that form's, " SWITCH={TYPE ...}" otherwise.
+     */
+    static std::string writeSwitch(const CoordinationForce& force);
+    /** Copies the groups, mode, periodicity and switching function (what an action line holds) from one force to another. */
+    static void copyLineSettings(const CoordinationForce& from, CoordinationForce& to);
+    /**
+     * Throws error(what) for whatever a Context would refuse in the force (a FUNC that does not parse, a bad
+     * reduction, ...): the reader and the writer accept what a Context accepts. what has no class prefix.
+     */
+    static void checkAsAContextWould(const CoordinationForce& force,
+                                     const std::function<OpenMM::OpenMMException(const std::string&)>& error);
 };
 
 } // namespace CoordinationPlugin

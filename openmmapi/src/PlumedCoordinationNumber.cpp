@@ -1,0 +1,496 @@
+#include "internal/PlumedCoordinationNumber.h"
+#include "internal/PlumedCoordination.h"
+#include "openmm/OpenMMException.h"
+#include <cmath>
+#include <memory>
+#include <set>
+#include <sstream>
+
+using namespace CoordinationPlugin;
+using OpenMM::OpenMMException;
+using std::string;
+using std::vector;
+
+namespace {
+
+typedef CoordinationNumberForce::ReductionType ReductionType;
+
+const char* const Reader = "CoordinationNumberForce";
+/** PLUMED's keyword for each reduction type, in the order of CoordinationNumberForce::ReductionType. */
+const char* const ReductionKeywords[] = {"SUM", "MEAN", "MORE_THAN", "LESS_THAN", "BETWEEN", "MIN",
+                                         "MAX", "ALT_MIN", "HIGHEST", "LOWEST", "MOMENTS"};
+const int NumReductionTypes = sizeof(ReductionKeywords) / sizeof(ReductionKeywords[0]);
+/** The powers a Moment reduction takes (CoordinationNumberResolution's bounds). */
+const int MinMomentPower = 2, MaxMomentPower = 64;
+/** PLUMED's default SMEAR of a histogram bead. */
+const char* const DefaultSmear = "0.5";
+
+string trimmed(const string& text) {
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == string::npos)
+        return "";
+    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+bool isFlagReduction(ReductionType type) {
+    return type == CoordinationNumberForce::Sum || type == CoordinationNumberForce::Mean ||
+           type == CoordinationNumberForce::Highest || type == CoordinationNumberForce::Lowest;
+}
+
+bool isNumberedReduction(ReductionType type) {
+    return type == CoordinationNumberForce::MoreThan || type == CoordinationNumberForce::LessThan ||
+           type == CoordinationNumberForce::Between;
+}
+
+/** Digits of a positive number without a leading zero (PLUMED's numbered keywords: LESS_THAN1, ...), or -1. */
+int numberSuffix(const string& text) {
+    if (text.empty() || text.size() > 9 || text[0] == '0' || text.find_first_not_of("0123456789") != string::npos)
+        return -1;
+    return std::stoi(text);
+}
+
+/** The keyword KEY (or KEYn) a word of an action line gives, with its type and number (0: unnumbered); false if none. */
+bool reductionKeyword(const string& key, ReductionType& type, int& number) {
+    for (int i = 0; i < NumReductionTypes; i++) {
+        const string keyword = ReductionKeywords[i];
+        if (key.compare(0, keyword.size(), keyword) != 0)
+            continue;
+        type = (ReductionType) i;
+        if (key.size() == keyword.size()) {
+            number = 0;
+            return true;
+        }
+        if (isNumberedReduction(type) && (number = numberSuffix(key.substr(keyword.size()))) > 0)
+            return true;
+    }
+    return false;
+}
+
+/** The inside of KEY={...} (or KEY=text without braces), trimmed; an empty one is an error. */
+string braced(const PlumedKeywords& keywords, const string& key, const string& value, const string& example) {
+    string inside = value;
+    if (inside.size() >= 2 && inside.front() == '{' && inside.back() == '}')
+        inside = inside.substr(1, inside.size() - 2);
+    inside = trimmed(inside);
+    if (inside.empty())
+        throw keywords.error(key + "={} is empty; write " + key + "={" + example + "}");
+    return inside;
+}
+
+/** What a reduction keyword holds, for its errors: "MORE_THAN={RATIONAL R_0=...}". */
+string example(ReductionType type) {
+    switch (type) {
+    case CoordinationNumberForce::MoreThan:
+    case CoordinationNumberForce::LessThan:
+        return "RATIONAL R_0=4";
+    case CoordinationNumberForce::Between:
+        return "GAUSSIAN LOWER=a UPPER=b SMEAR=0.5";
+    case CoordinationNumberForce::Min:
+    case CoordinationNumberForce::Max:
+    case CoordinationNumberForce::AltMin:
+        return "BETA=0.1";
+    default:
+        return "";
+    }
+}
+
+/** A list of integers and ranges ("2,3", "2-4") of KEY=value, each a moment's power. */
+vector<int> momentPowers(const PlumedKeywords& keywords, const string& key, const string& value) {
+    vector<int> powers;
+    std::stringstream items(value);
+    string item;
+    while (std::getline(items, item, ',')) {
+        const size_t dash = item.find('-', 1);
+        if (dash == string::npos)
+            powers.push_back(keywords.integer(item, key, MinMomentPower, MaxMomentPower));
+        else {
+            const int first = keywords.integer(item.substr(0, dash), key, MinMomentPower, MaxMomentPower);
+            const int last = keywords.integer(item.substr(dash + 1), key, MinMomentPower, MaxMomentPower);
+            if (last < first)
+                throw keywords.error(key + ": the range " + item + " ends before it starts");
+            for (int power = first; power <= last; power++)
+                powers.push_back(power);
+        }
+    }
+    if (powers.empty())
+        throw keywords.error(key + "=" + value + " lists no power; write " + key + "=2 or " + key + "=2-3");
+    return powers;
+}
+
+/** HISTOGRAM={TYPE NBINS=n LOWER=a UPPER=b [SMEAR=s]}: PLUMED's n beads, as Between reductions between_1 ... between_n. */
+void addHistogram(CoordinationNumberForce& force, const PlumedKeywords& keywords, const string& inside) {
+    const vector<string> words = PlumedKeywords::splitWords(inside, keywords.getLine());
+    if (words[0] != "GAUSSIAN" && words[0] != "TRIANGULAR")
+        throw keywords.error("HISTOGRAM={" + words[0] + " ...}: the bead type is GAUSSIAN or TRIANGULAR");
+    PlumedKeywords histogram(words, 1, keywords.getLine());
+    for (const char* key : {"NBINS", "LOWER", "UPPER"})
+        if (!histogram.has(key))
+            throw keywords.error(string("HISTOGRAM needs ") + key + "= (HISTOGRAM={GAUSSIAN NBINS=n LOWER=a UPPER=b SMEAR=s})");
+    const int bins = histogram.takeInteger("NBINS", 0, 1, 10000);
+    const double lower = histogram.takeNumber("LOWER", 0.0), upper = histogram.takeNumber("UPPER", 0.0);
+    const string smear = histogram.take("SMEAR");
+    if (!smear.empty())
+        histogram.number(smear, "SMEAR");
+    histogram.rejectLeftovers(Reader, " inside HISTOGRAM={...}");
+    const double width = (upper - lower) / bins;
+    for (int i = 0; i < bins; i++)
+        force.addReduction(CoordinationNumberForce::Between,
+                           words[0] + " LOWER=" + plumedNumber(lower + i * width) + " UPPER=" +
+                               plumedNumber(lower + (i + 1) * width) + " SMEAR=" + (smear.empty() ? DefaultSmear : smear),
+                           "between_" + std::to_string(i + 1));
+}
+
+/** The reduction keywords of the action's line, in their order, as reductions of force. */
+void readReductions(PlumedAction& action, CoordinationNumberForce& force) {
+    PlumedKeywords& keywords = action.keywords();
+    std::map<ReductionType, std::set<int>> numbered;
+    bool histogram = false;
+    for (const string& word : PlumedKeywords::splitWords(action.getText(), action.getText())) {
+        const string key = word.substr(0, word.find('='));
+        ReductionType type;
+        int number;
+        if (key == "HISTOGRAM") {
+            if (keywords.takeFlag(key) || !keywords.has(key))
+                throw keywords.error("HISTOGRAM needs a value: HISTOGRAM={GAUSSIAN NBINS=n LOWER=a UPPER=b SMEAR=s}");
+            addHistogram(force, keywords, braced(keywords, key, keywords.take(key), "GAUSSIAN NBINS=n LOWER=a UPPER=b SMEAR=s"));
+            histogram = true;
+            continue;
+        }
+        if (!reductionKeyword(key, type, number))
+            continue;
+        if (isFlagReduction(type)) {
+            if (keywords.has(key))
+                throw keywords.error(key + " is a flag: write " + key + " without a value");
+            if (keywords.takeFlag(key))
+                force.addReduction(type);
+            continue;
+        }
+        if (keywords.takeFlag(key))
+            throw keywords.error(key + " needs a value: " + key + "={" + example(type) + "}");
+        if (!keywords.has(key))
+            continue;
+        const string value = keywords.take(key);
+        if (type == CoordinationNumberForce::Moment) {
+            for (int power : momentPowers(keywords, key, value))
+                force.addReduction(type, std::to_string(power));
+            continue;
+        }
+        const string inside = braced(keywords, key, value, example(type));
+        if (number == 0)
+            force.addReduction(type, inside);
+        else {
+            numbered[type].insert(number);
+            force.addReduction(type, inside, CoordinationNumberForce::getDefaultReductionName(type, "") + "_" +
+                                                 std::to_string(number));
+        }
+    }
+    if (histogram && !numbered[CoordinationNumberForce::Between].empty())
+        throw keywords.error("HISTOGRAM and BETWEEN1= both make the components between-1, between-2, ...; give one of them");
+    for (const auto& entry : numbered) {
+        int expected = 1;
+        for (int number : entry.second) {
+            if (number != expected) {
+                const string keyword = ReductionKeywords[entry.first];
+                throw keywords.error(keyword + std::to_string(number) + " is given without " + keyword +
+                                     std::to_string(expected) + "; PLUMED reads " + keyword + "1, " + keyword +
+                                     "2, ... up to the first missing number: number them from 1 without gaps");
+            }
+            expected++;
+        }
+    }
+}
+
+/** The settings a COORDINATIONNUMBER line holds (toPlumed's): all but the energy and the global parameters. */
+CoordinationNumberForce lineSettings(const CoordinationNumberForce& force) {
+    CoordinationNumberForce settings("0");
+    PlumedCoordination::copyLineSettings(force, settings);
+    settings.setRPower(force.getRPower());
+    for (int i = 0; i < force.getNumReductions(); i++) {
+        ReductionType type;
+        string parameters, name;
+        force.getReductionParameters(i, type, parameters, name);
+        settings.addReduction(type, parameters, name);
+    }
+    return settings;
+}
+
+/** A label as a reduction's name, a Lepton identifier: '-' and '.' written '_'. */
+string identifier(const string& label) {
+    string name = label;
+    for (char& c : name)
+        if (c == '-' || c == '.')
+            c = '_';
+    return name;
+}
+
+/** The switching function of MORE_THAN and LESS_THAN actions: SWITCH={...}, or the keyword form as a RATIONAL switch. */
+string valueSwitch(PlumedKeywords& keywords, const string& name) {
+    if (keywords.has("SWITCH")) {
+        for (const char* key : {"R_0", "D_0", "NN", "MM"})
+            if (keywords.has(key))
+                throw keywords.error(string(key) + " is given both outside and inside SWITCH={...}");
+        return braced(keywords, "SWITCH", keywords.take("SWITCH"), "RATIONAL R_0=4");
+    }
+    if (!keywords.has("R_0"))
+        throw keywords.error("R_0 is required (or give SWITCH={...}), as in \"" + name + " ARG=c SWITCH={RATIONAL R_0=4}\"");
+    const double r0 = keywords.takeNumber("R_0", 0.0), d0 = keywords.takeNumber("D_0", 0.0);
+    if (!(r0 > 0.0))
+        throw keywords.error("R_0=" + plumedNumber(r0) + " must be > 0");
+    const int n = keywords.takeInteger("NN", 6, 1, CoordinationForce::MaxExponent);
+    const int m = keywords.takeInteger("MM", 0, 0, CoordinationForce::MaxExponent);
+    const int effectiveM = (m == 0 ? 2 * n : m);
+    if (effectiveM == n)
+        throw keywords.error("NN=" + std::to_string(n) + " and MM=" + std::to_string(m) +
+                             " must differ (the switching function would be 1 everywhere); MM=0 means 2*NN");
+    // PLUMED's keyword form (SwitchingFunction::set(nn, mm, r0, d0)): the rational function with the cutoff
+    // where it is 1e-5, stretched.
+    const double dmax = d0 + r0 * std::pow(0.00001, 1.0 / (n - effectiveM));
+    string text = "RATIONAL R_0=" + plumedNumber(r0) + " NN=" + std::to_string(n);
+    if (m != 0)
+        text += " MM=" + std::to_string(m);
+    if (d0 != 0.0)
+        text += " D_0=" + plumedNumber(d0);
+    return text + " D_MAX=" + plumedNumber(dmax);
+}
+
+/** BETWEEN's bead: SWITCH={GAUSSIAN LOWER= UPPER= SMEAR=}, or LOWER=, UPPER= and SMEAR= (a Gaussian bead). */
+string bead(PlumedKeywords& keywords) {
+    if (keywords.has("SWITCH")) {
+        for (const char* key : {"LOWER", "UPPER", "SMEAR"})
+            if (keywords.has(key))
+                throw keywords.error(string(key) + " is given both outside and inside SWITCH={...}");
+        return braced(keywords, "SWITCH", keywords.take("SWITCH"), "GAUSSIAN LOWER=a UPPER=b SMEAR=0.5");
+    }
+    if (!keywords.has("LOWER") || !keywords.has("UPPER"))
+        throw keywords.error("BETWEEN needs LOWER= and UPPER= (or SWITCH={GAUSSIAN LOWER=a UPPER=b SMEAR=0.5})");
+    const double lower = keywords.takeNumber("LOWER", 0.0), upper = keywords.takeNumber("UPPER", 0.0);
+    string text = "GAUSSIAN LOWER=" + plumedNumber(lower) + " UPPER=" + plumedNumber(upper);
+    if (keywords.has("SMEAR"))
+        text += " SMEAR=" + plumedNumber(keywords.takeNumber("SMEAR", 0.0));
+    return text;
+}
+
+/** Throws, quoting the action, what a Context would refuse in force. */
+void check(const CoordinationNumberForce& force, const PlumedKeywords& keywords) {
+    PlumedCoordination::checkAsAContextWould(force, [&](const string& what) { return keywords.error(what); });
+}
+
+} // namespace
+
+const char* const PlumedCoordinationNumber::Name = "COORDINATIONNUMBER";
+const char* const PlumedCoordinationNumber::MomentsName = "COORDINATION_MOMENTS";
+
+CoordinationNumberForce* PlumedCoordinationNumber::read(PlumedAction& action, double nm) {
+    PlumedKeywords& keywords = action.keywords();
+    const string& name = action.getName();
+    if (keywords.has("UNITS") || keywords.takeFlag("UNITS"))
+        throw keywords.error("UNITS is an action of its own in PLUMED: put \"UNITS LENGTH=A\" (or nm, um, Bohr) on a "
+                             "line before " + name);
+    if (keywords.has("MASK"))
+        throw keywords.error("MASK is not supported: the force computes the number of every atom of SPECIES (or "
+                             "SPECIESA); remove MASK, or list only the atoms you need");
+    std::unique_ptr<CoordinationNumberForce> force(new CoordinationNumberForce());
+    if (!action.getLabel().empty())
+        force->setName(action.getLabel());
+    const bool species = keywords.has("SPECIES"), speciesA = keywords.has("SPECIESA"), speciesB = keywords.has("SPECIESB");
+    if (species && (speciesA || speciesB))
+        throw keywords.error("SPECIES and SPECIESA/SPECIESB are two forms; give SPECIES (one group) or SPECIESA and SPECIESB");
+    if (species) {
+        force->setMode(CoordinationForce::Self);
+        force->setGroupA(keywords.takeAtoms("SPECIES"));
+    }
+    else if (speciesA && speciesB) {
+        force->setMode(CoordinationForce::Dual);
+        force->setGroupA(keywords.takeAtoms("SPECIESA"));
+        force->setGroupB(keywords.takeAtoms("SPECIESB"));
+    }
+    else if (speciesA || speciesB)
+        throw keywords.error(string(speciesA ? "SPECIESA needs SPECIESB" : "SPECIESB needs SPECIESA") +
+                             " (the atoms whose numbers are computed, and the atoms they count)");
+    else
+        throw keywords.error("SPECIES (or SPECIESA and SPECIESB) is required");
+    force->setUsesPeriodicBoundaryConditions(!keywords.takeFlag("NOPBC"));
+    // PLUMED's LOWMEM is deprecated and changes nothing.
+    keywords.ignore({"LOWMEM"});
+    if (name == MomentsName) {
+        if (!keywords.has("R_POWER"))
+            throw keywords.error("R_POWER is required in COORDINATION_MOMENTS (the power k of c_i = sum sigma(r_ij) r_ij^k)");
+        force->setRPower(keywords.takeNumber("R_POWER", 0.0));
+        if (nm != 1.0 && force->getRPower() != 0.0)
+            throw keywords.error("R_POWER with UNITS LENGTH other than nm is not supported: this force's c_i are in "
+                                 "nm^k, PLUMED's in the input's length unit^k; write the input in nm");
+    }
+    const string switchText = keywords.take("SWITCH");
+    if (!switchText.empty())
+        PlumedCoordination::readSwitch(switchText, keywords, *force, nm);
+    else
+        PlumedCoordination::readKeywordForm(keywords, *force, nm);
+    readReductions(action, *force);
+    keywords.rejectLeftovers(Reader, " in " + name);
+    check(*force, keywords);
+    return force.release();
+}
+
+string PlumedCoordinationNumber::write(const CoordinationNumberForce& force, const string& label) {
+    // What fromPlumed (and a Context) would refuse is refused here; the energy and global parameters are not
+    // part of the line, so they are left out of the check.
+    const auto error = [&](const string& what) {
+        return OpenMMException("PLUMED input: toPlumed cannot write this force (\"" + force.getName() + "\"), " + what);
+    };
+    PlumedCoordination::checkAsAContextWould(lineSettings(force), [&](const string& what) {
+        return error("whose settings a Context would refuse: " + what);
+    });
+    const bool moments = (force.getRPower() != 0.0);
+    string line = (label.empty() ? string("c") : label) + ": " + (moments ? MomentsName : Name);
+    if (force.getMode() == CoordinationForce::Self)
+        line += " SPECIES=" + plumedAtomList(force.getGroupA());
+    else
+        line += " SPECIESA=" + plumedAtomList(force.getGroupA()) + " SPECIESB=" + plumedAtomList(force.getGroupB());
+    if (moments)
+        line += " R_POWER=" + plumedNumber(force.getRPower());
+    if (!force.usesPeriodicBoundaryConditions())
+        line += " NOPBC";
+    line += PlumedCoordination::writeSwitch(force);
+    // Each reduction as its keyword; the Moment reductions together as one MOMENTS list, where the first is.
+    std::map<ReductionType, std::set<int>> numbered;
+    string powers;
+    size_t momentsAt = string::npos;
+    for (int i = 0; i < force.getNumReductions(); i++) {
+        ReductionType type;
+        string parameters, name;
+        force.getReductionParameters(i, type, parameters, name);
+        parameters = trimmed(parameters);
+        const string defaultName = CoordinationNumberForce::getDefaultReductionName(type, parameters);
+        string keyword = ReductionKeywords[type];
+        if (!name.empty() && name != defaultName) {
+            const string prefix = defaultName + "_";
+            const int number = (isNumberedReduction(type) && name.compare(0, prefix.size(), prefix) == 0
+                                    ? numberSuffix(name.substr(prefix.size()))
+                                    : -1);
+            if (number < 1)
+                throw error("whose reduction \"" + name + "\" has a name PLUMED does not give it: a " + keyword +
+                            " keyword makes the component \"" + defaultName + "\"" +
+                            (isNumberedReduction(type) ? " (or \"" + defaultName + "_1\", ... as " + keyword + "1=)" : "") +
+                            "; rename the reduction (and the energy's use of it)");
+            numbered[type].insert(number);
+            keyword += std::to_string(number);
+        }
+        if (type == CoordinationNumberForce::Moment) {
+            if (momentsAt == string::npos) {
+                line += " MOMENTS=";
+                momentsAt = line.size();
+            }
+            powers += (powers.empty() ? "" : ",") + parameters;
+        }
+        else if (isFlagReduction(type))
+            line += " " + keyword;
+        else
+            line += " " + keyword + "={" + parameters + "}";
+    }
+    if (momentsAt != string::npos)
+        line.insert(momentsAt, powers);
+    for (const auto& entry : numbered) {
+        int expected = 1;
+        for (int number : entry.second) {
+            if (number != expected++) {
+                const string name = CoordinationNumberForce::getDefaultReductionName(entry.first, "");
+                throw error("whose reductions are numbered " + name + "_" + std::to_string(number) + " without " + name +
+                            "_" + std::to_string(number - 1) + ": PLUMED reads numbered keywords from 1 without gaps; "
+                            "rename the reductions");
+            }
+        }
+    }
+    return line;
+}
+
+bool PlumedVectorFunctions::isFunction(const string& name) {
+    for (const char* function : {"MORE_THAN", "LESS_THAN", "BETWEEN", "SUM", "MEAN", "HIGHEST", "LOWEST", "MOMENTS"})
+        if (name == function)
+            return true;
+    return false;
+}
+
+void PlumedVectorFunctions::addVector(const string& label, CoordinationNumberForce* force) {
+    vectors[label] = force;
+}
+
+bool PlumedVectorFunctions::read(PlumedAction& action, size_t index) {
+    const string& name = action.getName();
+    const string& label = action.getLabel();
+    PlumedKeywords& keywords = action.keywords();
+    if (!isFunction(name) || label.empty() || !keywords.has("ARG"))
+        return false;
+    const string argument = keywords.take("ARG");
+    const auto found = vectors.find(argument);
+    const auto function = perAtom.find(argument);
+    if (name == "SUM" && function != perAtom.end()) {
+        const string periodic = keywords.take("PERIODIC");
+        if (!periodic.empty() && periodic != "NO")
+            throw keywords.error("PERIODIC=" + periodic + ": a sum of coordination numbers is not periodic; write PERIODIC=NO");
+        keywords.ignore({"USEGPU"});
+        keywords.rejectLeftovers("the PLUMED translator", " in SUM");
+        PerAtom& summed = function->second;
+        summed.force->addReduction(summed.type, summed.parameters, identifier(label));
+        summed.used = true;
+        check(*summed.force, keywords);
+        return true;
+    }
+    if (found == vectors.end())
+        return false;
+    CoordinationNumberForce& force = *found->second;
+    keywords.ignore({"USEGPU"});
+    if (name == "MORE_THAN" || name == "LESS_THAN" || name == "BETWEEN") {
+        if (keywords.takeFlag("SQUARED"))
+            throw keywords.error("SQUARED is not supported: the function applies to the coordination numbers themselves; "
+                                 "remove SQUARED");
+        PerAtom entry;
+        entry.force = &force;
+        entry.type = (name == "MORE_THAN" ? CoordinationNumberForce::MoreThan
+                                          : name == "LESS_THAN" ? CoordinationNumberForce::LessThan
+                                                                : CoordinationNumberForce::Between);
+        entry.parameters = (name == "BETWEEN" ? bead(keywords) : valueSwitch(keywords, name));
+        entry.description = label + ": " + name;
+        entry.index = index;
+        entry.used = false;
+        keywords.rejectLeftovers("the PLUMED translator", " in " + name);
+        CoordinationNumberForce scratch = lineSettings(force);
+        scratch.addReduction(entry.type, entry.parameters, identifier(label));
+        check(scratch, keywords);
+        perAtom[label] = entry;
+        return true;
+    }
+    if (name == "SUM" || name == "MEAN") {
+        const string periodic = keywords.take("PERIODIC");
+        if (!periodic.empty() && periodic != "NO")
+            throw keywords.error("PERIODIC=" + periodic + ": a " + (name == "SUM" ? "sum" : "mean") +
+                                 " of coordination numbers is not periodic; write PERIODIC=NO");
+        keywords.rejectLeftovers("the PLUMED translator", " in " + name);
+        force.addReduction(name == "SUM" ? CoordinationNumberForce::Sum : CoordinationNumberForce::Mean, "", identifier(label));
+    }
+    else if (name == "HIGHEST" || name == "LOWEST") {
+        keywords.rejectLeftovers("the PLUMED translator", " in " + name);
+        force.addReduction(name == "HIGHEST" ? CoordinationNumberForce::Highest : CoordinationNumberForce::Lowest, "",
+                           identifier(label));
+    }
+    else if (name == "MOMENTS") {
+        if (!keywords.has("POWERS"))
+            throw keywords.error("POWERS is required (the central moments to compute: POWERS=2,3)");
+        const string powers = keywords.take("POWERS");
+        keywords.rejectLeftovers("the PLUMED translator", " in MOMENTS");
+        for (int power : momentPowers(keywords, "POWERS", powers))
+            force.addReduction(CoordinationNumberForce::Moment, std::to_string(power),
+                               identifier(label + "_moment_" + std::to_string(power)));
+    }
+    else
+        return false;
+    check(force, keywords);
+    return true;
+}
+
+vector<std::pair<size_t, string>> PlumedVectorFunctions::unused() const {
+    vector<std::pair<size_t, string>> actions;
+    for (const auto& entry : perAtom)
+        if (!entry.second.used)
+            actions.emplace_back(entry.second.index, entry.second.description);
+    return actions;
+}
