@@ -345,7 +345,9 @@ DEVICE void finishNumbersBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL con
             notFinite = 1;
         numberWeights[rowOfSlotA[i]] = weight;
     }
-    if (finite && reduceLongOverBlock((mm_long) notFinite, longTemp) != 0) {
+    // (Reduced by every thread, outside any condition: a barrier under a branch, even a uniform one, breaks PoCL.)
+    const mm_long weightsNotFinite = reduceLongOverBlock((mm_long) notFinite, longTemp);
+    if (finite && weightsNotFinite != 0) {
         finite = false;
         for (int i = LOCAL_ID; i < NUM_A; i += LOCAL_SIZE)
             numberWeights[rowOfSlotA[i]] = 0;
