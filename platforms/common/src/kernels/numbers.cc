@@ -62,12 +62,21 @@ DEVICE bool includeNumberPair(const bool checked, const bool diagonal, const int
     return include;
 }
 
-/** Add v to row `row` of the fixed-point numbers: v * 2^20 = hi + lo * 2^-32 (exact in any order, as addFixedPoint). */
-DEVICE void addNumber(GLOBAL mm_long* RESTRICT numbersFixed, int row, real value) {
+/**
+ * Add v to a fixed-point number: v * 2^20 = hi + lo * 2^-32, both integers (as addFixedPoint). Every pair's v is
+ * converted on its own, so that c is the same sum in any order (two entries of one atom get bitwise the same c).
+ */
+DEVICE void addFixedNumber(mm_long* hi, mm_long* lo, real value) {
     const real scaled = value * (real) 1048576;
     const real whole = floor(scaled);
-    ATOMIC_ADD((GLOBAL mm_ulong*) &numbersFixed[row], (mm_ulong) (mm_long) whole);
-    ATOMIC_ADD((GLOBAL mm_ulong*) &numbersFixed[row + NUM_A], (mm_ulong) (mm_long) ((scaled - whole) * (real) 4294967296.0));
+    *hi += (mm_long) whole;
+    *lo += (mm_long) ((scaled - whole) * (real) 4294967296.0);
+}
+
+/** Add a fixed-point sum to row `row` of the numbers (hi rows, then lo rows). */
+DEVICE void addNumber(GLOBAL mm_long* RESTRICT numbersFixed, int row, mm_long hi, mm_long lo) {
+    ATOMIC_ADD((GLOBAL mm_ulong*) &numbersFixed[row], (mm_ulong) hi);
+    ATOMIC_ADD((GLOBAL mm_ulong*) &numbersFixed[row + NUM_A], (mm_ulong) lo);
 }
 
 DEVICE mixed fixedToNumber(mm_long hi, mm_long lo) {
@@ -77,16 +86,21 @@ DEVICE mixed fixedToNumber(mm_long hi, mm_long lo) {
 #ifdef USE_WARP_SHUFFLE
 /** Pass 1 of one tile by shuffles (as tilePairsShuffled): this lane's row sum and its column's sum of v. */
 DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const int lane, real4 column,
-        const real3 rowPos, const bool validRow, real* rowNumber, real* columnNumber, const bool wrap, BOX_PARAMS) {
-    real sum = 0, held = 0;
+        const real3 rowPos, const bool validRow, mm_long* rowHi, mm_long* rowLo, mm_long* columnHi, mm_long* columnLo,
+        const bool wrap, BOX_PARAMS) {
+    mm_long sumHi = 0, sumLo = 0, heldHi = 0, heldLo = 0;
     const int source = (lane + 1) & (TILE_SIZE - 1);
     for (int k = 0; k < TILE_SIZE; k++) {
         if (includeNumberPair(checked, diagonal, lane, k, column.w, validRow)) {
             real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
             real scale;
             const real value = numberPair(&delta, &scale, wrap, BOX_ARGS);
-            sum += value;
-            held += value;
+            mm_long hi = 0, lo = 0;
+            addFixedNumber(&hi, &lo, value);
+            sumHi += hi;
+            sumLo += lo;
+            heldHi += hi;
+            heldLo += lo;
         }
         column.x = __shfl_sync(0xffffffff, column.x, source);
         column.y = __shfl_sync(0xffffffff, column.y, source);
@@ -94,11 +108,14 @@ DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const 
         if (checked)
             column.w = __shfl_sync(0xffffffff, column.w, source);
 #ifdef MODE_SELF
-        held = __shfl_sync(0xffffffff, held, source);
+        heldHi = __shfl_sync(0xffffffff, heldHi, source);
+        heldLo = __shfl_sync(0xffffffff, heldLo, source);
 #endif
     }
-    *rowNumber = sum;
-    *columnNumber = held;
+    *rowHi = sumHi;
+    *rowLo = sumLo;
+    *columnHi = heldHi;
+    *columnLo = heldLo;
 }
 
 /** Pass 2 of one tile by shuffles: the row's and the column's gradient of sum (w_row + w_column) v. */
@@ -145,9 +162,9 @@ DEVICE void numberForcesShuffled(const bool checked, const bool diagonal, const 
  */
 DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diagonal, const int lane,
         LOCAL_ARG const real4* columnPos, LOCAL_ARG const real* columnWeight, LOCAL_ARG real3* columnTotal,
-        const real3 rowPos, const real rowWeight, const bool validRow, real* rowNumber, real3* rowGradient,
-        const bool wrap, BOX_PARAMS) {
-    real sum = 0;
+        LOCAL_ARG mm_long* columnHi, LOCAL_ARG mm_long* columnLo, const real3 rowPos, const real rowWeight,
+        const bool validRow, mm_long* rowHi, mm_long* rowLo, real3* rowGradient, const bool wrap, BOX_PARAMS) {
+    mm_long sumHi = 0, sumLo = 0;
     real3 gradientSum = make_real3(0, 0, 0);
     for (int k = 0; k < TILE_SIZE; k++) {
         const int index = lane + k;
@@ -158,8 +175,12 @@ DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diag
             const real value = numberPair(&delta, &scale, wrap, BOX_ARGS);
             real3 total = columnTotal[index];
             if (pass == 1) {
-                sum += value;
-                total.x += value;
+                mm_long hi = 0, lo = 0;
+                addFixedNumber(&hi, &lo, value);
+                sumHi += hi;
+                sumLo += lo;
+                columnHi[index] += hi;
+                columnLo[index] += lo;
             }
             else {
                 const real factor = (rowWeight + columnWeight[index]) * scale;
@@ -175,7 +196,8 @@ DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diag
         }
         SYNC_WARPS;
     }
-    *rowNumber = sum;
+    *rowHi = sumHi;
+    *rowLo = sumLo;
     *rowGradient = gradientSum;
 }
 #endif
@@ -190,24 +212,26 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
         const real3 rowPos, const bool validRow, const bool validColumn, const int rowSlot, const int columnSlot,
         const int pass, GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const real* RESTRICT numberWeights,
         GLOBAL mm_long* RESTRICT gradientBuffer, const int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
-        LOCAL_ARG real3* columnGradient, LOCAL_ARG real* columnWeight) {
+        LOCAL_ARG real3* columnGradient, LOCAL_ARG real* columnWeight, LOCAL_ARG mm_long* columnFixed) {
     const real rowWeight = (pass == 2 && validRow ? numberWeights[rowSlot] : (real) 0);
 #ifdef MODE_SELF
     const real weightOfColumn = (pass == 2 && validColumn ? numberWeights[columnSlot] : (real) 0);
 #else
     const real weightOfColumn = 0;
 #endif
-    real rowNumber = 0, columnNumber = 0;
+    mm_long rowHi = 0, rowLo = 0, columnHi = 0, columnLo = 0;
     real3 rowGradient = make_real3(0, 0, 0), columnTotal = make_real3(0, 0, 0);
 #ifdef USE_WARP_SHUFFLE
     if (pass == 1) {
         if (fast && singleCopy)
-            numberValuesShuffled(false, false, lane, column, rowPos, validRow, &rowNumber, &columnNumber, false, BOX_ARGS);
+            numberValuesShuffled(false, false, lane, column, rowPos, validRow, &rowHi, &rowLo, &columnHi, &columnLo,
+                                 false, BOX_ARGS);
         else if (fast)
-            numberValuesShuffled(false, false, lane, column, rowPos, validRow, &rowNumber, &columnNumber, true, BOX_ARGS);
+            numberValuesShuffled(false, false, lane, column, rowPos, validRow, &rowHi, &rowLo, &columnHi, &columnLo,
+                                 true, BOX_ARGS);
         else
-            numberValuesShuffled(true, diagonal, lane, column, rowPos, validRow, &rowNumber, &columnNumber, !singleCopy,
-                                 BOX_ARGS);
+            numberValuesShuffled(true, diagonal, lane, column, rowPos, validRow, &rowHi, &rowLo, &columnHi, &columnLo,
+                                 !singleCopy, BOX_ARGS);
     }
     else {
         if (fast && singleCopy)
@@ -228,22 +252,30 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     columnGradient[localBase + lane + TILE_SIZE] = make_real3(0, 0, 0);
     columnWeight[localBase + lane] = weightOfColumn;
     columnWeight[localBase + lane + TILE_SIZE] = weightOfColumn;
+    // Pass 1's column sums: hi in columnFixed[0, 2 * LOCAL_SIZE), lo after them.
+    LOCAL_ARG mm_long* columnHiSums = columnFixed + localBase;
+    LOCAL_ARG mm_long* columnLoSums = columnFixed + 2 * WARPS_PER_BLOCK * TILE_SIZE + localBase;
+    columnHiSums[lane] = 0;
+    columnHiSums[lane + TILE_SIZE] = 0;
+    columnLoSums[lane] = 0;
+    columnLoSums[lane + TILE_SIZE] = 0;
     SYNC_THREADS;
     numberPairsLocal(pass, !fast, diagonal, lane, columnPos + localBase, columnWeight + localBase,
-                     columnGradient + localBase, rowPos, rowWeight, validRow, &rowNumber, &rowGradient, !singleCopy,
-                     BOX_ARGS);
+                     columnGradient + localBase, columnHiSums, columnLoSums, rowPos, rowWeight, validRow, &rowHi,
+                     &rowLo, &rowGradient, !singleCopy, BOX_ARGS);
     SYNC_THREADS;
     const real3 first = columnGradient[localBase + lane], second = columnGradient[localBase + lane + TILE_SIZE];
     columnTotal = make_real3(first.x + second.x, first.y + second.y, first.z + second.z);
-    columnNumber = columnTotal.x;
+    columnHi = columnHiSums[lane] + columnHiSums[lane + TILE_SIZE];
+    columnLo = columnLoSums[lane] + columnLoSums[lane + TILE_SIZE];
     SYNC_THREADS;
 #endif
     if (pass == 1) {
         if (validRow)
-            addNumber(numbersFixed, rowSlot, rowNumber);
+            addNumber(numbersFixed, rowSlot, rowHi, rowLo);
 #ifdef MODE_SELF
         if (validColumn)
-            addNumber(numbersFixed, columnSlot, columnNumber);
+            addNumber(numbersFixed, columnSlot, columnHi, columnLo);
 #endif
     }
     else if (computeGradient) {
@@ -407,8 +439,8 @@ DEVICE void finishNumbersInLastBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOB
 #endif
 
 #define NUMBERS_TILE_PARAMS , const int numbersPass, GLOBAL mm_long* RESTRICT numbersFixed, \
-        GLOBAL const real* RESTRICT numberWeights, LOCAL_ARG real* columnWeight
-#define NUMBERS_TILE_ARGS , numbersPass, numbersFixed, numberWeights, columnWeight
+        GLOBAL const real* RESTRICT numberWeights, LOCAL_ARG real* columnWeight, LOCAL_ARG mm_long* columnFixed
+#define NUMBERS_TILE_ARGS , numbersPass, numbersFixed, numberWeights, columnWeight, columnFixed
 /** The tile kernel's arguments of the per-entry numbers (after the list's, before the fused finish's). */
 #define NUMBERS_KERNEL_PARAMS , int numbersPass, GLOBAL mm_long* RESTRICT numbersFixed, \
         GLOBAL real* RESTRICT numberWeights, GLOBAL const int* RESTRICT rowOfSlotA, \

@@ -191,7 +191,7 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
 #ifdef COORDINATION_NUMBERS
     numberTile(validTile && fullRows && fullColumns && !diagonal, diagonal, singleCopy, lane, pos, rowPos, validRow,
                validColumnOfLane, rowSlot, columnSlotOfLane, numbersPass, numbersFixed, numberWeights, gradientBuffer,
-               computeGradient, BOX_ARGS, columnPos, columnGradient, columnWeight);
+               computeGradient, BOX_ARGS, columnPos, columnGradient, columnWeight, columnFixed);
     return 0;
 #endif
 #ifdef CHECK_SAME_ATOM
@@ -299,8 +299,10 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
 #ifdef COORDINATION_NUMBERS
 #ifdef USE_WARP_SHUFFLE
     LOCAL_ARG real* columnWeight = 0;
+    LOCAL_ARG mm_long* columnFixed = 0;
 #else
     LOCAL real columnWeight[WARPS_PER_BLOCK * 2 * TILE_SIZE];
+    LOCAL mm_long columnFixed[2 * WARPS_PER_BLOCK * 2 * TILE_SIZE];
 #endif
 #endif
     LOCAL volatile mixed reduceTemp[WARPS_PER_BLOCK * TILE_SIZE];
