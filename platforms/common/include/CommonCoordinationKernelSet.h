@@ -39,8 +39,10 @@ public:
     GroupKernels groupA, groupB;           // Self and Dual (groupB: Dual only)
     // CoordinationNumberForce: the tile kernel's pass (1: numbers, 2: forces) and the numbers' finish.
     int pairNumbersPassArg = -1;
-    OpenMM::ComputeKernel numbersKernel;
-    int numbersAddEnergyArg = -1, numbersParityArg = -1, numbersParameterDerivativesArg = -1;
+    OpenMM::ComputeKernel numberSumsKernel, centredSumsKernel, numbersEnergyKernel, numberWeightsKernel,
+        addNumbersEnergyKernel;
+    int numberSumsParityArg = -1, numbersEnergyParityArg = -1, addNumbersEnergyArg = -1,
+        numbersParameterDerivativesArg = -1;
     OpenMM::ComputeKernel buildKernel;     // the neighbour list's (culling only)
     int buildChunkRowsArg = -1, buildChunkSlotsArg = -1, buildListCapacityArg = -1, buildParityArg = -1, buildBoxArg = -1;
 

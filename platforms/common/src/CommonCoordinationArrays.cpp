@@ -81,6 +81,15 @@ void CommonCoordinationArrays::initialize(ComputeContext& cc, const CommonCoordi
         rowOfSlotB.initialize<int>(cc, std::max(numB, 1), "coordinationRowOfSlotB");
         rowOfSlotB.upload(vector<int>(identity.begin(), identity.begin() + rowOfSlotB.getSize()));
         numberResults.initialize(cc, plan.numReductions + 1, mixedSize, "coordinationNumberResults");
+        const int parts = plan.numberParts, reductions = std::max(plan.numReductions, 1);
+        numberPartialFixed.initialize<long long>(cc, 2 * parts, "coordinationNumberPartialFixed");
+        numberPartialSums.initialize(cc, 2 * reductions * parts, mixedSize, "coordinationNumberPartialSums");
+        numberPartialIndices.initialize<int>(cc, reductions * parts, "coordinationNumberPartialIndices");
+        numberCoefficients.initialize(cc, 3 * reductions + plan.numParameterDerivatives + 1, mixedSize,
+                                      "coordinationNumberCoefficients");
+        numberIndices.initialize<int>(cc, reductions, "coordinationNumberIndices");
+        numberState.initialize<int>(cc, 2, "coordinationNumberState");
+        numberState.upload(vector<int>(2, 0));
     }
     if (plan.numParameterDerivatives > 0) {
         parameterDerivativeIndices.initialize<int>(cc, plan.numParameterDerivatives, "coordinationParameterDerivativeIndices");

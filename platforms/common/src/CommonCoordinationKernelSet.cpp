@@ -108,6 +108,12 @@ void CommonCoordinationKernelSet::createPairKernel(ComputeContext& cc, ComputePr
         args.add(a.rowOfSlotA);
         args.add(a.numberValues);
         args.add(a.numberResults);
+        args.add(a.numberPartialFixed);
+        args.add(a.numberPartialSums);
+        args.add(a.numberPartialIndices);
+        args.add(a.numberCoefficients);
+        args.add(a.numberIndices);
+        args.add(a.numberState);
     }
     if (plan.fusedFinish) {
         pairAddEnergyArg = args.addEnergy(cc, a);
@@ -203,21 +209,55 @@ void CommonCoordinationKernelSet::createFinishKernel(ComputeContext& cc, Compute
 
 void CommonCoordinationKernelSet::createNumbersKernel(ComputeContext& cc, ComputeProgram& program,
                                                       const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
-    numbersKernel = program->createKernel("finishNumbers");
-    Arguments args(numbersKernel);
-    args.add(a.numbersFixed);
-    args.add(a.rowOfSlotA);
-    args.add(a.numberValues);
-    args.add(a.numberWeights);
-    args.add(a.globals);
-    args.add(a.numberResults);
-    args.add(cc.getEnergyBuffer());
-    numbersAddEnergyArg = args.add(1);
-    args.add(a.nonFiniteFlags);
-    numbersParityArg = args.add(0);
-    args.add(a.listState);
+    numberSumsKernel = program->createKernel("computeNumberSums");
+    Arguments sums(numberSumsKernel);
+    sums.add(a.numbersFixed);
+    sums.add(a.rowOfSlotA);
+    sums.add(a.numberValues);
+    sums.add(a.numberPartialFixed);
+    sums.add(a.numberPartialSums);
+    sums.add(a.numberPartialIndices);
+    sums.add(a.nonFiniteFlags);
+    numberSumsParityArg = sums.add(0);
+    sums.add(a.listState);
+    if (plan.numbersCentred) {
+        centredSumsKernel = program->createKernel("computeCentredNumberSums");
+        Arguments centred(centredSumsKernel);
+        centred.add(a.numberValues);
+        centred.add(a.numberPartialFixed);
+        centred.add(a.numberPartialSums);
+    }
+    numbersEnergyKernel = program->createKernel("computeNumbersEnergy");
+    Arguments energy(numbersEnergyKernel);
+    energy.add(a.numberPartialFixed);
+    energy.add(a.numberPartialSums);
+    energy.add(a.numberPartialIndices);
+    energy.add(a.globals);
+    energy.add(a.numberResults);
+    energy.add(a.numberCoefficients);
+    energy.add(a.numberIndices);
+    energy.add(a.numberState);
+    energy.add(a.nonFiniteFlags);
+    numbersEnergyParityArg = energy.add(0);
+    numberWeightsKernel = program->createKernel("computeNumberWeights");
+    Arguments weights(numberWeightsKernel);
+    weights.add(a.numberValues);
+    weights.add(a.rowOfSlotA);
+    weights.add(a.numberWeights);
+    weights.add(a.numberCoefficients);
+    weights.add(a.numberIndices);
+    weights.add(a.numberState);
+    addNumbersEnergyKernel = program->createKernel("addNumbersEnergy");
+    Arguments add(addNumbersEnergyKernel);
+    add.add(a.rowOfSlotA);
+    add.add(a.numberWeights);
+    add.add(a.numberResults);
+    add.add(a.numberCoefficients);
+    add.add(a.numberState);
+    add.add(cc.getEnergyBuffer());
+    addNumbersEnergyArg = add.add(1);
     if (plan.numParameterDerivatives > 0)
-        numbersParameterDerivativesArg = args.addParameterDerivatives(a);
+        numbersParameterDerivativesArg = add.addParameterDerivatives(a);
 }
 
 void CommonCoordinationKernelSet::createReorderKernels(ComputeContext& cc, ComputeProgram& program,

@@ -234,9 +234,16 @@ void CommonCalcCoordinationForceKernel::launchNumbers(bool computeForces, bool a
         k.pairKernel->setArg(k.pairAddEnergyArg, addEnergy ? 1 : 0);
     k.pairKernel->execute(plan.pairWorkUnits, plan.pairBlockSize);
     if (!plan.fusedFinish) {
-        k.numbersKernel->setArg(k.numbersAddEnergyArg, addEnergy ? 1 : 0);
-        k.numbersKernel->setArg(k.numbersParityArg, parity);
-        k.numbersKernel->execute(plan.numbersBlockSize, plan.numbersBlockSize);
+        const int blockSize = plan.numbersBlockSize, partThreads = plan.numberParts * blockSize;
+        k.numberSumsKernel->setArg(k.numberSumsParityArg, parity);
+        k.numberSumsKernel->execute(partThreads, blockSize);
+        if (plan.numbersCentred)
+            k.centredSumsKernel->execute(partThreads, blockSize);
+        k.numbersEnergyKernel->setArg(k.numbersEnergyParityArg, parity);
+        k.numbersEnergyKernel->execute(blockSize, blockSize);
+        k.numberWeightsKernel->execute(partThreads, blockSize);
+        k.addNumbersEnergyKernel->setArg(k.addNumbersEnergyArg, addEnergy ? 1 : 0);
+        k.addNumbersEnergyKernel->execute(blockSize, blockSize);
     }
     if (computeForces) {
         k.pairKernel->setArg(k.pairNumbersPassArg, 2);
@@ -345,7 +352,7 @@ void CommonCalcCoordinationForceKernel::connectParameterDerivatives() {
     if (k.pairParameterDerivativesArg >= 0)
         k.pairKernel->setArg(k.pairParameterDerivativesArg, cc.getEnergyParamDerivBuffer());
     if (k.numbersParameterDerivativesArg >= 0)
-        k.numbersKernel->setArg(k.numbersParameterDerivativesArg, cc.getEnergyParamDerivBuffer());
+        k.addNumbersEnergyKernel->setArg(k.numbersParameterDerivativesArg, cc.getEnergyParamDerivBuffer());
     built->state.parameterDerivativeArgsSet = true;
 }
 

@@ -311,116 +311,230 @@ DEFINE_COMBINE_OVER_BLOCK(minIndexOverBlock, int, first <= second)
 #else
 #define LARGEST_MIXED 3.0e38f
 #endif
+#define NO_ENTRY 0x7fffffff
 
 /**
- * The entry (of A's order) holding the highest (lowest) c, the first one where several do, over the block; its
- * value in *extreme. (c is never negative.)
+ * The first entry holding the highest (lowest) value over the block, from each thread's best and its entry
+ * (NO_ENTRY: none); its value in *extreme.
  */
-DEVICE int extremeOverBlock(GLOBAL const mixed* RESTRICT values, const bool highest, mixed* extreme,
+DEVICE int extremeOverBlock(mixed best, int bestIndex, const bool highest, mixed* extreme,
         LOCAL_ARG volatile mixed* valueTemp, LOCAL_ARG volatile int* indexTemp) {
-    mixed best = (highest ? (mixed) -1 : (mixed) LARGEST_MIXED);
-    int bestIndex = 0x7fffffff;
-    for (int i = LOCAL_ID; i < NUM_A; i += LOCAL_SIZE) {
-        const mixed value = values[i];
-        if (highest ? value > best : value < best) {
-            best = value;
-            bestIndex = i;
-        }
-    }
+    if (bestIndex == NO_ENTRY)
+        best = (highest ? (mixed) -LARGEST_MIXED : (mixed) LARGEST_MIXED);
     const mixed value = (highest ? maxOverBlock(best, valueTemp) : minOverBlock(best, valueTemp));
     *extreme = value;
-    return minIndexOverBlock(best == value ? bestIndex : 0x7fffffff, indexTemp);
+    return minIndexOverBlock(best == value ? bestIndex : NO_ENTRY, indexTemp);
+}
+
+/** Keep (value, index) if it beats (*best, *bestIndex): higher (lower), or as good at a lower entry. */
+DEVICE void keepExtreme(mixed value, int index, const bool highest, mixed* best, int* bestIndex) {
+    if (index == NO_ENTRY)
+        return;
+    if (*bestIndex == NO_ENTRY || (highest ? value > *best : value < *best) || (value == *best && index < *bestIndex)) {
+        *best = value;
+        *bestIndex = index;
+    }
+}
+
+/** The mean of c, from the parts' exact fixed-point sums (every thread gets it). */
+DEVICE mixed numbersMean(GLOBAL const mm_long* RESTRICT partialFixed, int numParts, LOCAL_ARG volatile mm_long* longTemp) {
+    GLOBAL volatile const mm_long* partial = partialFixed;
+    mm_long hi = 0, lo = 0;
+    for (int p = LOCAL_ID; p < numParts; p += LOCAL_SIZE) {
+        hi += partial[2 * p];
+        lo += partial[2 * p + 1];
+    }
+    hi = reduceLongOverBlock(hi, longTemp);
+    lo = reduceLongOverBlock(lo, longTemp);
+    return fixedToNumber(hi, lo) / (mixed) NUM_A;
 }
 
 /**
- * The finish of pass 1, by one block: c_i in A's order (numberValues; NaN where a position was not finite) from
- * the fixed-point rows (cleared for the next evaluation; rowOfSlotA: A's slot -> its sorted row), the reductions,
- * E and dE/dR, and the weights w_i of pass 2 (per sorted row; all 0 where there is no finite energy: no force).
- * numberResults = {R_0, ..., E}; E is added to the energy buffer if addEnergy. Every thread handles the same
- * entries i = LOCAL_ID + k * LOCAL_SIZE in every loop (it reads only what it wrote), and every sum has a fixed
- * order, so the results do not depend on the slots' sorted order.
+ * The finish of pass 1 runs in phases over the entries of A (in A's order): each of the entry phases by one block
+ * on part `part` of numParts (entries index, index + stride, ...: a thread always handles the same entries), the
+ * others by one block.
+ * 1. numbersEntrySums: c_i from the fixed-point rows (cleared for the next evaluation; NaN where a position was
+ *    not finite) into numberValues; per part, the exact sum of c (partialFixed), each reduction's sum of term(c_i)
+ *    and each extreme's best entry (partialSums, partialIndices).
+ * 2. numbersCentredSums (Moment only): per part, term(c_i - mean) and term'(c_i - mean).
+ * 3. numbersEnergy: the parts in a fixed order, the reductions (numberResults), E, dE/dR and the parameter
+ *    derivatives; what the weights need in numberCoefficients, numberIndices and numberState[0] (finite).
+ * 4. numbersWeights: w_i per sorted row; numberState[1] = 1 where one is not finite.
+ * 5. numbersAddEnergy: E (NaN, and every weight 0, where there is no finite answer) into the energy buffer.
+ * Every sum has a fixed order, so the results do not depend on the slots' sorted order.
  */
-DEVICE void finishNumbersBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
-        GLOBAL mixed* RESTRICT numberValues, GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT globals,
-        GLOBAL mixed* RESTRICT numberResults, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
-        bool nonFinitePositions, LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG volatile mm_long* longTemp,
-        LOCAL_ARG volatile int* indexTemp DERIVATIVE_PARAMS) {
+#define NUMBERS_TEMPS LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG volatile mm_long* longTemp, \
+        LOCAL_ARG volatile int* indexTemp
+#define NUMBERS_TEMP_ARGS reduceTemp, longTemp, indexTemp
+
+DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOBAL mm_long* RESTRICT numbersFixed,
+        GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL mixed* RESTRICT numberValues, GLOBAL mm_long* RESTRICT partialFixed,
+        GLOBAL mixed* RESTRICT partialSums, GLOBAL int* RESTRICT partialIndices, bool nonFinitePositions, NUMBERS_TEMPS) {
     GLOBAL volatile mm_long* fixed = numbersFixed;
     mm_long hiSum = 0, loSum = 0;
-    for (int i = LOCAL_ID; i < NUM_A; i += LOCAL_SIZE) {
+    NUMBERS_ENTRY_DECLARE
+    for (int i = index; i < NUM_A; i += stride) {
         const int row = rowOfSlotA[i];
         const mm_long hi = fixed[row], lo = fixed[row + NUM_A];
         fixed[row] = 0;
         fixed[row + NUM_A] = 0;
         hiSum += hi;
         loSum += lo;
-        numberValues[i] = (nonFinitePositions ? NOT_A_NUMBER_MIXED : fixedToNumber(hi, lo));
+        const mixed c = (nonFinitePositions ? NOT_A_NUMBER_MIXED : fixedToNumber(hi, lo));
+        numberValues[i] = c;
+        NUMBERS_ENTRY_ACCUMULATE
     }
     hiSum = reduceLongOverBlock(hiSum, longTemp);
     loSum = reduceLongOverBlock(loSum, longTemp);
-    const mixed mean = fixedToNumber(hiSum, loSum) / (mixed) NUM_A;
+    if (LOCAL_ID == 0) {
+        partialFixed[2 * part] = hiSum;
+        partialFixed[2 * part + 1] = loSum;
+    }
+    NUMBERS_ENTRY_REDUCE
+}
+
+#ifdef NUMBERS_CENTRED
+DEVICE void numbersCentredSums(int index, int stride, int part, int numParts, GLOBAL const mixed* RESTRICT numberValues,
+        GLOBAL const mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums, NUMBERS_TEMPS) {
+    const mixed mean = numbersMean(partialFixed, numParts, longTemp);
+    NUMBERS_CENTRED_DECLARE
+    for (int i = index; i < NUM_A; i += stride) {
+        const mixed v = numberValues[i] - mean;
+        NUMBERS_CENTRED_ACCUMULATE
+    }
+    NUMBERS_CENTRED_REDUCE
+}
+#endif
+
+DEVICE void numbersEnergy(int numParts, GLOBAL const mm_long* RESTRICT partialFixed,
+        GLOBAL const mixed* RESTRICT partialSums, GLOBAL const int* RESTRICT partialIndices,
+        GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT numberResults,
+        GLOBAL mixed* RESTRICT numberCoefficients, GLOBAL int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState,
+        bool nonFinitePositions, NUMBERS_TEMPS) {
+    GLOBAL volatile const mixed* partial = partialSums;
+    GLOBAL volatile const int* partialIndex = partialIndices;
+    const mixed mean = numbersMean(partialFixed, numParts, longTemp);
     // The reductions' sums (numberSum<q>, numberDerivativeSum<q>; extreme: numberExtreme<q>, the entry).
-    NUMBERS_REDUCE
+    NUMBERS_COMBINE
     // The reductions (numberReduction<q>), E, dE/dR (numberEnergyDerivative<q>), the parameter derivatives, and
     // finite, the same in every thread.
     NUMBERS_ENERGY
-    // The weights (0 where any is not finite: then there is no finite energy and no force).
-    int notFinite = 0;
-    for (int i = LOCAL_ID; i < NUM_A; i += LOCAL_SIZE) {
+    if (LOCAL_ID == 0) {
+        numberResults[NUM_REDUCTIONS] = energy;
+        numberCoefficients[NUMBERS_MEAN_INDEX] = mean;
+        numberState[0] = (finite ? 1 : 0);
+        NUMBERS_STORE
+    }
+}
+
+DEVICE void numbersWeights(int index, int stride, GLOBAL const mixed* RESTRICT numberValues,
+        GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL real* RESTRICT numberWeights,
+        GLOBAL const mixed* RESTRICT numberCoefficients, GLOBAL const int* RESTRICT numberIndices,
+        GLOBAL int* RESTRICT numberState) {
+    GLOBAL volatile const mixed* coefficients = numberCoefficients;
+    const bool finite = ((GLOBAL volatile const int*) numberState)[0] != 0;
+    const mixed mean = coefficients[NUMBERS_MEAN_INDEX];
+    bool notFinite = false;
+    for (int i = index; i < NUM_A; i += stride) {
         const mixed c = numberValues[i];
         mixed w = 0;
         if (finite) {
             NUMBERS_WEIGHT
         }
         const real weight = (real) w;
-        if (!REAL_IS_FINITE(weight))
-            notFinite = 1;
+        notFinite = notFinite || !REAL_IS_FINITE(weight);
         numberWeights[rowOfSlotA[i]] = weight;
     }
-    // (Reduced by every thread, outside any condition: a barrier under a branch, even a uniform one, breaks PoCL.)
-    const mm_long weightsNotFinite = reduceLongOverBlock((mm_long) notFinite, longTemp);
-    if (finite && weightsNotFinite != 0) {
-        finite = false;
+    if (notFinite)
+        numberState[1] = 1;
+}
+
+DEVICE void numbersAddEnergy(GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL real* RESTRICT numberWeights,
+        GLOBAL mixed* RESTRICT numberResults, GLOBAL const mixed* RESTRICT numberCoefficients,
+        GLOBAL int* RESTRICT numberState, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy DERIVATIVE_PARAMS) {
+    GLOBAL volatile int* state = numberState;
+    const bool energyFinite = state[0] != 0;
+    const bool finite = energyFinite && state[1] == 0;
+    if (energyFinite && !finite)
         for (int i = LOCAL_ID; i < NUM_A; i += LOCAL_SIZE)
             numberWeights[rowOfSlotA[i]] = 0;
-    }
+    SYNC_THREADS;
     if (LOCAL_ID == 0) {
-        if (!finite)
-            energy = NOT_A_NUMBER_MIXED;
+        GLOBAL volatile const mixed* coefficients = numberCoefficients;
+        const mixed energy = (finite ? ((GLOBAL volatile mixed*) numberResults)[NUM_REDUCTIONS] : NOT_A_NUMBER_MIXED);
         numberResults[NUM_REDUCTIONS] = energy;
         if (addEnergy) {
             energyBuffer[0] += energy;
             NUMBERS_ADD_PARAMETER_DERIVATIVES
         }
+        state[1] = 0;
     }
 }
 
-/**
- * The separate finish of pass 1 (one block of NUMBERS_BLOCK_SIZE threads). With the neighbour list it restarts
- * the tile kernel's work counter for pass 2.
- */
-KERNEL void finishNumbers(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
-        GLOBAL mixed* RESTRICT numberValues, GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT globals,
-        GLOBAL mixed* RESTRICT numberResults, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
-        GLOBAL const int* RESTRICT nonFiniteFlags, int parity, GLOBAL int* RESTRICT listState DERIVATIVE_PARAMS) {
+/** Phases 1 and 2 (numberParts blocks). With the neighbour list the first also restarts pass 2's work counter. */
+KERNEL void computeNumberSums(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
+        GLOBAL mixed* RESTRICT numberValues, GLOBAL mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums,
+        GLOBAL int* RESTRICT partialIndices, GLOBAL const int* RESTRICT nonFiniteFlags, int parity,
+        GLOBAL int* RESTRICT listState) {
     LOCAL volatile mixed reduceTemp[NUMBERS_BLOCK_SIZE];
     LOCAL volatile mm_long longTemp[NUMBERS_BLOCK_SIZE];
     LOCAL volatile int indexTemp[NUMBERS_BLOCK_SIZE];
 #ifdef USE_NEIGHBOR_LIST
-    if (LOCAL_ID == 0)
+    if (GLOBAL_ID == 0)
         listState[LIST_STATE_NEXT_ITEM] = 0;
 #endif
-    finishNumbersBlock(numbersFixed, rowOfSlotA, numberValues, numberWeights, globals, numberResults, energyBuffer,
-                       addEnergy, nonFiniteFlags[parity] != 0, reduceTemp, longTemp, indexTemp DERIVATIVE_ARGS);
+    numbersEntrySums(GLOBAL_ID, GLOBAL_SIZE, GROUP_ID, NUM_GROUPS, numbersFixed, rowOfSlotA, numberValues, partialFixed,
+                     partialSums, partialIndices, nonFiniteFlags[parity] != 0, NUMBERS_TEMP_ARGS);
+}
+
+#ifdef NUMBERS_CENTRED
+KERNEL void computeCentredNumberSums(GLOBAL const mixed* RESTRICT numberValues, GLOBAL const mm_long* RESTRICT partialFixed,
+        GLOBAL mixed* RESTRICT partialSums) {
+    LOCAL volatile mixed reduceTemp[NUMBERS_BLOCK_SIZE];
+    LOCAL volatile mm_long longTemp[NUMBERS_BLOCK_SIZE];
+    LOCAL volatile int indexTemp[NUMBERS_BLOCK_SIZE];
+    numbersCentredSums(GLOBAL_ID, GLOBAL_SIZE, GROUP_ID, NUM_GROUPS, numberValues, partialFixed, partialSums,
+                       NUMBERS_TEMP_ARGS);
+}
+#endif
+
+/** Phase 3 (one block). */
+KERNEL void computeNumbersEnergy(GLOBAL const mm_long* RESTRICT partialFixed, GLOBAL const mixed* RESTRICT partialSums,
+        GLOBAL const int* RESTRICT partialIndices, GLOBAL const mixed* RESTRICT globals,
+        GLOBAL mixed* RESTRICT numberResults, GLOBAL mixed* RESTRICT numberCoefficients,
+        GLOBAL int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState, GLOBAL const int* RESTRICT nonFiniteFlags,
+        int parity) {
+    LOCAL volatile mixed reduceTemp[NUMBERS_BLOCK_SIZE];
+    LOCAL volatile mm_long longTemp[NUMBERS_BLOCK_SIZE];
+    LOCAL volatile int indexTemp[NUMBERS_BLOCK_SIZE];
+    numbersEnergy(NUMBER_PARTS, partialFixed, partialSums, partialIndices, globals, numberResults, numberCoefficients,
+                  numberIndices, numberState, nonFiniteFlags[parity] != 0, NUMBERS_TEMP_ARGS);
+}
+
+/** Phase 4 (numberParts blocks). */
+KERNEL void computeNumberWeights(GLOBAL const mixed* RESTRICT numberValues, GLOBAL const int* RESTRICT rowOfSlotA,
+        GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT numberCoefficients,
+        GLOBAL const int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState) {
+    numbersWeights(GLOBAL_ID, GLOBAL_SIZE, numberValues, rowOfSlotA, numberWeights, numberCoefficients, numberIndices,
+                   numberState);
+}
+
+/** Phase 5 (one block). */
+KERNEL void addNumbersEnergy(GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL real* RESTRICT numberWeights,
+        GLOBAL mixed* RESTRICT numberResults, GLOBAL const mixed* RESTRICT numberCoefficients,
+        GLOBAL int* RESTRICT numberState, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy DERIVATIVE_PARAMS) {
+    numbersAddEnergy(rowOfSlotA, numberWeights, numberResults, numberCoefficients, numberState, energyBuffer, addEnergy
+                     DERIVATIVE_ARGS);
 }
 
 #ifdef FUSED_FINISH
-/** Pass 1's last block does finishNumbersBlock (small forces on CUDA; see finishInLastBlock). */
+/** Pass 1's last block does every phase (small forces on CUDA; see finishInLastBlock). */
 DEVICE void finishNumbersInLastBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
         GLOBAL mixed* RESTRICT numberValues, GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT globals,
         GLOBAL mixed* RESTRICT numberResults, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
-        GLOBAL unsigned int* RESTRICT blocksDone, GLOBAL const int* RESTRICT nonFiniteFlags, int parity,
-        LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG volatile mm_long* longTemp, LOCAL_ARG volatile int* indexTemp,
+        GLOBAL mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums, GLOBAL int* RESTRICT partialIndices,
+        GLOBAL mixed* RESTRICT numberCoefficients, GLOBAL int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState,
+        GLOBAL unsigned int* RESTRICT blocksDone, GLOBAL const int* RESTRICT nonFiniteFlags, int parity, NUMBERS_TEMPS,
         LOCAL_ARG int* isLast DERIVATIVE_PARAMS) {
     __threadfence();
     SYNC_THREADS;
@@ -430,9 +544,22 @@ DEVICE void finishNumbersInLastBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOB
     if (!isLast[0])
         return;
     __threadfence();
-    finishNumbersBlock(numbersFixed, rowOfSlotA, numberValues, numberWeights, globals, numberResults, energyBuffer,
-                       addEnergy, ((GLOBAL volatile const int*) nonFiniteFlags)[parity] != 0, reduceTemp, longTemp,
-                       indexTemp DERIVATIVE_ARGS);
+    const bool nonFinitePositions = ((GLOBAL volatile const int*) nonFiniteFlags)[parity] != 0;
+    numbersEntrySums(LOCAL_ID, LOCAL_SIZE, 0, 1, numbersFixed, rowOfSlotA, numberValues, partialFixed, partialSums,
+                     partialIndices, nonFinitePositions, NUMBERS_TEMP_ARGS);
+    SYNC_THREADS;
+#ifdef NUMBERS_CENTRED
+    numbersCentredSums(LOCAL_ID, LOCAL_SIZE, 0, 1, numberValues, partialFixed, partialSums, NUMBERS_TEMP_ARGS);
+    SYNC_THREADS;
+#endif
+    numbersEnergy(1, partialFixed, partialSums, partialIndices, globals, numberResults, numberCoefficients, numberIndices,
+                  numberState, nonFinitePositions, NUMBERS_TEMP_ARGS);
+    SYNC_THREADS;
+    numbersWeights(LOCAL_ID, LOCAL_SIZE, numberValues, rowOfSlotA, numberWeights, numberCoefficients, numberIndices,
+                   numberState);
+    SYNC_THREADS;
+    numbersAddEnergy(rowOfSlotA, numberWeights, numberResults, numberCoefficients, numberState, energyBuffer, addEnergy
+                     DERIVATIVE_ARGS);
     if (LOCAL_ID == 0)
         *blocksDone = 0;
 }
@@ -444,7 +571,10 @@ DEVICE void finishNumbersInLastBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOB
 /** The tile kernel's arguments of the per-entry numbers (after the list's, before the fused finish's). */
 #define NUMBERS_KERNEL_PARAMS , int numbersPass, GLOBAL mm_long* RESTRICT numbersFixed, \
         GLOBAL real* RESTRICT numberWeights, GLOBAL const int* RESTRICT rowOfSlotA, \
-        GLOBAL mixed* RESTRICT numberValues, GLOBAL mixed* RESTRICT numberResults
+        GLOBAL mixed* RESTRICT numberValues, GLOBAL mixed* RESTRICT numberResults, \
+        GLOBAL mm_long* RESTRICT numberPartialFixed, GLOBAL mixed* RESTRICT numberPartialSums, \
+        GLOBAL int* RESTRICT numberPartialIndices, GLOBAL mixed* RESTRICT numberCoefficients, \
+        GLOBAL int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState
 #else
 #define NUMBERS_TILE_PARAMS
 #define NUMBERS_TILE_ARGS

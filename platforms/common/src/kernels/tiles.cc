@@ -448,8 +448,9 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         LOCAL volatile int numberIndexTemp[WARPS_PER_BLOCK * TILE_SIZE];
         LOCAL int numberIsLast[1];
         finishNumbersInLastBlock(numbersFixed, rowOfSlotA, numberValues, numberWeights, globals, numberResults,
-                                 energyBuffer, addEnergy, blocksDone, nonFiniteFlags, parity, reduceTemp, numberLongTemp,
-                                 numberIndexTemp, numberIsLast DERIVATIVE_ARGS);
+                                 energyBuffer, addEnergy, numberPartialFixed, numberPartialSums, numberPartialIndices,
+                                 numberCoefficients, numberIndices, numberState, blocksDone, nonFiniteFlags, parity,
+                                 reduceTemp, numberLongTemp, numberIndexTemp, numberIsLast DERIVATIVE_ARGS);
         return;
     }
 #endif
