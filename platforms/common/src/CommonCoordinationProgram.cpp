@@ -172,12 +172,12 @@ void addNumbersReplacements(ComputeContext& cc, const CommonCoordinationPlan& pl
         }
         else {
             string sumCode = "mixed termSum" + Q + " = 0, termCompensation" + Q + " = 0;\n";
-            string reduceCode = "{\nconst mixed total = reduceOverBlock(termSum" + Q + ", reduceTemp);\n"
+            string reduceCode = "{\nconst mixed total = sumOverBlock(termSum" + Q + ", reduceTemp);\n"
                                 "if (LOCAL_ID == 0)\npartialSums" + part + " = total;\n}\n";
             combine += "mixed numberSum" + Q + ", numberDerivativeSum" + Q + " = 0;\n{\nmixed sum = 0, compensation = 0;\n"
                        "for (int p = LOCAL_ID; p < numParts; p += LOCAL_SIZE)\n"
                        "compensatedAdd(&sum, &compensation, partial[" + Q + " * numParts + p]);\n"
-                       "numberSum" + Q + " = reduceOverBlock(sum, reduceTemp);\n}\n";
+                       "numberSum" + Q + " = sumOverBlock(sum, reduceTemp);\n}\n";
             if (reduction.centred) {
                 anyCentred = true;
                 map<string, Lepton::ParsedExpression> both = term;
@@ -186,11 +186,11 @@ void addNumbersReplacements(ComputeContext& cc, const CommonCoordinationPlan& pl
                 centredAccumulate += "{\nmixed term = 0, termDerivative = 0;\n" + generate(both, termVariables, "numberTerm" + Q + "_") +
                                      "compensatedAdd(&termSum" + Q + ", &termCompensation" + Q + ", term);\n"
                                      "compensatedAdd(&derivativeSum" + Q + ", &derivativeCompensation" + Q + ", termDerivative);\n}\n";
-                centredReduce += reduceCode + "{\nconst mixed total = reduceOverBlock(derivativeSum" + Q + ", reduceTemp);\n"
+                centredReduce += reduceCode + "{\nconst mixed total = sumOverBlock(derivativeSum" + Q + ", reduceTemp);\n"
                                  "if (LOCAL_ID == 0)\npartialSums[(" + NR + " + " + Q + ") * numParts + part] = total;\n}\n";
                 combine += "{\nmixed sum = 0, compensation = 0;\nfor (int p = LOCAL_ID; p < numParts; p += LOCAL_SIZE)\n"
                            "compensatedAdd(&sum, &compensation, partial[(" + NR + " + " + Q + ") * numParts + p]);\n"
-                           "numberDerivativeSum" + Q + " = reduceOverBlock(sum, reduceTemp);\n}\n";
+                           "numberDerivativeSum" + Q + " = sumOverBlock(sum, reduceTemp);\n}\n";
             }
             else {
                 entryDeclare += sumCode;

@@ -264,9 +264,6 @@ DEVICE void addFixedPoint(mm_long* hi, mm_long* lo, mixed* sum, mixed* compensat
     *lo += (mm_long) ((scaled - whole) * (real) 4294967296.0);
 }
 
-#endif
-
-#if defined(USE_NEIGHBOR_LIST) || defined(COORDINATION_NUMBERS)
 DEFINE_REDUCE_OVER_BLOCK(reduceLongOverBlock, mm_long)
 #endif
 

@@ -286,8 +286,30 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     }
 }
 
-/** Highest, lowest and first over the block (trees of selects, as reduceOverBlock). */
-#define DEFINE_COMBINE_OVER_BLOCK(NAME, TYPE, FIRST_WINS) \
+/**
+ * Sums, highest, lowest and first over the block, in a fixed order (every thread gets the result). CUDA: shuffles
+ * within each warp, then the warps' results in order; otherwise a tree in local memory (as reduceOverBlock).
+ */
+#ifdef USE_WARP_SHUFFLE
+#define DEFINE_COMBINE_OVER_BLOCK(NAME, TYPE, COMBINE) \
+DEVICE TYPE NAME(TYPE value, LOCAL_ARG volatile TYPE* temp) { \
+    for (int offset = TILE_SIZE / 2; offset > 0; offset /= 2) { \
+        const TYPE first = value, second = __shfl_down_sync(0xffffffff, value, offset); \
+        value = (COMBINE); \
+    } \
+    SYNC_THREADS; \
+    if (LOCAL_ID % TILE_SIZE == 0) \
+        temp[LOCAL_ID / TILE_SIZE] = value; \
+    SYNC_THREADS; \
+    value = temp[0]; \
+    for (int warp = 1; warp < LOCAL_SIZE / TILE_SIZE; warp++) { \
+        const TYPE first = value, second = temp[warp]; \
+        value = (COMBINE); \
+    } \
+    return value; \
+}
+#else
+#define DEFINE_COMBINE_OVER_BLOCK(NAME, TYPE, COMBINE) \
 DEVICE TYPE NAME(TYPE value, LOCAL_ARG volatile TYPE* temp) { \
     const int thread = LOCAL_ID; \
     SYNC_THREADS; \
@@ -296,15 +318,18 @@ DEVICE TYPE NAME(TYPE value, LOCAL_ARG volatile TYPE* temp) { \
     for (int step = 1; step < LOCAL_SIZE; step *= 2) { \
         if (thread + step < LOCAL_SIZE && thread % (2 * step) == 0) { \
             const TYPE first = temp[thread], second = temp[thread + step]; \
-            temp[thread] = (FIRST_WINS ? first : second); \
+            temp[thread] = (COMBINE); \
         } \
         SYNC_THREADS; \
     } \
     return temp[0]; \
 }
-DEFINE_COMBINE_OVER_BLOCK(maxOverBlock, mixed, first >= second)
-DEFINE_COMBINE_OVER_BLOCK(minOverBlock, mixed, first <= second)
-DEFINE_COMBINE_OVER_BLOCK(minIndexOverBlock, int, first <= second)
+#endif
+DEFINE_COMBINE_OVER_BLOCK(sumOverBlock, mixed, first + second)
+DEFINE_COMBINE_OVER_BLOCK(longSumOverBlock, mm_long, first + second)
+DEFINE_COMBINE_OVER_BLOCK(maxOverBlock, mixed, first >= second ? first : second)
+DEFINE_COMBINE_OVER_BLOCK(minOverBlock, mixed, first <= second ? first : second)
+DEFINE_COMBINE_OVER_BLOCK(minIndexOverBlock, int, first <= second ? first : second)
 
 #ifdef MIXED_IS_DOUBLE
 #define LARGEST_MIXED 1.0e308
@@ -344,8 +369,8 @@ DEVICE mixed numbersMean(GLOBAL const mm_long* RESTRICT partialFixed, int numPar
         hi += partial[2 * p];
         lo += partial[2 * p + 1];
     }
-    hi = reduceLongOverBlock(hi, longTemp);
-    lo = reduceLongOverBlock(lo, longTemp);
+    hi = longSumOverBlock(hi, longTemp);
+    lo = longSumOverBlock(lo, longTemp);
     return fixedToNumber(hi, lo) / (mixed) NUM_A;
 }
 
@@ -384,8 +409,8 @@ DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOB
         numberValues[i] = c;
         NUMBERS_ENTRY_ACCUMULATE
     }
-    hiSum = reduceLongOverBlock(hiSum, longTemp);
-    loSum = reduceLongOverBlock(loSum, longTemp);
+    hiSum = longSumOverBlock(hiSum, longTemp);
+    loSum = longSumOverBlock(loSum, longTemp);
     if (LOCAL_ID == 0) {
         partialFixed[2 * part] = hiSum;
         partialFixed[2 * part + 1] = loSum;
