@@ -3,12 +3,14 @@
  * reductions of them, and the forces of an energy of the reductions. An evaluation is:
  *   pass 1  the tile kernel (numbersPass 1) adds each pair's v = sigma(r) r^p to c of its entries (Self: both,
  *           Dual: A's), in 64-bit fixed point (numbersFixed: hi rows, then lo rows, one per sorted slot of A);
- *   finish  finishNumbers (one block; or the last block of pass 1, FUSED_FINISH): c in A's order, the
+ *   finish  computeNumberSums, computeCentredNumberSums (Moment only), computeNumbersEnergy, computeNumberWeights,
+ *           addNumbersEnergy (or all of them in the last block of pass 1, FUSED_FINISH): c in A's order, the
  *           reductions, E and dE/dR (code generated on the host), and the weight w_i = dE/dc_i of each entry;
  *   pass 2  the tile kernel (numbersPass 2) adds (w_k + w_l) dv/dx (Self; Dual: w_k) to the gradient rows,
  *           which the force finish applies with dE/ds = 1.
- * Host defines: NUM_REDUCTIONS, NUMBERS_BLOCK_SIZE, MIN_DISTANCE_SQUARED, MIN_SWITCH, R_POWER (where p != 0).
- * Host replacements: NUMBERS_REDUCE, NUMBERS_ENERGY, NUMBERS_WEIGHT, NUMBERS_ADD_PARAMETER_DERIVATIVES.
+ * Host defines: NUM_REDUCTIONS, NUMBERS_BLOCK_SIZE, NUMBER_PARTS, NUMBERS_MEAN_INDEX, NUMBERS_CENTRED, MIN_DISTANCE_SQUARED,
+ * MIN_SWITCH, R_POWER (where p != 0). Host replacements: NUMBERS_ENTRY_*, NUMBERS_CENTRED_*, NUMBERS_COMBINE,
+ * NUMBERS_ENERGY, NUMBERS_STORE, NUMBERS_WEIGHT, NUMBERS_ADD_PARAMETER_DERIVATIVES (CommonCoordinationProgram).
  */
 #ifdef COORDINATION_NUMBERS
 
