@@ -45,6 +45,8 @@ class Case:
     pbc: bool = True
     seed: int = 1
     switching: str = ""
+    numbers: bool = False  # a CoordinationNumberForce (SPECIES: MoreThan and Mean of the c_i) instead of s
+
 
     @property
     def particles(self):
@@ -123,6 +125,11 @@ def define_cases(quick):
     s5 = [dict(n=6, m=10), dict(d0=0.1), dict(n=5, m=11)]
     cases += [Case("S5", f"S5 N={short_count(s5_box)} " + " ".join(f"{k}={v:g}" for k, v in variant.items()),
                    "Self", (s5_box,), **variant) for variant in s5]
+    # N: per-atom numbers (PLUMED's COORDINATIONNUMBER SPECIES, MoreThan + Mean), each next to CoordinationForce Self
+    # on the same atoms (S2's geometry and function at dmax = 1 nm).
+    n_sizes = [500, 1000] if quick else [1000, 10000, 100000]
+    cases += [Case("N", f"N {kind} N={short_count(n)} dmax=1 nm", "Self", (n,), dmax=1.0, stretch=False,
+                   numbers=kind == "SPECIES") for n in n_sizes for kind in ("s", "SPECIES")]
     # T: every switching type, Self over a random box, with no cutoff (every pair) and with dmax = 1 nm (stretched).
     t_atoms = 2000 if quick else 16384
     cases += [Case("T", f"T {name} dmax={dmax_label(dmax)}", "Self", (t_atoms,), dmax=dmax, switching=name)

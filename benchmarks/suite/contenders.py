@@ -14,6 +14,7 @@ from .common import CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS, PLUGI
 from .report import case_fields
 
 ENERGY = "0.5*k*(s-s0)^2"
+NUMBERS_ENERGY = "0.5*k*(mean-s0)^2+k*morethan"  # family N's CoordinationNumberForce
 #: Host set-up cost of OpenMM's interaction groups (CommonCalcCustomNonbondedForceKernel::initInteractionGroups
 #: checks every atom pair of the two sets; a binary search when the sets overlap), seconds per pair checked.
 OVERLAPPING_SETUP_SECONDS_PER_PAIR = 2e-8
@@ -40,7 +41,7 @@ def runs_on(contender, case):
     C runs on the CPU-side platforms only)."""
     if case.family == "C":
         return False
-    if case.moving or case.family == "T":
+    if case.moving or case.family in ("T", "N"):
         return contender == PLUGIN
     if contender in ANCHORS:
         return case.mode != "Pair" and math.isfinite(case.effective_dmax)
@@ -48,8 +49,14 @@ def runs_on(contender, case):
 
 
 def plugin_force(case, geometry, k=1.0):
-    """The CoordinationForce of a case."""
-    force = CoordinationForce(ENERGY)
+    """The CoordinationForce of a case (family N's SPECIES rows: a CoordinationNumberForce, MoreThan and Mean)."""
+    if case.numbers:
+        from openmmcoordination import CoordinationNumberForce
+        force = CoordinationNumberForce(NUMBERS_ENERGY)
+        force.addReduction(CoordinationNumberForce.Mean)
+        force.addReduction(CoordinationNumberForce.MoreThan, "RATIONAL R_0=4")
+    else:
+        force = CoordinationForce(ENERGY)
     force.addGlobalParameter("k", k)
     force.addGlobalParameter("s0", 0.0)
     force.setMode(getattr(CoordinationForce, case.mode))
@@ -281,7 +288,11 @@ def coordination_of(contender, context, system):
     """s at the context's positions, from the contender's force (None for the NonbondedForce: it has no s)."""
     force = last_force(system)
     if contender == PLUGIN:
-        return CoordinationForce.cast(force).getCoordination(context)
+        plugin = CoordinationForce.cast(force)
+        try:
+            return plugin.getCoordination(context)
+        except Exception:  # a CoordinationNumberForce (family N) has no s: its first reduction, the mean of the c_i
+            return plugin.getCollectiveVariableValues(context)[0]
     if contender == CUSTOM_NONBONDED:
         state = context.getState(getEnergy=True, groups={force.getForceGroup()})
         return state.getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)

@@ -389,6 +389,31 @@ def target_md(rows):
             f"{r['slowdown_percent']:.2f} % -> {verdict(r['slowdown_percent'] <= 5.0)}" for r in found]
 
 
+def target_numbers(rows):
+    """N: CoordinationNumberForce SPECIES (MoreThan + Mean) at 10k and 100k atoms <= 1.5x CoordinationForce Self on
+    the same atoms (same precision); SPECIES 1k <= 0.015 ms added per step; mixed within 1.3x of single."""
+    species = [r for r in find(rows, PLUGIN, case="N") if r["label"].startswith("N SPECIES") and r["status"] == "ok"]
+    if not species:
+        return ["- N: CoordinationNumberForce targets: not measured"]
+    coordination = {(r["atoms"], r["precision"]): r["added_ms_per_step"] for r in find(rows, PLUGIN, case="N")
+                    if r["label"].startswith("N s ") and r["status"] == "ok"}
+    lines = []
+    for r in species:
+        ours, theirs = r["added_ms_per_step"], coordination.get((r["atoms"], r["precision"]))
+        if r["atoms"] == "1000":
+            lines.append(f"- N SPECIES N=1k <= 0.015 ms added per step ({r['precision']}): {ours:.4g} ms -> "
+                         f"{verdict(ours <= 0.015)}")
+        elif theirs:
+            lines.append(f"- {r['label']} <= 1.5x CoordinationForce Self on the same atoms ({r['precision']}): "
+                         f"{ours / theirs:.2f}x ({ours:.4g} vs {theirs:.4g} ms) -> {verdict(ours <= 1.5 * theirs)}")
+    single = {r["atoms"]: r["added_ms_per_step"] for r in species if r["precision"] == "single"}
+    for r in species:
+        if r["precision"] == "mixed" and single.get(r["atoms"]):
+            ratio = r["added_ms_per_step"] / single[r["atoms"]]
+            lines.append(f"- {r['label']} mixed within 1.3x of single: {ratio:.2f}x -> {verdict(ratio <= 1.3)}")
+    return lines
+
+
 def evaluate_targets(rows, platform):
     """The performance targets, one line each, with the measured number and PASS/MISS (rows on `platform`)."""
     rows = [r for r in rows if r["platform"] == platform]
@@ -398,6 +423,7 @@ def evaluate_targets(rows, platform):
                          atoms="1000000", dmax_nm="1", moving=True)
     lines += target_time(rows, "S0 N=128k", 0.3, case="S0", atoms="128000")
     lines += target_million(rows) + target_small(rows) + target_versus_openmm(rows) + target_md(rows)
+    lines += target_numbers(rows)
     return lines
 
 

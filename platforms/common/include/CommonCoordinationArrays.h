@@ -47,6 +47,14 @@ public:
     // Energy-parameter derivatives: the indices of ours in OpenMM's buffer (uploaded at the first evaluation)
     // and a placeholder for that buffer until it exists.
     OpenMM::ComputeArray parameterDerivativeIndices, parameterDerivativePlaceholder;
+    // CoordinationNumberForce: c per sorted row of A (64-bit fixed point: hi rows, then lo rows), c in A's order,
+    // the weights dE/dc per sorted row, each slot's sorted row (A, B), and {R_0, ..., E}.
+    OpenMM::ComputeArray numbersFixed, numberValues, numberWeights, rowOfSlotA, rowOfSlotB, numberResults;
+    // The finish's phases: per part the exact sum of c, the reductions' sums and the extremes' entries; the
+    // coefficients of the weights (3 per reduction, the parameter derivatives, the mean), the extremes' entries,
+    // and {energy finite, a weight not finite}.
+    OpenMM::ComputeArray numberPartialFixed, numberPartialSums, numberPartialIndices, numberCoefficients, numberIndices,
+        numberState;
 
 private:
     void initializeSorted(OpenMM::ComputeContext& cc, const CommonCoordinationPlan& plan, SortedGroup& g, int numSlots,

@@ -37,6 +37,12 @@ public:
     int pairParameterDerivativesArg = -1;  // the fused finish's OpenMM buffer of parameter derivatives
     int finishAddEnergyArg = -1, finishComputeGradientArg = -1, finishParityArg = -1, finishParameterDerivativesArg = -1;
     GroupKernels groupA, groupB;           // Self and Dual (groupB: Dual only)
+    // CoordinationNumberForce: the tile kernel's pass (1: numbers, 2: forces) and the numbers' finish.
+    int pairNumbersPassArg = -1;
+    OpenMM::ComputeKernel numberSumsKernel, centredSumsKernel, numbersEnergyKernel, numberWeightsKernel,
+        addNumbersEnergyKernel;
+    int numberSumsParityArg = -1, numbersEnergyParityArg = -1, addNumbersEnergyArg = -1,
+        numbersParameterDerivativesArg = -1;
     OpenMM::ComputeKernel buildKernel;     // the neighbour list's (culling only)
     int buildChunkRowsArg = -1, buildChunkSlotsArg = -1, buildListCapacityArg = -1, buildParityArg = -1, buildBoxArg = -1;
 
@@ -50,6 +56,8 @@ private:
                            CommonCoordinationArrays& arrays);
     void createFinishKernel(OpenMM::ComputeContext& cc, OpenMM::ComputeProgram& program, const CommonCoordinationPlan& plan,
                             CommonCoordinationArrays& arrays);
+    void createNumbersKernel(OpenMM::ComputeContext& cc, OpenMM::ComputeProgram& program, const CommonCoordinationPlan& plan,
+                             CommonCoordinationArrays& arrays);
     void createReorderKernels(OpenMM::ComputeContext& cc, OpenMM::ComputeProgram& program, CommonCoordinationArrays& arrays);
 };
 

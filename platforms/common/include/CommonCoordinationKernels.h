@@ -56,6 +56,10 @@ private:
     /** Point the finish at OpenMM's energy-parameter-derivative buffer (once, at the first evaluation). */
     void connectParameterDerivatives();
     void launch(bool computeGradient, bool addEnergy);
+    /** A CoordinationNumberForce's evaluation (launch's, for plan.numbers): the numbers, and forces if computeForces. */
+    void launchNumbers(bool computeForces, bool addEnergy);
+    /** Download an array of the kernel's "mixed" type as doubles. */
+    void downloadMixed(OpenMM::ComputeArray& array, std::vector<double>& values);
     /** Culling: the spatial order (now and then), the tiles' bounding boxes and the neighbour list. */
     void prepareTiles(const CommonCoordinationBox& box);
     /** Sort the slots of each group into spatial order. */

@@ -17,6 +17,8 @@ struct CommonCoordinationPlan {
     static constexpr int WarpsPerBlock = 8;
     static constexpr int PairBlockSize = 128;
     static constexpr int FinishBlockSize = 128;
+    // The numbers' finish: blocks of this many threads, one per part of the entries (numberParts) or one in all.
+    static constexpr int NumbersBlockSize = 256;
     // The separate finish launches a thread per gradient row (finishWorkUnits): a finish of a few thousand rows
     // is latency-bound, so it needs every block it can get (on an H100, 2,000 rows took 4.4 us with a thread per
     // row and 6.0 us with a thread per 8 rows). Where the platform caps the grid below that, a thread takes
@@ -80,6 +82,12 @@ struct CommonCoordinationPlan {
     double sortCell = 0.0;             // nm: the sort cells of a non-periodic force
     bool fusedFinish = false;          // the pair kernel's last block finishes (no finishKernel launch)
     bool groupsSwapped = false;        // A is the user's B (Dual with a cutoff: the larger group makes the rows)
+    // CoordinationNumberForce (per-entry numbers of A and their reductions; groups never swapped).
+    bool numbers = false;
+    int numReductions = 0;
+    int numbersBlockSize = 0;          // threads of a block of the numbers' finish
+    int numberParts = 0;               // blocks of its phases over the entries (a partial sum each)
+    bool numbersCentred = false;       // a reduction of c_i - mean (an extra phase)
     // Neighbour list (every culled force has one).
     double skin = 0.0, listCutoff = 0.0;
     int numRowTiles = 0, listBlockSize = 0;

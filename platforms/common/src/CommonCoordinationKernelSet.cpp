@@ -69,6 +69,8 @@ void CommonCoordinationKernelSet::create(ComputeContext& cc, ComputeProgram& pro
             createBuildKernel(cc, program, plan, arrays);
     }
     createFinishKernel(cc, program, plan, arrays);
+    if (plan.numbers)
+        createNumbersKernel(cc, program, plan, arrays);
     createReorderKernels(cc, program, arrays);
 }
 
@@ -98,6 +100,20 @@ void CommonCoordinationKernelSet::createPairKernel(ComputeContext& cc, ComputePr
         pairChunkSlotsArg = args.add(a.chunkSlots);
         pairUseListArg = args.add(1);
         pairListCapacityArg = args.add(plan.firstListCapacity);
+    }
+    if (plan.numbers) {
+        pairNumbersPassArg = args.add(1);
+        args.add(a.numbersFixed);
+        args.add(a.numberWeights);
+        args.add(a.rowOfSlotA);
+        args.add(a.numberValues);
+        args.add(a.numberResults);
+        args.add(a.numberPartialFixed);
+        args.add(a.numberPartialSums);
+        args.add(a.numberPartialIndices);
+        args.add(a.numberCoefficients);
+        args.add(a.numberIndices);
+        args.add(a.numberState);
     }
     if (plan.fusedFinish) {
         pairAddEnergyArg = args.addEnergy(cc, a);
@@ -130,6 +146,8 @@ void CommonCoordinationKernelSet::createGroupKernels(ComputeContext& cc, Compute
     gatherArgs.add(sorted.sortedAtoms);
     gatherArgs.add(sorted.sortedUniques);
     gatherArgs.add(sorted.numSlots);
+    if (plan.numbers)
+        gatherArgs.add(&sorted == &a.sortedA ? a.rowOfSlotA : a.rowOfSlotB);
     g.boundsKernel = program->createKernel("computeTileBounds");
     Arguments boundsArgs(g.boundsKernel);
     boundsArgs.add(cc.getPosq());
@@ -187,6 +205,59 @@ void CommonCoordinationKernelSet::createFinishKernel(ComputeContext& cc, Compute
     finishParityArg = args.add(0);
     if (plan.numParameterDerivatives > 0)
         finishParameterDerivativesArg = args.addParameterDerivatives(a);
+}
+
+void CommonCoordinationKernelSet::createNumbersKernel(ComputeContext& cc, ComputeProgram& program,
+                                                      const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
+    numberSumsKernel = program->createKernel("computeNumberSums");
+    Arguments sums(numberSumsKernel);
+    sums.add(a.numbersFixed);
+    sums.add(a.rowOfSlotA);
+    sums.add(a.numberValues);
+    sums.add(a.numberPartialFixed);
+    sums.add(a.numberPartialSums);
+    sums.add(a.numberPartialIndices);
+    sums.add(a.nonFiniteFlags);
+    numberSumsParityArg = sums.add(0);
+    sums.add(a.listState);
+    if (plan.numbersCentred) {
+        centredSumsKernel = program->createKernel("computeCentredNumberSums");
+        Arguments centred(centredSumsKernel);
+        centred.add(a.numberValues);
+        centred.add(a.numberPartialFixed);
+        centred.add(a.numberPartialSums);
+    }
+    numbersEnergyKernel = program->createKernel("computeNumbersEnergy");
+    Arguments energy(numbersEnergyKernel);
+    energy.add(a.numberPartialFixed);
+    energy.add(a.numberPartialSums);
+    energy.add(a.numberPartialIndices);
+    energy.add(a.globals);
+    energy.add(a.numberResults);
+    energy.add(a.numberCoefficients);
+    energy.add(a.numberIndices);
+    energy.add(a.numberState);
+    energy.add(a.nonFiniteFlags);
+    numbersEnergyParityArg = energy.add(0);
+    numberWeightsKernel = program->createKernel("computeNumberWeights");
+    Arguments weights(numberWeightsKernel);
+    weights.add(a.numberValues);
+    weights.add(a.rowOfSlotA);
+    weights.add(a.numberWeights);
+    weights.add(a.numberCoefficients);
+    weights.add(a.numberIndices);
+    weights.add(a.numberState);
+    addNumbersEnergyKernel = program->createKernel("addNumbersEnergy");
+    Arguments add(addNumbersEnergyKernel);
+    add.add(a.rowOfSlotA);
+    add.add(a.numberWeights);
+    add.add(a.numberResults);
+    add.add(a.numberCoefficients);
+    add.add(a.numberState);
+    add.add(cc.getEnergyBuffer());
+    addNumbersEnergyArg = add.add(1);
+    if (plan.numParameterDerivatives > 0)
+        numbersParameterDerivativesArg = add.addParameterDerivatives(a);
 }
 
 void CommonCoordinationKernelSet::createReorderKernels(ComputeContext& cc, ComputeProgram& program,

@@ -52,8 +52,6 @@ CommonCalcCoordinationForceKernel::CommonCalcCoordinationForceKernel(const strin
 CommonCalcCoordinationForceKernel::~CommonCalcCoordinationForceKernel() {}
 
 void CommonCalcCoordinationForceKernel::initialize(const System& system, const ResolvedCoordinationForce& force) {
-    if (force.numbers.enabled)
-        throw OpenMMException("CoordinationNumberForce: this platform does not evaluate per-atom coordination numbers yet");
     ContextSelector selector(cc);
     globalParameterNames = force.globalParameterNames;
     energyParameterDerivativeNames = force.energyParameterDerivativeNames;
@@ -67,7 +65,9 @@ void CommonCalcCoordinationForceKernel::build(const ResolvedCoordinationForce& f
     // Dual's sum is symmetric in A and B. With a cutoff the larger group makes the row tiles: they are then
     // compact (a few tiles of a small group spread over the box would list nearly all of the other group),
     // and the list build has a warp per row tile to spread over the device.
-    if (force.mode == CoordinationForce::Dual && force.groupB.size() > force.groupA.size() && force.switching.hasCutoff) {
+    // (Not for per-entry numbers, which belong to A's entries.)
+    if (force.mode == CoordinationForce::Dual && force.groupB.size() > force.groupA.size() && force.switching.hasCutoff &&
+        !force.numbers.enabled) {
         ResolvedCoordinationForce swapped(force);
         std::swap(swapped.groupA, swapped.groupB);
         std::swap(swapped.uniqueA, swapped.uniqueB);
@@ -183,6 +183,10 @@ void CommonCalcCoordinationForceKernel::growList(int needed) {
 void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEnergy) {
     const Plan& plan = built->plan;
     CommonCoordinationKernelSet& k = built->kernels;
+    if (plan.numbers) {
+        launchNumbers(computeGradient, addEnergy);
+        return;
+    }
     if (cc.getNumContexts() > 1) {
         // With several devices OpenMM clears this device's force and energy buffers from a worker
         // thread: let that finish before our kernels are queued, or it could erase their results.
@@ -209,6 +213,52 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
         k.finishKernel->execute(plan.finishWorkUnits, Plan::FinishBlockSize);
     else
         k.finishKernel->execute(Plan::FinishBlockSize, Plan::FinishBlockSize);
+}
+
+void CommonCalcCoordinationForceKernel::launchNumbers(bool computeForces, bool addEnergy) {
+    // Pass 1 (the numbers), their finish (reductions, energy, weights), and with forces pass 2 and the force finish.
+    const Plan& plan = built->plan;
+    CommonCoordinationKernelSet& k = built->kernels;
+    if (cc.getNumContexts() > 1)
+        cc.getWorkThread().flush(); // see launch()
+    updateCellOffsets();
+    const CommonCoordinationBox box = CommonCoordinationBox::current(cc);
+    if (plan.culling)
+        prepareTiles(box);
+    const int parity = built->state.listParity;
+    k.pairKernel->setArg(k.pairNumbersPassArg, 1);
+    k.pairKernel->setArg(k.pairComputeGradientArg, 0);
+    k.pairKernel->setArg(k.pairParityArg, parity);
+    box.setArgs(*k.pairKernel, k.pairBoxArg, plan.useDouble);
+    if (plan.fusedFinish)
+        k.pairKernel->setArg(k.pairAddEnergyArg, addEnergy ? 1 : 0);
+    k.pairKernel->execute(plan.pairWorkUnits, plan.pairBlockSize);
+    if (!plan.fusedFinish) {
+        const int blockSize = plan.numbersBlockSize, partThreads = plan.numberParts * blockSize;
+        k.numberSumsKernel->setArg(k.numberSumsParityArg, parity);
+        k.numberSumsKernel->execute(partThreads, blockSize);
+        if (plan.numbersCentred)
+            k.centredSumsKernel->execute(partThreads, blockSize);
+        k.numbersEnergyKernel->setArg(k.numbersEnergyParityArg, parity);
+        k.numbersEnergyKernel->execute(blockSize, blockSize);
+        k.numberWeightsKernel->execute(partThreads, blockSize);
+        k.addNumbersEnergyKernel->setArg(k.addNumbersEnergyArg, addEnergy ? 1 : 0);
+        k.addNumbersEnergyKernel->execute(blockSize, blockSize);
+    }
+    if (computeForces) {
+        k.pairKernel->setArg(k.pairNumbersPassArg, 2);
+        k.pairKernel->setArg(k.pairComputeGradientArg, 1);
+        if (plan.fusedFinish)
+            k.pairKernel->setArg(k.pairAddEnergyArg, 0);
+        k.pairKernel->execute(plan.pairWorkUnits, plan.pairBlockSize);
+        if (!plan.fusedFinish) {
+            k.finishKernel->setArg(k.finishAddEnergyArg, 0);
+            k.finishKernel->setArg(k.finishComputeGradientArg, 1);
+            k.finishKernel->setArg(k.finishParityArg, parity);
+            k.finishKernel->execute(plan.finishWorkUnits, Plan::FinishBlockSize);
+        }
+    }
+    built->state.listParity ^= 1;
 }
 
 void CommonCalcCoordinationForceKernel::prepareTiles(const CommonCoordinationBox& box) {
@@ -301,6 +351,8 @@ void CommonCalcCoordinationForceKernel::connectParameterDerivatives() {
         k.finishKernel->setArg(k.finishParameterDerivativesArg, cc.getEnergyParamDerivBuffer());
     if (k.pairParameterDerivativesArg >= 0)
         k.pairKernel->setArg(k.pairParameterDerivativesArg, cc.getEnergyParamDerivBuffer());
+    if (k.numbersParameterDerivativesArg >= 0)
+        k.addNumbersEnergyKernel->setArg(k.numbersParameterDerivativesArg, cc.getEnergyParamDerivBuffer());
     built->state.parameterDerivativeArgsSet = true;
 }
 
@@ -313,6 +365,9 @@ double CommonCalcCoordinationForceKernel::execute(ContextImpl& context, bool inc
 }
 
 double CommonCalcCoordinationForceKernel::getCoordination(ContextImpl& context) {
+    if (built->plan.numbers)
+        throw OpenMMException("CoordinationForce::getCoordination: a CoordinationNumberForce has no single coordination "
+                              "number; use getCollectiveVariableValues or getCoordinationNumbers");
     ContextSelector selector(cc);
     updateGlobalParameters(context);
     launch(false, false);
@@ -378,10 +433,34 @@ void CommonCalcCoordinationForceKernel::copyParametersToContext(ContextImpl& con
 }
 
 void CommonCalcCoordinationForceKernel::getCollectiveVariableValues(ContextImpl& context, std::vector<double>& values) {
-    values = {getCoordination(context)};
+    if (!built->plan.numbers) {
+        values = {getCoordination(context)};
+        return;
+    }
+    ContextSelector selector(cc);
+    updateGlobalParameters(context);
+    launch(false, false);
+    downloadMixed(built->arrays.numberResults, values);
+    values.resize(built->plan.numReductions);
 }
 
 void CommonCalcCoordinationForceKernel::getCoordinationNumbers(ContextImpl& context, std::vector<double>& values) {
-    throw OpenMMException("CoordinationForce: a CoordinationForce has no per-atom coordination numbers; use a "
-                          "CoordinationNumberForce");
+    if (!built->plan.numbers)
+        throw OpenMMException("CoordinationForce: a CoordinationForce has no per-atom coordination numbers; use a "
+                              "CoordinationNumberForce");
+    ContextSelector selector(cc);
+    updateGlobalParameters(context);
+    launch(false, false);
+    downloadMixed(built->arrays.numberValues, values);
+    values.resize(built->plan.numA);
+}
+
+void CommonCalcCoordinationForceKernel::downloadMixed(ComputeArray& array, std::vector<double>& values) {
+    if (built->plan.mixedIsDouble) {
+        array.download(values);
+        return;
+    }
+    vector<float> floats;
+    array.download(floats);
+    values.assign(floats.begin(), floats.end());
 }

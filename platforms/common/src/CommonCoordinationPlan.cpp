@@ -51,6 +51,12 @@ CommonCoordinationPlan CommonCoordinationPlan::create(const ResolvedCoordination
     p.numB = force.groupB.size();
     p.numUnique = force.uniqueParticles.size();
     p.numGradientRows = p.numA + (p.mode == CoordinationForce::Self ? 0 : p.numB);
+    p.numbers = force.numbers.enabled;
+    p.numReductions = force.numbers.reductions.size();
+    p.numbersBlockSize = NumbersBlockSize;
+    p.numberParts = std::max(1, std::min((p.numA + NumbersBlockSize - 1) / NumbersBlockSize, cc.getNumThreadBlocks()));
+    for (const ResolvedReduction& reduction : force.numbers.reductions)
+        p.numbersCentred = p.numbersCentred || reduction.centred;
     p.numGlobals = force.globalParameterNames.size();
     p.numParameterDerivatives = force.energyParameterDerivatives.size();
     p.paddedNumAtoms = cc.getPaddedNumAtoms();

@@ -6,6 +6,7 @@
  *   sorting.cc       the slots' spatial order (sort keys, gather) and the tiles' bounding boxes
  *   neighborList.cc  the neighbour list of (row tile, column slots) chunks
  *   finish.cc        s from the partial sums, E(s), and the forces
+ *   numbers.cc       CoordinationNumberForce (COORDINATION_NUMBERS): per-entry numbers, reductions, weights
  *   tiles.cc         the tile kernel (Self, Dual) and the pair kernel (Pair)
  *   reorder.cc       following OpenMM's reordering of the atoms
  *

@@ -94,11 +94,18 @@ KERNEL void computeSortKeys(GLOBAL const real4* RESTRICT posq, GLOBAL const int4
  */
 KERNEL void gatherSortedSlots(GLOBAL const mm_long* RESTRICT keys, GLOBAL const int* RESTRICT atoms,
         GLOBAL const int* RESTRICT uniques, GLOBAL int* RESTRICT sortedAtoms, GLOBAL int* RESTRICT sortedUniques,
-        int numSlots) {
+        int numSlots
+#ifdef COORDINATION_NUMBERS
+        , GLOBAL int* RESTRICT rowOfSlot
+#endif
+        ) {
     for (int index = GLOBAL_ID; index < numSlots; index += GLOBAL_SIZE) {
         const int slot = (int) (keys[index] & 0xFFFFFFFF);
         sortedAtoms[index] = atoms[slot];
         sortedUniques[index] = uniques[slot];
+#ifdef COORDINATION_NUMBERS
+        rowOfSlot[slot] = index;
+#endif
     }
 }
 

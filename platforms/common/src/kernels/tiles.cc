@@ -164,7 +164,7 @@ DEVICE void tilePairsShuffled(const bool checked, const bool diagonal, const int
 DEVICE real processTile(const bool validTile, const int rowTile, const int columnSlotOfLane, const bool fullColumns,
         const bool diagonal, const bool singleCopy, const real4 centre, SLOT_PARAMS,
         GLOBAL mm_long* RESTRICT gradientBuffer, int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
-        LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom) {
+        LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom NUMBERS_TILE_PARAMS) {
     const int lane = LOCAL_ID % TILE_SIZE;
 #ifndef USE_WARP_SHUFFLE
     const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled columns
@@ -187,6 +187,12 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
         const real3 column = imageNearest(make_real3(pos.x, pos.y, pos.z), centre, periodicBoxSize, invPeriodicBoxSize);
         pos = make_real4(column.x, column.y, column.z, pos.w);
     }
+#endif
+#ifdef COORDINATION_NUMBERS
+    numberTile(validTile && fullRows && fullColumns && !diagonal, diagonal, singleCopy, lane, pos, rowPos, validRow,
+               validColumnOfLane, rowSlot, columnSlotOfLane, numbersPass, numbersFixed, numberWeights, gradientBuffer,
+               computeGradient, BOX_ARGS, columnPos, columnGradient, columnWeight, columnFixed);
+    return 0;
 #endif
 #ifdef CHECK_SAME_ATOM
     const int rowAtom = (validRow ? sortedAtomsA[rowSlot] : -1);
@@ -237,7 +243,8 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
  * Tile `tile` of the full enumeration (decodeTile); tile < 0: none (the warp still takes part in barriers).
  */
 DEVICE real processIndexedTile(int tile, SLOT_PARAMS, GLOBAL mm_long* RESTRICT gradientBuffer, int computeGradient,
-        BOX_PARAMS, LOCAL_ARG real4* columnPos, LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom) {
+        BOX_PARAMS, LOCAL_ARG real4* columnPos, LOCAL_ARG real3* columnGradient, LOCAL_ARG int* columnAtom
+        NUMBERS_TILE_PARAMS) {
     int rowTile = 0, columnTile = 0;
     if (tile >= 0)
         decodeTile(tile, &rowTile, &columnTile);
@@ -250,7 +257,7 @@ DEVICE real processIndexedTile(int tile, SLOT_PARAMS, GLOBAL mm_long* RESTRICT g
     return processTile(tile >= 0, rowTile, columnSlot < numColumns ? columnSlot : -1,
                        (columnTile + 1) * TILE_SIZE <= numColumns, MODE_IS_SELF && rowTile == columnTile, false,
                        make_real4(0, 0, 0, 0), SLOT_ARGS,
-                       gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient, columnAtom);
+                       gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient, columnAtom NUMBERS_TILE_ARGS);
 }
 
 
@@ -279,7 +286,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         , GLOBAL mm_long* RESTRICT partialFixed, GLOBAL int* RESTRICT listState,
         GLOBAL const int* RESTRICT chunkRows, GLOBAL const int* RESTRICT chunkSlots, int useList, int capacity
 #endif
-        FUSED_FINISH_PARAMS) {
+        NUMBERS_KERNEL_PARAMS FUSED_FINISH_PARAMS) {
 #ifdef USE_WARP_SHUFFLE
     LOCAL_ARG real4* columnPos = 0; // the columns live in registers
     LOCAL_ARG real3* columnGradient = 0;
@@ -288,6 +295,15 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
     LOCAL real4 columnPos[WARPS_PER_BLOCK * 2 * TILE_SIZE];
     LOCAL real3 columnGradient[WARPS_PER_BLOCK * 2 * TILE_SIZE];
     LOCAL int columnAtom[WARPS_PER_BLOCK * 2 * TILE_SIZE];
+#endif
+#ifdef COORDINATION_NUMBERS
+#ifdef USE_WARP_SHUFFLE
+    LOCAL_ARG real* columnWeight = 0;
+    LOCAL_ARG mm_long* columnFixed = 0;
+#else
+    LOCAL real columnWeight[WARPS_PER_BLOCK * 2 * TILE_SIZE];
+    LOCAL mm_long columnFixed[2 * WARPS_PER_BLOCK * 2 * TILE_SIZE];
+#endif
 #endif
     LOCAL volatile mixed reduceTemp[WARPS_PER_BLOCK * TILE_SIZE];
 #ifdef USE_CULLING
@@ -372,7 +388,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
 #endif
             ADD_TILE_SUM(processTile(item < numItems, rowTile, columnSlot, fullColumns, item < numDiagonal, singleCopy,
                                      centre, SLOT_ARGS, gradientBuffer, computeGradient, BOX_ARGS, columnPos,
-                                     columnGradient, columnAtom));
+                                     columnGradient, columnAtom NUMBERS_TILE_ARGS));
         }
     }
 #endif
@@ -404,14 +420,14 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
             for (int first = 0; first < count; first += WARPS_PER_BLOCK)
                 ADD_TILE_SUM(processIndexedTile(first + warp < count ? tileList[first + warp] : -1, SLOT_ARGS,
                                                 gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient,
-                                                columnAtom));
+                                                columnAtom NUMBERS_TILE_ARGS));
         }
     }
 #else
     for (int firstTile = GROUP_ID * WARPS_PER_BLOCK; firstTile < NUM_TILES; firstTile += NUM_GROUPS * WARPS_PER_BLOCK) {
         const int tile = firstTile + warp;
         ADD_TILE_SUM(processIndexedTile(tile < NUM_TILES ? tile : -1, SLOT_ARGS, gradientBuffer, computeGradient,
-                                        BOX_ARGS, columnPos, columnGradient, columnAtom));
+                                        BOX_ARGS, columnPos, columnGradient, columnAtom NUMBERS_TILE_ARGS));
     }
 #endif
 #undef ADD_TILE_SUM
@@ -424,6 +440,18 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
     if (LOCAL_ID == 0) {
         partialFixed[2 * GROUP_ID] = blockHi;
         partialFixed[2 * GROUP_ID + 1] = blockLo;
+    }
+#endif
+#if defined(COORDINATION_NUMBERS) && defined(FUSED_FINISH)
+    if (numbersPass == 1) {
+        LOCAL volatile mm_long numberLongTemp[WARPS_PER_BLOCK * TILE_SIZE];
+        LOCAL volatile int numberIndexTemp[WARPS_PER_BLOCK * TILE_SIZE];
+        LOCAL int numberIsLast[1];
+        finishNumbersInLastBlock(numbersFixed, rowOfSlotA, numberValues, numberWeights, globals, numberResults,
+                                 energyBuffer, addEnergy, numberPartialFixed, numberPartialSums, numberPartialIndices,
+                                 numberCoefficients, numberIndices, numberState, blocksDone, nonFiniteFlags, parity,
+                                 reduceTemp, numberLongTemp, numberIndexTemp, numberIsLast DERIVATIVE_ARGS);
+        return;
     }
 #endif
     FUSED_FINISH_TAIL(sortedAtomsA, sortedAtomsB)
