@@ -338,7 +338,8 @@ TEST_P(CoordinationNumbersMatrix, NumbersReductionsEnergyAndForcesMatchTheBruteF
         ASSERT_GT(expectedNumbers[i], 0.01L) << "entry " << i << " has neighbours (MIN's exp(beta / c) stays finite)";
         expectRelativelyNear(numbers[i], expectedNumbers[i], Tolerance::Coordination, "c_" + std::to_string(i));
     }
-    EXPECT_EQ(numbers[setup.groupA.size() - 1], numbers[5]) << "both entries of the atom listed twice";
+    // Both entries of the atom listed twice: the same sum, of its terms in whatever order the platform adds them.
+    expectRelativelyNear(numbers[setup.groupA.size() - 1], numbers[5], Tolerance::Exact, "the atom listed twice");
 
     vector<double> values;
     tested.getForce().getCollectiveVariableValues(tested.getContext(), values);
@@ -771,8 +772,10 @@ TEST(CoordinationNumbers, InsideACustomCVForceItsNumbersAreReadThroughTheOuterCo
     inner->getCoordinationNumbers(context, numbers);
     static_cast<const Numbers&>(direct.getForce()).getCoordinationNumbers(direct.getContext(), expected);
     ASSERT_EQ(numbers.size(), expected.size());
+    // The inner context is a second context of the same positions; in single and mixed precision the GPU kernels
+    // subtract OpenMM's cell offsets from its float positions, which can differ in the last digits between contexts.
     for (size_t i = 0; i < numbers.size(); i++)
-        EXPECT_EQ(numbers[i], expected[i]);
+        expectRelativelyNear(numbers[i], expected[i], Tolerance::Coordination, "c_" + std::to_string(i));
     expectRelativelyNear(context.getState(OpenMM::State::Energy).getPotentialEnergy(), 2 * direct.evaluate().energy,
-                         Tolerance::Exact);
+                         Tolerance::Coordination);
 }
