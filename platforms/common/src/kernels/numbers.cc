@@ -65,8 +65,8 @@ DEVICE bool includeNumberPair(const bool checked, const bool diagonal, const int
 }
 
 /**
- * Add v to a fixed-point number: v * 2^20 = hi + lo * 2^-32, both integers (as addFixedPoint). Every pair's v is
- * converted on its own, so that c is the same sum in any order (two entries of one atom get bitwise the same c).
+ * Add v to a fixed-point number: v * 2^20 = hi + lo * 2^-32, both integers (as addFixedPoint): c is then the same sum
+ * in any order of the tiles.
  */
 DEVICE void addFixedNumber(mm_long* hi, mm_long* lo, real value) {
     const real scaled = value * (real) 1048576;
@@ -86,23 +86,23 @@ DEVICE mixed fixedToNumber(mm_long hi, mm_long lo) {
 }
 
 #ifdef USE_WARP_SHUFFLE
-/** Pass 1 of one tile by shuffles (as tilePairsShuffled): this lane's row sum and its column's sum of v. */
+/**
+ * Pass 1 of one tile by shuffles (as tilePairsShuffled): this lane's row sum and its column's sum of v. Each sum is
+ * accumulated in mixed precision over the tile's 32 steps, in their fixed order, and converted to fixed point once:
+ * the same tile gives the same bits, and the tiles' fixed-point sums add up to the same c in any order.
+ */
 DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const int lane, real4 column,
         const real3 rowPos, const bool validRow, mm_long* rowHi, mm_long* rowLo, mm_long* columnHi, mm_long* columnLo,
         const bool wrap, BOX_PARAMS) {
-    mm_long sumHi = 0, sumLo = 0, heldHi = 0, heldLo = 0;
+    mixed sum = 0, held = 0;
     const int source = (lane + 1) & (TILE_SIZE - 1);
     for (int k = 0; k < TILE_SIZE; k++) {
         if (includeNumberPair(checked, diagonal, lane, k, column.w, validRow)) {
             real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
             real scale;
             const real value = numberPair(&delta, &scale, wrap, BOX_ARGS);
-            mm_long hi = 0, lo = 0;
-            addFixedNumber(&hi, &lo, value);
-            sumHi += hi;
-            sumLo += lo;
-            heldHi += hi;
-            heldLo += lo;
+            sum += value;
+            held += value;
         }
         column.x = __shfl_sync(0xffffffff, column.x, source);
         column.y = __shfl_sync(0xffffffff, column.y, source);
@@ -110,14 +110,15 @@ DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const 
         if (checked)
             column.w = __shfl_sync(0xffffffff, column.w, source);
 #ifdef MODE_SELF
-        heldHi = __shfl_sync(0xffffffff, heldHi, source);
-        heldLo = __shfl_sync(0xffffffff, heldLo, source);
+        held = __shfl_sync(0xffffffff, held, source);
 #endif
     }
-    *rowHi = sumHi;
-    *rowLo = sumLo;
-    *columnHi = heldHi;
-    *columnLo = heldLo;
+    const mixed scaledRow = sum * (mixed) 1048576, scaledColumn = held * (mixed) 1048576; // as addFixedNumber
+    const mixed wholeRow = floor(scaledRow), wholeColumn = floor(scaledColumn);
+    *rowHi = (mm_long) wholeRow;
+    *rowLo = (mm_long) ((scaledRow - wholeRow) * (mixed) 4294967296.0);
+    *columnHi = (mm_long) wholeColumn;
+    *columnLo = (mm_long) ((scaledColumn - wholeColumn) * (mixed) 4294967296.0);
 }
 
 /** Pass 2 of one tile by shuffles: the row's and the column's gradient of sum (w_row + w_column) v. */
