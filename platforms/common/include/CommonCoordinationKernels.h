@@ -56,6 +56,12 @@ private:
     /** Point the finish at OpenMM's energy-parameter-derivative buffer (once, at the first evaluation). */
     void connectParameterDerivatives();
     void launch(bool computeGradient, bool addEnergy);
+    /**
+     * What every launch does before its pair kernel: the work thread's flush (several devices), the cell offsets,
+     * the tiles' bounds and list (culling), and the pair kernel's gradient, parity, box and energy arguments.
+     * Returns this evaluation's list parity.
+     */
+    int preparePairKernel(bool computeGradient, bool addEnergy);
     /** A CoordinationNumberForce's evaluation (launch's, for plan.numbers): the numbers, and forces if computeForces. */
     void launchNumbers(bool computeForces, bool addEnergy);
     /** Download an array of the kernel's "mixed" type as doubles. */

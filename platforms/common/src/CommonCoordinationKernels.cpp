@@ -180,13 +180,9 @@ void CommonCalcCoordinationForceKernel::growList(int needed) {
     built->kernels.setListArgs(built->arrays, s.listCapacity);
 }
 
-void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEnergy) {
+int CommonCalcCoordinationForceKernel::preparePairKernel(bool computeGradient, bool addEnergy) {
     const Plan& plan = built->plan;
     CommonCoordinationKernelSet& k = built->kernels;
-    if (plan.numbers) {
-        launchNumbers(computeGradient, addEnergy);
-        return;
-    }
     if (cc.getNumContexts() > 1) {
         // With several devices OpenMM clears this device's force and energy buffers from a worker
         // thread: let that finish before our kernels are queued, or it could erase their results.
@@ -202,6 +198,17 @@ void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEne
     box.setArgs(*k.pairKernel, k.pairBoxArg, plan.useDouble);
     if (plan.fusedFinish)
         k.pairKernel->setArg(k.pairAddEnergyArg, addEnergy ? 1 : 0);
+    return parity;
+}
+
+void CommonCalcCoordinationForceKernel::launch(bool computeGradient, bool addEnergy) {
+    const Plan& plan = built->plan;
+    CommonCoordinationKernelSet& k = built->kernels;
+    if (plan.numbers) {
+        launchNumbers(computeGradient, addEnergy);
+        return;
+    }
+    const int parity = preparePairKernel(computeGradient, addEnergy);
     k.pairKernel->execute(plan.pairWorkUnits, plan.pairBlockSize);
     built->state.listParity ^= 1;
     if (plan.fusedFinish)
@@ -219,19 +226,8 @@ void CommonCalcCoordinationForceKernel::launchNumbers(bool computeForces, bool a
     // Pass 1 (the numbers), their finish (reductions, energy, weights), and with forces pass 2 and the force finish.
     const Plan& plan = built->plan;
     CommonCoordinationKernelSet& k = built->kernels;
-    if (cc.getNumContexts() > 1)
-        cc.getWorkThread().flush(); // see launch()
-    updateCellOffsets();
-    const CommonCoordinationBox box = CommonCoordinationBox::current(cc);
-    if (plan.culling)
-        prepareTiles(box);
-    const int parity = built->state.listParity;
+    const int parity = preparePairKernel(false, addEnergy);
     k.pairKernel->setArg(k.pairNumbersPassArg, 1);
-    k.pairKernel->setArg(k.pairComputeGradientArg, 0);
-    k.pairKernel->setArg(k.pairParityArg, parity);
-    box.setArgs(*k.pairKernel, k.pairBoxArg, plan.useDouble);
-    if (plan.fusedFinish)
-        k.pairKernel->setArg(k.pairAddEnergyArg, addEnergy ? 1 : 0);
     k.pairKernel->execute(plan.pairWorkUnits, plan.pairBlockSize);
     if (!plan.fusedFinish) {
         const int blockSize = plan.numbersBlockSize, partThreads = plan.numberParts * blockSize;
