@@ -76,6 +76,20 @@ namespace CoordinationPlugin {
  *              or f(x2), x2 = r^2 / r0^2 (d0 is then ignored, as in PLUMED: no clamp, stretch uses f(0))
  * @endcode
  *
+ * Centres (PLUMED's COM and CENTER virtual atoms in GROUPA/GROUPB): addCenter() defines a point computed from the
+ * positions of a list of particles at every evaluation, and returns the id (-1 for the first centre, -2 for the
+ * second, ...) that stands for it in a group, wherever a particle index may:
+ * @code
+ * int ligand = force.addCenter(ligandAtoms, CoordinationForce::CenterOfMass);   // PLUMED: c1: COM ATOMS=...
+ * force.setGroupA({ligand});                                                  // GROUPA=c1
+ * force.setGroupB(waterOxygens);
+ * @endcode
+ * The centre is sum_k w_k x_k / sum_k w_k with w_k = 1 (GeometricCenter, PLUMED's CENTER), the System's masses
+ * (CenterOfMass: COM, or CENTER MASS) or given weights (WeightedCenter: CENTER WEIGHTS=). As PLUMED does unless
+ * NOPBC, when the System uses periodic boundary conditions the group is first made whole: each particle is placed
+ * at the minimum image of the one before it in the list. The force on the centre is spread back to its particles,
+ * w_k / sum w of it to particle k.
+ *
  * The automatic dmax (0) is PLUMED's default for the type: the keyword form's cutoff for Rational,
  * d0 + r0 for Cosinus (where it reaches 0), none for the others (Cubic needs an explicit dmax).
  */
@@ -114,6 +128,17 @@ public:
         NativeQ = 7,
         /** PLUMED's CUSTOM: a Lepton expression of x or of x2 = r^2 / r0^2. */
         Custom = 8
+    };
+    /**
+     * How a centre (addCenter()) weighs its particles.
+     */
+    enum CenterWeighting {
+        /** Weights 1: the geometric centre (PLUMED's CENTER). */
+        GeometricCenter = 0,
+        /** The System's particle masses: the centre of mass (PLUMED's COM, or CENTER MASS). */
+        CenterOfMass = 1,
+        /** Weights given per particle (PLUMED's CENTER WEIGHTS=). */
+        WeightedCenter = 2
     };
     /**
      * Create a CoordinationForce.
@@ -198,9 +223,50 @@ public:
     /**
      * Set group B (PLUMED's GROUPB): used by Dual and Pair modes, must be empty in Self mode.
      *
-     * @param atoms   0-based particle indices (Pair mode: as many as group A)
+     * @param atoms   0-based particle indices, or centres (the ids addCenter() returned); Pair mode: as many as
+     *                group A
      */
     void setGroupB(const std::vector<int>& atoms) { groupB = atoms; }
+    /**
+     * Add a centre: a point that stands in a group where a particle may (PLUMED's CENTER and COM virtual atoms),
+     * computed from its particles' positions at every evaluation, its force spread back to them by weight (see
+     * the class comment).
+     * @param particles   the particle indices, at least one (a particle listed twice counts per entry)
+     * @param weighting   GeometricCenter (weights 1, the default), CenterOfMass (the System's masses) or
+     *                    WeightedCenter
+     * @param weights     WeightedCenter only (empty otherwise): one weight per particle, their sum not 0
+     * @param makeWhole   whether the group is first made whole (each particle at its minimum image from the one
+     *                    before it) when the System uses periodic boundary conditions: true (the default) as PLUMED
+     *                    does, false is PLUMED's NOPBC
+     * @return the id that stands for the centre in a group: -1 - its index (-1 for the first centre)
+     */
+    int addCenter(const std::vector<int>& particles, CenterWeighting weighting = GeometricCenter,
+                  const std::vector<double>& weights = std::vector<double>(), bool makeWhole = true);
+    /**
+     * Get the number of centres.
+     * @return default 0
+     */
+    int getNumCenters() const { return centers.size(); }
+    /**
+     * Get a centre's settings.
+     * @param index             0 .. getNumCenters() - 1: the centre whose id is -1 - index
+     * @param[out] particles    its particle indices
+     * @param[out] weighting    its weighting
+     * @param[out] weights      its weights (WeightedCenter; empty otherwise)
+     * @param[out] makeWhole    whether the group is made whole under periodic boundary conditions
+     */
+    void getCenterParameters(int index, std::vector<int>& particles, CenterWeighting& weighting,
+                             std::vector<double>& weights, bool& makeWhole) const;
+    /**
+     * Change a centre's settings (in a Context: with updateParametersInContext()).
+     * @param index       0 .. getNumCenters() - 1: the centre whose id is -1 - index
+     * @param particles   as in addCenter()
+     * @param weighting   as in addCenter()
+     * @param weights     as in addCenter()
+     * @param makeWhole   as in addCenter()
+     */
+    void setCenterParameters(int index, const std::vector<int>& particles, CenterWeighting weighting,
+                             const std::vector<double>& weights, bool makeWhole);
     /**
      * Get r0, the switching function's length scale.
      *
@@ -520,6 +586,7 @@ protected:
 private:
     friend class CoordinationForceImpl; // finds the force's Impl in a Context (or a CustomCVForce's inner one)
     class GlobalParameterInfo;
+    class CenterInfo;
     std::string energyExpression;
     Mode mode;
     std::vector<int> groupA, groupB;
@@ -532,6 +599,7 @@ private:
     int smapA, smapB;
     double nativeQBeta, nativeQLambda, nativeQReference;
     std::string customSwitchingFunction;
+    std::vector<CenterInfo> centers;
 };
 
 // Declared private in CoordinationForce: left out of the API reference.
@@ -554,6 +622,20 @@ public:
      * @param defaultValue   its value in a new Context
      */
     GlobalParameterInfo(const std::string& name, double defaultValue) : name(name), defaultValue(defaultValue) {}
+};
+/**
+ * A centre of a CoordinationForce (addCenter()).
+ */
+class CoordinationForce::CenterInfo {
+public:
+    /** The particle indices. */
+    std::vector<int> particles;
+    /** How they are weighed. */
+    CenterWeighting weighting = GeometricCenter;
+    /** WeightedCenter's weights. */
+    std::vector<double> weights;
+    /** Whether the group is made whole under periodic boundary conditions. */
+    bool makeWhole = true;
 };
 /// @endcond
 

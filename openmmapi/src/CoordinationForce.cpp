@@ -104,6 +104,37 @@ void CoordinationForce::setCustomSwitchingFunction(const string& expression) {
     switchingFunction = Custom;
 }
 
+int CoordinationForce::addCenter(const vector<int>& particles, CenterWeighting weighting, const vector<double>& weights,
+                                 bool makeWhole) {
+    if (weighting != GeometricCenter && weighting != CenterOfMass && weighting != WeightedCenter)
+        throw OpenMMException("CoordinationForce::addCenter: unknown centre weighting " + std::to_string((int) weighting) +
+                              "; use CoordinationForce::GeometricCenter, CenterOfMass or WeightedCenter");
+    centers.push_back(CenterInfo());
+    setCenterParameters(centers.size() - 1, particles, weighting, weights, makeWhole);
+    return -(int) centers.size();
+}
+
+void CoordinationForce::getCenterParameters(int index, vector<int>& particles, CenterWeighting& weighting,
+                                            vector<double>& weights, bool& makeWhole) const {
+    checkIndex("getCenterParameters", index, centers.size(), "centre", "centres");
+    particles = centers[index].particles;
+    weighting = centers[index].weighting;
+    weights = centers[index].weights;
+    makeWhole = centers[index].makeWhole;
+}
+
+void CoordinationForce::setCenterParameters(int index, const vector<int>& particles, CenterWeighting weighting,
+                                            const vector<double>& weights, bool makeWhole) {
+    checkIndex("setCenterParameters", index, centers.size(), "centre", "centres");
+    if (weighting != GeometricCenter && weighting != CenterOfMass && weighting != WeightedCenter)
+        throw OpenMMException("CoordinationForce: unknown centre weighting " + std::to_string((int) weighting) +
+                              "; use CoordinationForce::GeometricCenter, CenterOfMass or WeightedCenter");
+    centers[index].particles = particles;
+    centers[index].weighting = weighting;
+    centers[index].weights = weights;
+    centers[index].makeWhole = makeWhole;
+}
+
 int CoordinationForce::addGlobalParameter(const string& name, double defaultValue) {
     globalParameters.push_back(GlobalParameterInfo(name, defaultValue));
     return globalParameters.size() - 1;

@@ -1,0 +1,48 @@
+#ifndef OPENMM_COORDINATION_RESOLVEDCONTACTMAP_H_
+#define OPENMM_COORDINATION_RESOLVEDCONTACTMAP_H_
+
+#include "ContactMapForce.h"
+#include "internal/ResolvedCenters.h"
+#include "internal/SwitchingFunctionConstants.h"
+#include "lepton/ParsedExpression.h"
+#include <string>
+#include <vector>
+
+namespace CoordinationPlugin {
+
+/**
+ * A validated ContactMapForce with everything its kernels need resolved once (ContactMapForceImpl::resolve, at
+ * context creation and in updateParametersInContext). Contacts with the same switching settings share one entry of
+ * switchings. Copy it by construction or move it (Lepton's copy assignment of an empty ParsedExpression
+ * dereferences null).
+ */
+struct ResolvedContactMap {
+    ContactMapForce::Reduction reduction = ContactMapForce::Sum;
+    bool periodic = false;
+    /** Per contact: the member ids (a particle index, or centers.numParticles + k for centre k). */
+    std::vector<int> particle1, particle2;
+    /** Per contact: ref_n and w_n. */
+    std::vector<double> reference, weight;
+    /** Per contact: its index into switchings. */
+    std::vector<int> switchingIndex;
+    /** The distinct switching functions' constants (CoordinationForceImpl::resolveSwitching). */
+    std::vector<SwitchingFunctionConstants> switchings;
+    ResolvedCenters centers;
+    /** Every particle that a contact or a centre uses, once, in increasing order. */
+    std::vector<int> uniqueParticles;
+    std::string energyExpression;
+    /** The variables' names, in order ({"s"}, or contact_1 .. contact_N). */
+    std::vector<std::string> variableNames;
+    std::vector<std::string> globalParameterNames;
+    Lepton::ParsedExpression energy;
+    /** dE/dv per variable, in the order of variableNames. */
+    std::vector<Lepton::ParsedExpression> energyDerivatives;
+    std::vector<std::string> energyParameterDerivativeNames;
+    /** dE/dlambda, in the order of energyParameterDerivativeNames. */
+    std::vector<Lepton::ParsedExpression> energyParameterDerivatives;
+    int getNumContacts() const { return particle1.size(); }
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*OPENMM_COORDINATION_RESOLVEDCONTACTMAP_H_*/
