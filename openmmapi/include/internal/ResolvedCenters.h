@@ -4,6 +4,7 @@
 #include "internal/windowsExportCoordination.h"
 #include "openmm/System.h"
 #include "openmm/Vec3.h"
+#include <string>
 #include <vector>
 
 namespace CoordinationPlugin {
@@ -32,6 +33,21 @@ struct OPENMM_EXPORT_COORDINATION ResolvedCenters {
     std::vector<std::vector<double>> differenceWeights;
     /** Per centre: whether it is made whole (its flag and the System's periodic boundary conditions). */
     std::vector<bool> makeWhole;
+    /**
+     * Check the centres of a force and resolve them. Centre k has particles[k], weighting[k] (a
+     * CoordinationForce::CenterWeighting), weights[k] (WeightedCenter) and makeWhole[k]. An OpenMMException names a
+     * bad centre (no particles, an index outside the System, a weight count that differs from the particle count,
+     * a weight that is not finite, weights or masses that sum to 0) and says what is allowed; forceName starts it.
+     */
+    static ResolvedCenters resolve(const OpenMM::System& system, const std::vector<std::vector<int>>& particles,
+                                   const std::vector<int>& weighting, const std::vector<std::vector<double>>& weights,
+                                   const std::vector<bool>& makeWhole, const std::string& forceName);
+    /**
+     * The member id of a user's group entry or contact particle: a particle index (0 .. numParticles - 1) is itself,
+     * a centre's id -1 - k is numParticles + k. Any other value throws an OpenMMException, whose message starts with
+     * what (e.g. "CoordinationForce: group A entry 3") and says what is allowed.
+     */
+    int memberOf(int entry, const std::string& what) const;
     /** The number of centres. */
     int size() const { return particles.size(); }
     /** Whether a member id is a centre. */
