@@ -185,7 +185,7 @@ def test_to_plumed_reads_back_to_the_same_settings(values):
 
 
 BAD_LINES = {
-    "c: DISTANCE ATOMS=1,2": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER and COORDINATION_MOMENTS; found c: DISTANCE)",
+    "c: DISTANCE ATOMS=1,2": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, COORDINATION_MOMENTS and CONTACTMAP; found c: DISTANCE)",
     "c: COORDINATION R_0=1": "GROUPA is required",
     "c: COORDINATION GROUPA=1": "R_0 is required",
     "c: COORDINATION GROUPA=1 R_0=1 FOO=3": "FOO is not a keyword",
@@ -202,7 +202,7 @@ BAD_LINES = {
     "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUSTOM R_0=1}": "needs FUNC",
     "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={TANH R_0=1 A=3}": "A is not a keyword CoordinationForce understands inside SWITCH={TANH",
     "c: COORDINATION GROUPA=@water R_0=1": "MOLINFO",
-    "c: COORDINATION GROUPA=g1 R_0=1": "g1 is not an atom number, a range or the label of a GROUP action before this one",
+    "c: COORDINATION GROUPA=g1 R_0=1": "g1 is not an atom number, a range or the label of a GROUP, COM or CENTER action before this one",
     "c: COORDINATION GROUPA=0 R_0=1": "below 1",
     "c: COORDINATION GROUPA=5-3 R_0=1": "ends before it starts",
     "c: COORDINATION GROUPA=1-5:0 R_0=1": "stride",
@@ -368,11 +368,11 @@ BAD_INPUTS = {
         'line 3 closes the "c: ..." of line 1 with "... DISTANCE"; write "..." or "... COORDINATION"',
     "...\n": 'line 1 is "..." outside a continued action',
     "c: COORDINATION GROUPA=1 R_0=1\nd: COORDINATION GROUPA=2 R_0=1":
-        "fromPlumed reads one action (and an optional UNITS); this input has 2 actions that become forces: "
+        "fromPlumed reads one action (and an optional UNITS, its GROUP, COM and CENTER actions); this input has 2 actions that become forces: "
         "read a whole plumed.dat with fromPlumedFile",
     "c: COORDINATION GROUPA=1 R_0=1\nPRINT ARG=c":
         "this input has 1 action that becomes a force and PRINT: read a whole plumed.dat with fromPlumedFile",
-    "d: DISTANCE ATOMS=1,2\n": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER and COORDINATION_MOMENTS; found d: DISTANCE)",
+    "d: DISTANCE ATOMS=1,2\n": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, COORDINATION_MOMENTS and CONTACTMAP; found d: DISTANCE)",
     "UNITS LENGTH=A\nUNITS LENGTH=nm\nc: COORDINATION GROUPA=1 R_0=1": "UNITS is given twice",
     "c: COORDINATION GROUPA=1 R_0=1\nUNITS LENGTH=A": "UNITS must come before the actions it applies to",
     "UNITS LENGTH=inch\nc: COORDINATION GROUPA=1 R_0=1": "LENGTH=inch is not a number",
