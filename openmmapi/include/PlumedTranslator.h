@@ -44,10 +44,40 @@ namespace CoordinationPlugin {
  *                SMEAR=} (n Between reductions "between_1" ... "between_n"). The text inside the braces is
  *                the parameters of the reduction, unchanged: a switching function of a number, which UNITS
  *                does not scale.
+ * CONTACTMAP     ContactMapForce with the energy "s" (SUM: Sum; CMDIST: Distance) or "0" (neither: Components,
+ *                one variable contact_n per contact, PLUMED's components contact-n). ATOMS1=a,b, ATOMS2=...
+ *                (numbered from 1; PLUMED stops at the first missing number, so a later one is refused), each
+ *                two atoms or centres; SWITCH={...} for every contact or SWITCH1={...}, SWITCH2=... for each
+ *                (one per contact; any type, read as COORDINATION's SWITCH, UNITS scaling its lengths; the
+ *                CUSTOM contacts must share one FUNC, the force's one expression); REFERENCE1=, REFERENCE2=
+ *                (up to the first missing number, the others 0) or REFERENCE= for all (default 0); WEIGHT1=,
+ *                ... or WEIGHT= likewise (default 1); NOPBC; SERIAL and NUMERICAL_DERIVATIVES accepted and
+ *                ignored. Refused as PLUMED refuses them: SUM with CMDIST, an ATOMSn that is not two atoms, no
+ *                switching function, a missing SWITCHn, SWITCH with SWITCH1 (REFERENCE with REFERENCE1,
+ *                WEIGHT with WEIGHT1), CMDIST of one contact without REFERENCE1 (PLUMED's check counts the
+ *                numbered references); also a map without contacts. CONTACTMAP has no R_0/NN/MM keyword
+ *                form: R_0= is refused with the SWITCH spelling.
  * GROUP          no force: its atoms (ATOMS, less REMOVE, then SORT or UNIQUE) for every later atom
- *                list that names its label (GROUPA, GROUPB, SPECIES, SPECIESA, SPECIESB, the ATOMS and
- *                REMOVE of GROUP), alone or in a list ("g1,20-25"). NDX_FILE is refused.
+ *                list that names its label (GROUPA, GROUPB, SPECIES, SPECIESA, SPECIESB, ATOMSn, the ATOMS and
+ *                REMOVE of GROUP), alone or in a list ("g1,20-25"); it may hold centres (SORT puts them after
+ *                the atoms, in the order of their definitions, as PLUMED numbers its virtual atoms). NDX_FILE
+ *                is refused.
+ * COM, CENTER    no force: a centre (a virtual atom) for every later atom list that names its label (GROUPA,
+ *                GROUPB, SPECIES, SPECIESA, SPECIESB, ATOMSn of CONTACTMAP, GROUP's ATOMS), alone or in a list
+ *                ("GROUPA=c1,5-7"). "c1: COM ATOMS=..." is CoordinationForce::CenterOfMass; "CENTER ATOMS=..."
+ *                GeometricCenter, with MASS (or WEIGHTS=@Masses) CenterOfMass, with WEIGHTS=w1,w2,... (one per
+ *                atom, sum not 0) WeightedCenter; NOPBC is makeWhole false (PLUMED makes the group whole
+ *                otherwise). ATOMS may name GROUPs but not other centres. SET_MASS and SET_CHARGE are accepted
+ *                and ignored. Refused: PHASES, SAFE_PHASES, WEIGHTS=@Charges or an action's label, MASS with
+ *                WEIGHTS, a weight count other than the atom count.
  * @endcode
+ *
+ * A force gets its own centre (addCenter()) for each COM or CENTER label its atom lists name, through a GROUP or
+ * directly; a label named twice is one centre. fromPlumedFile() gives each force the centres it names, in the
+ * order of their actions; a COM or CENTER action that no force names is listed as skipped (it may be meant
+ * for an action the translator does not read, such as DISTANCE), and what would be refused in it is refused only
+ * where a force (or a GROUP) names it. fromPlumed() reads one force and its centres: the force gets every centre
+ * of the input, named or not, in the input's order (so that toPlumed()'s text reads back to the same ids).
  *
  * PLUMED 2.10's functions of a vector written as actions of their own fold into the CoordinationNumberForce
  * of a labelled COORDINATIONNUMBER (or COORDINATION_MOMENTS) action c, each as a reduction named by its
@@ -59,11 +89,11 @@ namespace CoordinationPlugin {
  * "mo: MOMENTS ARG=c POWERS=2,3" gives Moment reductions "mo_moment_2" and "mo_moment_3". PERIODIC=NO is
  * accepted. An unlabelled function, one of several arguments or of another action's value is not folded.
  *
- * GROUP actions and the folded functions are read, and not listed as skipped; a per-atom MORE_THAN,
- * LESS_THAN or BETWEEN of a vector that no SUM folds is listed as skipped.
+ * GROUP actions, the centres a force uses and the folded functions are read, and not listed as skipped; a
+ * per-atom MORE_THAN, LESS_THAN or BETWEEN of a vector that no SUM folds is listed as skipped.
  *
  * Anything the translator does not understand in an action it reads (an unknown keyword, \@mdatoms, a
- * label that names no earlier GROUP, a malformed number) throws an OpenMMException that names it and the
+ * label that names no earlier GROUP, COM or CENTER, a malformed number) throws an OpenMMException that names it and the
  * action. Biases and other actions (RESTRAINT, METAD, DISTANCE, PRINT, ...) are not read: fromPlumedFile()
  * lists them, and a bias is written as the force's energy expression.
  */
@@ -81,24 +111,34 @@ public:
     static std::vector<OpenMM::Force*> fromPlumedFile(const std::string& pathOrText, std::vector<std::string>& skipped);
     /**
      * Read PLUMED input holding exactly one action that becomes a force (and optionally a UNITS action
-     * before it, GROUP actions and the functions folded into the force), on one line or in PLUMED's
-     * multi-line form. The force is named by the action's label if it has one.
+     * before it, GROUP actions, the COM and CENTER actions of its centres and the functions folded into the
+     * force), on one line or in PLUMED's multi-line form: what toPlumed() writes. The force is named by the
+     * action's label if it has one; it gets every centre of the input, in order.
      *
      * @param input   the action's text
      * @return a new force; the caller owns it
      */
     static OpenMM::Force* fromPlumed(const std::string& input);
     /**
-     * A force's settings as one line of PLUMED input, which fromPlumed() reads back to the same settings
-     * (the energy expression and global parameters are not part of it).
+     * A force's settings as PLUMED input, which fromPlumed() reads back to the same settings (the energy
+     * expression and global parameters are not part of it): one line, preceded by a COM or CENTER line per
+     * centre (COM for CenterOfMass, CENTER otherwise, NOPBC where it is not made whole), labelled
+     * "<label>_c1", "<label>_c2", ... and named so in the atom lists. What PLUMED cannot express, or a Context
+     * would refuse, throws an OpenMMException: a WeightedCenter of one particle (PLUMED reads a one-entry
+     * WEIGHTS as an action's label: make it a GeometricCenter, the same point), a contact map without contacts.
      *
-     * @param force   a force of a class the translator reads (a CoordinationForce, or a CoordinationNumberForce:
+     * @param force   a force of a class the translator reads (a CoordinationForce; a CoordinationNumberForce:
      *                a COORDINATIONNUMBER line, COORDINATION_MOMENTS with an R power, its reductions as
      *                keywords; the Moment reductions as one MOMENTS list where the first is; a reduction whose
      *                name is not PLUMED's component name, "sum" or "lessthan_1" say, throws an
-     *                OpenMMException)
+     *                OpenMMException; a ContactMapForce: CONTACTMAP in PLUMED's multi-line form, one line per
+     *                contact, one SWITCH where every contact has the same switching function, REFERENCEn
+     *                and WEIGHTn for every contact where one differs from the default (REFERENCEn always
+     *                with CMDIST), an automatic cutoff written as its value (D_MAX), Cubic's unused r0 not
+     *                written)
      * @param label   the action's label (default "c")
-     * @return the line, e.g. "c: COORDINATION GROUPA=1-10 R_0=0.3 NN=6 MM=12"
+     * @return the text, e.g. "c: COORDINATION GROUPA=1-10 R_0=0.3 NN=6 MM=12", after the centres' lines (each
+     *         ending in a line break); a contact map's text ends in a line break
      */
     static std::string toPlumed(const OpenMM::Force& force, const std::string& label = "c");
 };

@@ -7,6 +7,8 @@
 #include "lepton/Parser.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/internal/ContextImpl.h"
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <set>
@@ -23,14 +25,50 @@ void fail(const string& message) {
     throw OpenMMException("CoordinationForce: " + message);
 }
 
-void checkGroupIndices(const vector<int>& group, const string& groupName, int numParticles) {
-    for (int slot = 0; slot < (int) group.size(); slot++) {
-        int atom = group[slot];
-        if (atom < 0 || atom >= numParticles)
-            fail("group " + groupName + " entry " + std::to_string(slot) + " is atom index " + std::to_string(atom) +
-                 ", but the System has " + std::to_string(numParticles) + " particles; use indices 0 to " +
-                 std::to_string(numParticles - 1));
+/**
+ * The member id of a group entry (a particle index, or a centre's id -1 - k: numParticles + k), or an
+ * OpenMMException naming the entry and what is allowed.
+ */
+int memberOfEntry(const ResolvedCenters& centers, int entry, const string& groupName, int slot) {
+    const int numParticles = centers.numParticles, numCenters = centers.size();
+    const string what = "group " + groupName + " entry " + std::to_string(slot) + " is atom index " + std::to_string(entry);
+    if (entry >= numParticles)
+        fail(what + ", but the System has " + std::to_string(numParticles) + " particles; use indices 0 to " +
+             std::to_string(numParticles - 1) + (numCenters > 0 ? ", or a centre's id" : ""));
+    if (entry < 0 && -1 - (long long) entry >= numCenters)
+        fail(what + ", which is not the id of a centre of this force (it has " + std::to_string(numCenters) +
+             (numCenters == 1 ? " centre" : " centres") +
+             (numCenters > 0 ? ", ids -1 to " + std::to_string(-numCenters) : "") +
+             "); a negative entry stands for a centre: use the id addCenter() returned, or indices 0 to " +
+             std::to_string(numParticles - 1));
+    return centers.memberOf(entry, "CoordinationForce: group " + groupName + " entry " + std::to_string(slot));
+}
+
+/** The centres' settings as ResolvedCenters::resolve takes them. */
+struct CenterSettings {
+    vector<vector<int>> particles;
+    vector<int> weighting;
+    vector<vector<double>> weights;
+    vector<bool> makeWhole;
+    explicit CenterSettings(const CoordinationForce& force) {
+        for (int k = 0; k < force.getNumCenters(); k++) {
+            vector<int> members;
+            CoordinationForce::CenterWeighting type;
+            vector<double> centerWeights;
+            bool whole;
+            force.getCenterParameters(k, members, type, centerWeights, whole);
+            particles.push_back(members);
+            weighting.push_back(type);
+            weights.push_back(centerWeights);
+            makeWhole.push_back(whole);
+        }
     }
+};
+
+/** The name that starts a message about a force's centres. */
+string forceName(const CoordinationForce& force) {
+    return (dynamic_cast<const CoordinationNumberForce*>(&force) != nullptr ? "CoordinationNumberForce"
+                                                                            : "CoordinationForce");
 }
 
 /**
@@ -112,15 +150,38 @@ SwitchingFunctionConstants CoordinationForceImpl::resolveSwitching(const Coordin
     return switching;
 }
 
+ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce& force, const System& system) {
+    return resolveWith(force, system.getNumParticles(), [&system](const CoordinationForce& force) {
+        const CenterSettings c(force);
+        return ResolvedCenters::resolve(system, c.particles, c.weighting, c.weights, c.makeWhole, forceName(force));
+    });
+}
+
 ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce& force, int numParticles) {
+    // Room for the centres' member ids after the particles' (the translator checks with INT_MAX particles).
+    numParticles = (int) std::min<long long>(numParticles, (long long) INT_MAX - force.getNumCenters());
+    return resolveWith(force, numParticles, [numParticles](const CoordinationForce& force) {
+        const CenterSettings c(force);
+        return ResolvedCenters::resolve(numParticles, false, [](int) { return 1.0; }, c.particles, c.weighting,
+                                        c.weights, c.makeWhole, forceName(force));
+    });
+}
+
+ResolvedCoordinationForce CoordinationForceImpl::resolveWith(
+    const CoordinationForce& force, int numParticles,
+    const std::function<ResolvedCenters(const CoordinationForce&)>& resolveCenters) {
     auto* numbers = dynamic_cast<const CoordinationNumberForce*>(&force);
     const vector<int>& groupA = force.getGroupA();
     const vector<int>& groupB = force.getGroupB();
     CoordinationForce::Mode mode = force.getMode();
     if (groupA.empty())
         fail("group A is empty; set the atoms with setGroupA()");
-    checkGroupIndices(groupA, "A", numParticles);
-    checkGroupIndices(groupB, "B", numParticles);
+    ResolvedCenters centers = resolveCenters(force);
+    vector<int> membersA, membersB;
+    for (int slot = 0; slot < (int) groupA.size(); slot++)
+        membersA.push_back(memberOfEntry(centers, groupA[slot], "A", slot));
+    for (int slot = 0; slot < (int) groupB.size(); slot++)
+        membersB.push_back(memberOfEntry(centers, groupB[slot], "B", slot));
     if (mode == CoordinationForce::Self && !groupB.empty())
         fail("Self mode uses group A only, but group B has " + std::to_string(groupB.size()) +
              " atoms; use setMode(Dual) for A x B pairs, or clear group B");
@@ -162,9 +223,9 @@ ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce
     // The groups, and the map of their slots to the unique particles (one gradient row each).
     resolved.mode = mode;
     resolved.periodic = force.usesPeriodicBoundaryConditions();
-    resolved.groupA = groupA;
+    resolved.groupA = membersA;
     if (mode != CoordinationForce::Self)
-        resolved.groupB = groupB;
+        resolved.groupB = membersB;
     std::set<int> unique(resolved.groupA.begin(), resolved.groupA.end());
     unique.insert(resolved.groupB.begin(), resolved.groupB.end());
     resolved.uniqueParticles.assign(unique.begin(), unique.end());
@@ -182,6 +243,18 @@ ResolvedCoordinationForce CoordinationForceImpl::resolve(const CoordinationForce
         for (int atom : resolved.groupB)
             resolved.sameAtomPossible = resolved.sameAtomPossible || setA.count(atom) > 0;
     }
+    // The coordinates read: the groups' particles and their centres' particles.
+    std::set<int> input;
+    for (int member : unique) {
+        if (!centers.isCenter(member))
+            input.insert(member);
+        else {
+            const vector<int>& particles = centers.particles[member - numParticles];
+            input.insert(particles.begin(), particles.end());
+        }
+    }
+    resolved.inputParticles.assign(input.begin(), input.end());
+    resolved.centers = std::move(centers);
     return resolved;
 }
 
@@ -252,7 +325,7 @@ void CoordinationForceImpl::getCoordinationNumbers(ContextImpl& context, std::ve
 
 void CoordinationForceImpl::initialize(ContextImpl& context) {
     const System& system = context.getSystem();
-    resolved = resolve(owner, system.getNumParticles());
+    resolved = resolve(owner, system);
     kernel = context.getPlatform().createKernel(CalcCoordinationForceKernel::Name(), context);
     kernel.getAs<CalcCoordinationForceKernel>().initialize(system, resolved);
 }
@@ -284,7 +357,7 @@ long long CoordinationForceImpl::getNumCandidatePairs(ContextImpl& context) {
 }
 
 void CoordinationForceImpl::updateParametersInContext(ContextImpl& context) {
-    ResolvedCoordinationForce next = resolve(owner, context.getSystem().getNumParticles());
+    ResolvedCoordinationForce next = resolve(owner, context.getSystem());
     checkEnergyUnchanged(resolved, next);
     kernel.getAs<CalcCoordinationForceKernel>().copyParametersToContext(context, next);
     resolved = std::move(next);

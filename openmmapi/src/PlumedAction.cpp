@@ -1,4 +1,6 @@
 #include "internal/PlumedAction.h"
+#include "internal/PlumedCenters.h"
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -157,9 +159,18 @@ vector<int> PlumedKeywords::takeAtoms(const string& key) {
             atoms.insert(atoms.end(), members.begin(), members.end());
             continue;
         }
+        const int center = (centers == nullptr ? -1 : centers->indexOf(item));
+        if (center >= 0) {
+            if ((long) atoms.size() + 1 > maxEntries)
+                throw error(key + ": " + item + " makes the group " + std::to_string(atoms.size() + 1) +
+                            " atoms long; a group may list at most " + std::to_string(maxEntries) + " atoms");
+            atoms.push_back(-1 - center);
+            continue;
+        }
         if (item.find_first_not_of("0123456789-:") != string::npos)
-            throw error(key + ": " + item + " is not an atom number, a range or the label of a GROUP action before this "
-                                            "one; list the atoms, or define it first (\"" + item + ": GROUP ATOMS=...\")");
+            throw error(key + ": " + item + " is not an atom number, a range or the label of a GROUP, COM or CENTER "
+                                            "action before this one; list the atoms, or define it first (\"" + item +
+                        ": GROUP ATOMS=...\")");
         if (item[0] == '-')
             throw error(key + ": " + item + " is a negative atom number; PLUMED numbers atoms from 1");
         const size_t dash = item.find('-');
@@ -204,6 +215,16 @@ void PlumedKeywords::ignore(const vector<string>& keys) {
         values.erase(key);
         flags.erase(key);
     }
+}
+
+vector<string> PlumedKeywords::remainingKeys() const {
+    vector<string> keys;
+    for (const auto& value : values)
+        keys.push_back(value.first);
+    for (const auto& flag : flags)
+        keys.push_back(flag.first);
+    std::sort(keys.begin(), keys.end());
+    return keys;
 }
 
 void PlumedKeywords::rejectLeftovers(const string& reader, const string& where) const {
@@ -330,13 +351,27 @@ string CoordinationPlugin::plumedNumber(double value) {
 }
 
 string CoordinationPlugin::plumedAtomList(const vector<int>& atoms) {
+    return plumedAtomList(atoms, vector<string>());
+}
+
+string CoordinationPlugin::plumedAtomList(const vector<int>& atoms, const vector<string>& centerLabels) {
     string text;
     for (size_t i = 0; i < atoms.size();) {
+        if (!text.empty())
+            text += ",";
+        if (atoms[i] < 0) {
+            const size_t center = -1 - (long) atoms[i];
+            if (center >= centerLabels.size())
+                throw OpenMMException("PLUMED input: the atom list entry " + std::to_string(atoms[i]) +
+                                      " names no centre (the force has " + std::to_string(centerLabels.size()) +
+                                      "); use a particle index or an id addCenter() returned");
+            text += centerLabels[center];
+            i++;
+            continue;
+        }
         size_t j = i;
         while (j + 1 < atoms.size() && atoms[j + 1] == atoms[j] + 1)
             j++;
-        if (!text.empty())
-            text += ",";
         text += std::to_string(atoms[i] + 1);
         if (j > i)
             text += "-" + std::to_string(atoms[j] + 1);

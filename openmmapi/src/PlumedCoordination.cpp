@@ -1,5 +1,6 @@
 #include "internal/PlumedCoordination.h"
 #include "internal/CoordinationForceImpl.h"
+#include "internal/PlumedCenters.h"
 #include "openmm/OpenMMException.h"
 #include <cmath>
 #include <functional>
@@ -71,6 +72,7 @@ CoordinationForce* PlumedCoordination::read(PlumedAction& action, double nm) {
         throw keywords.error("PAIR pairs GROUPA's k-th atom with GROUPB's, but GROUPA has " +
                              std::to_string(force->getGroupA().size()) + " atoms and GROUPB has " +
                              std::to_string(force->getGroupB().size()) + "; give both groups the same length");
+    PlumedCenters::attachTo(keywords, *force);
     force->setUsesPeriodicBoundaryConditions(!keywords.takeFlag("NOPBC"));
     // PLUMED's neighbour-list and parallelization settings and numerical derivatives: accepted, not needed.
     keywords.ignore({"NLIST", "SERIAL", "NUMERICAL_DERIVATIVES", "NL_CUTOFF", "NL_STRIDE"});
@@ -94,15 +96,16 @@ void PlumedCoordination::readKeywordForm(PlumedKeywords& keywords, CoordinationF
     force.setStretch(true);
 }
 
-void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside, CoordinationForce& force, double nm) {
+void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside, CoordinationForce& force, double nm,
+                                    const string& key, const string& reader) {
     if (text.size() < 2 || text.front() != '{' || text.back() != '}')
-        throw outside.error("SWITCH must be written SWITCH={TYPE KEYWORDS...}");
+        throw outside.error(key + " must be written " + key + "={TYPE KEYWORDS...}");
     const vector<string> words = PlumedKeywords::splitWords(text.substr(1, text.size() - 2), outside.getLine());
     if (words.empty())
-        throw outside.error("SWITCH={} names no switching function");
+        throw outside.error(key + "={} names no switching function");
     for (const char* keyword : {"R_0", "D_0", "NN", "MM", "D_MAX"})
         if (outside.has(keyword))
-            throw outside.error(string(keyword) + " is given both outside and inside SWITCH={...}");
+            throw outside.error(string(keyword) + " is given both outside and inside " + key + "={...}");
     PlumedKeywords inside(words, 1, outside.getLine()); // its errors quote the whole action
     const string& type = words[0];
     int index = -1;
@@ -112,7 +115,7 @@ void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside,
     if (type == "MATHEVAL")
         index = CoordinationForce::Custom;
     if (index < 0)
-        throw outside.error("SWITCH type " + type + " is not one of PLUMED's (RATIONAL, EXP, GAUSSIAN, SMAP, CUBIC, "
+        throw outside.error(key + " type " + type + " is not one of PLUMED's (RATIONAL, EXP, GAUSSIAN, SMAP, CUBIC, "
                                                     "TANH, COSINUS, Q, CUSTOM)");
     const CoordinationForce::SwitchingFunction function = (CoordinationForce::SwitchingFunction) index;
     force.setSwitchingFunction(function);
@@ -134,24 +137,24 @@ void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside,
     force.setStretch(!inside.takeFlag("NOSTRETCH"));
     if (function == CoordinationForce::Cubic) {
         if (!hasDMax)
-            throw outside.error("SWITCH={CUBIC ...} needs D_MAX (it goes from 1 at D_0 to 0 at D_MAX)");
+            throw outside.error(key + "={CUBIC ...} needs D_MAX (it goes from 1 at D_0 to 0 at D_MAX)");
     }
     else {
         if (!inside.has("R_0"))
-            throw outside.error("SWITCH={" + type + " ...} needs R_0");
+            throw outside.error(key + "={" + type + " ...} needs R_0");
         force.setR0(takeLength(inside, "R_0", 0.0, nm, false));
     }
     if (function == CoordinationForce::Rational)
         takeRationalExponents(inside, force);
     else if (function == CoordinationForce::Smap) {
         if (!inside.has("A") || !inside.has("B"))
-            throw outside.error("SWITCH={SMAP ...} needs A and B");
+            throw outside.error(key + "={SMAP ...} needs A and B");
         const int a = inside.takeInteger("A", 0, 1, CoordinationForce::MaxExponent);
         force.setSmapExponents(a, inside.takeInteger("B", 0, 1, CoordinationForce::MaxExponent));
     }
     else if (function == CoordinationForce::NativeQ) {
         if (!inside.has("REF"))
-            throw outside.error("SWITCH={Q ...} needs REF (the reference distance)");
+            throw outside.error(key + "={Q ...} needs REF (the reference distance)");
         // BETA is per length unit, its default too: PLUMED reads every length in the input's units.
         const double beta = inside.takeNumber("BETA", DefaultQBeta);
         const double lambda = inside.takeNumber("LAMBDA", DefaultQLambda);
@@ -162,10 +165,10 @@ void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside,
     else if (function == CoordinationForce::Custom) {
         const string expression = inside.take("FUNC");
         if (expression.empty())
-            throw outside.error("SWITCH={" + type + " ...} needs FUNC=expression");
+            throw outside.error(key + "={" + type + " ...} needs FUNC=expression");
         force.setCustomSwitchingFunction(expression);
     }
-    inside.rejectLeftovers(Reader, " inside SWITCH={" + type + " ...}");
+    inside.rejectLeftovers(reader, " inside " + key + "={" + type + " ...}");
 }
 
 void PlumedCoordination::checkAsAContextWould(const CoordinationForce& force,
@@ -197,6 +200,8 @@ void PlumedCoordination::copyLineSettings(const CoordinationForce& force, Coordi
     if (force.getSwitchingFunction() == CoordinationForce::Custom)
         settings.setCustomSwitchingFunction(force.getCustomSwitchingFunction());
     settings.setSwitchingFunction(force.getSwitchingFunction());
+    for (const PlumedCenter& center : PlumedCenters::centersOf(force))
+        settings.addCenter(center.particles, center.weighting, center.weights, center.makeWhole);
 }
 
 string PlumedCoordination::write(const CoordinationForce& force, const string& label) {
@@ -206,9 +211,14 @@ string PlumedCoordination::write(const CoordinationForce& force, const string& l
         return OpenMM::OpenMMException("PLUMED input: toPlumed cannot write this force (\"" + force.getName() +
                                        "\"), whose settings a Context would refuse: " + what);
     });
-    string line = (label.empty() ? string("c") : label) + ": COORDINATION GROUPA=" + plumedAtomList(force.getGroupA());
+    const string name = (label.empty() ? string("c") : label);
+    vector<string> centerLabels;
+    string line = PlumedCenters::write(PlumedCenters::centersOf(force), name, centerLabels, [&](const string& what) {
+        return OpenMM::OpenMMException("PLUMED input: toPlumed cannot write this force (\"" + force.getName() + "\"): " + what);
+    });
+    line += name + ": COORDINATION GROUPA=" + plumedAtomList(force.getGroupA(), centerLabels);
     if (force.getMode() != CoordinationForce::Self)
-        line += " GROUPB=" + plumedAtomList(force.getGroupB());
+        line += " GROUPB=" + plumedAtomList(force.getGroupB(), centerLabels);
     if (force.getMode() == CoordinationForce::Pair)
         line += " PAIR";
     if (!force.usesPeriodicBoundaryConditions())
@@ -216,7 +226,7 @@ string PlumedCoordination::write(const CoordinationForce& force, const string& l
     return line + writeSwitch(force);
 }
 
-string PlumedCoordination::writeSwitch(const CoordinationForce& force) {
+string PlumedCoordination::writeSwitch(const CoordinationForce& force, bool keywordForm, const string& key) {
     // D_0, MM, BETA and LAMBDA only where they differ from PLUMED's defaults, so that the line reads back
     // to the same settings.
     const CoordinationForce::SwitchingFunction type = force.getSwitchingFunction();
@@ -227,7 +237,7 @@ string PlumedCoordination::writeSwitch(const CoordinationForce& force) {
         parameters += " NN=" + std::to_string(force.getN());
         if (force.getM() != 0)
             parameters += " MM=" + std::to_string(force.getM());
-        if (force.getDMax() == 0.0 && force.getStretch())
+        if (keywordForm && force.getDMax() == 0.0 && force.getStretch())
             return " " + parameters; // the keyword form: automatic dmax, stretched
     }
     else if (type == CoordinationForce::Smap)
@@ -248,5 +258,5 @@ string PlumedCoordination::writeSwitch(const CoordinationForce& force) {
         parameters += " NOSTRETCH";
     if (parameters.front() == ' ')
         parameters.erase(0, 1);
-    return string(" SWITCH={") + SwitchNames[type] + " " + parameters + "}";
+    return " " + key + "={" + SwitchNames[type] + " " + parameters + "}";
 }

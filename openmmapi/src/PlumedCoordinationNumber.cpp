@@ -1,5 +1,6 @@
 #include "internal/PlumedCoordinationNumber.h"
 #include "internal/PlumedCoordination.h"
+#include "internal/PlumedCenters.h"
 #include "openmm/OpenMMException.h"
 #include <cmath>
 #include <memory>
@@ -309,6 +310,7 @@ CoordinationNumberForce* PlumedCoordinationNumber::read(PlumedAction& action, do
                              " (the atoms whose numbers are computed, and the atoms they count)");
     else
         throw keywords.error("SPECIES (or SPECIESA and SPECIESB) is required");
+    PlumedCenters::attachTo(keywords, *force);
     force->setUsesPeriodicBoundaryConditions(!keywords.takeFlag("NOPBC"));
     // PLUMED's LOWMEM is deprecated and changes nothing.
     keywords.ignore({"LOWMEM"});
@@ -341,11 +343,16 @@ string PlumedCoordinationNumber::write(const CoordinationNumberForce& force, con
         return error("whose settings a Context would refuse: " + what);
     });
     const bool moments = (force.getRPower() != 0.0);
-    string line = (label.empty() ? string("c") : label) + ": " + (moments ? MomentsName : Name);
+    const string actionLabel = (label.empty() ? string("c") : label);
+    vector<string> centerLabels;
+    string line = PlumedCenters::write(PlumedCenters::centersOf(force), actionLabel, centerLabels,
+                                       [&](const string& what) { return error("whose " + what); });
+    line += actionLabel + ": " + (moments ? MomentsName : Name);
     if (force.getMode() == CoordinationForce::Self)
-        line += " SPECIES=" + plumedAtomList(force.getGroupA());
+        line += " SPECIES=" + plumedAtomList(force.getGroupA(), centerLabels);
     else
-        line += " SPECIESA=" + plumedAtomList(force.getGroupA()) + " SPECIESB=" + plumedAtomList(force.getGroupB());
+        line += " SPECIESA=" + plumedAtomList(force.getGroupA(), centerLabels) +
+                " SPECIESB=" + plumedAtomList(force.getGroupB(), centerLabels);
     if (moments)
         line += " R_POWER=" + plumedNumber(force.getRPower());
     if (!force.usesPeriodicBoundaryConditions())

@@ -1,5 +1,8 @@
 #include "PlumedTranslator.h"
+#include "ContactMapForce.h"
 #include "internal/PlumedAction.h"
+#include "internal/PlumedCenters.h"
+#include "internal/PlumedContactMap.h"
 #include "internal/PlumedCoordination.h"
 #include "internal/PlumedCoordinationNumber.h"
 #include <algorithm>
@@ -45,6 +48,8 @@ Force* forceOf(PlumedAction& action, double nm) {
         return PlumedCoordination::read(action, nm);
     if (action.getName() == PlumedCoordinationNumber::Name || action.getName() == PlumedCoordinationNumber::MomentsName)
         return PlumedCoordinationNumber::read(action, nm);
+    if (action.getName() == PlumedContactMap::Name)
+        return PlumedContactMap::read(action, nm);
     return nullptr;
 }
 
@@ -61,8 +66,14 @@ vector<int> groupAtoms(PlumedAction& action) {
                 atoms.erase(found);
         }
     const bool sort = keywords.takeFlag("SORT"), unique = keywords.takeFlag("UNIQUE");
+    // PLUMED numbers its virtual atoms after the system's atoms, in the order they are defined: centre k (-1 - k
+    // here) sorts after every atom and after centre k - 1.
     if (sort || unique)
-        std::sort(atoms.begin(), atoms.end());
+        std::sort(atoms.begin(), atoms.end(), [](int a, int b) {
+            if ((a < 0) != (b < 0))
+                return b < 0;
+            return (a < 0 ? a > b : a < b);
+        });
     if (unique)
         atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
     keywords.rejectLeftovers("the PLUMED translator", " in GROUP");
@@ -71,17 +82,19 @@ vector<int> groupAtoms(PlumedAction& action) {
 
 /**
  * The forces of PLUMED input's actions, in order, with UNITS applied; the other actions are described in
- * skipped. GROUP actions and the functions folded into a CoordinationNumberForce are read, not skipped. With
- * numberUnlabelled, a force whose action has no label is named "@N" as PLUMED names it (N counting every
- * action from 0); otherwise it keeps its class's default name.
+ * skipped. GROUP actions, the centres (COM, CENTER) that a force uses and the functions folded into a
+ * CoordinationNumberForce are read, not skipped. fileForm is fromPlumedFile's reading: a force whose action has no
+ * label is named "@N" as PLUMED names it (N counting every action from 0), and gets the centres it uses. Otherwise
+ * (fromPlumed's one force) it keeps its class's default name and gets every centre of the input.
  */
-vector<Force*> readActions(const vector<string>& actions, vector<string>& skipped, bool numberUnlabelled) {
+vector<Force*> readActions(const vector<string>& actions, vector<string>& skipped, bool fileForm) {
     double nm = 1.0;
     bool unitsGiven = false;
     vector<std::unique_ptr<Force>> forces;
     std::set<string> labels;
     std::map<string, vector<int>> groups;
     PlumedVectorFunctions functions;
+    PlumedCenters centers(!fileForm);
     vector<std::pair<size_t, string>> notRead;
     for (size_t i = 0; i < actions.size(); i++) {
         string label, name;
@@ -101,6 +114,11 @@ vector<Force*> readActions(const vector<string>& actions, vector<string>& skippe
         }
         PlumedAction action(actions[i]);
         action.keywords().setGroups(&groups);
+        action.keywords().setCenters(&centers);
+        if (PlumedCenters::isCenter(name)) {
+            centers.define(action, i);
+            continue;
+        }
         if (name == "GROUP") {
             const vector<int> atoms = groupAtoms(action);
             if (!action.getLabel().empty())
@@ -114,7 +132,7 @@ vector<Force*> readActions(const vector<string>& actions, vector<string>& skippe
             notRead.emplace_back(i, label.empty() ? name : label + ": " + name);
             continue;
         }
-        if (action.getLabel().empty() && numberUnlabelled)
+        if (action.getLabel().empty() && fileForm)
             force->setName("@" + std::to_string(i));
         if (auto* numbers = dynamic_cast<CoordinationNumberForce*>(force.get()))
             if (!action.getLabel().empty())
@@ -124,6 +142,9 @@ vector<Force*> readActions(const vector<string>& actions, vector<string>& skippe
     // A per-atom function (MORE_THAN ARG=c) that no SUM read is an action not read, in its place.
     for (const auto& function : functions.unused())
         notRead.push_back(function);
+    // So is a centre that no force uses.
+    for (const auto& center : centers.unused())
+        notRead.push_back(center);
     std::stable_sort(notRead.begin(), notRead.end(),
                      [](const std::pair<size_t, string>& a, const std::pair<size_t, string>& b) { return a.first < b.first; });
     for (const auto& action : notRead)
@@ -152,21 +173,24 @@ Force* PlumedTranslator::fromPlumed(const string& input) {
     for (const string& action : skipped)
         found += (found.empty() ? "" : ", ") + action;
     if (forces.empty())
-        throw plumedInputError(input, "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER "
-                                          "and COORDINATION_MOMENTS" +
+        throw plumedInputError(input, "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, "
+                                          "COORDINATION_MOMENTS and CONTACTMAP" +
                                           (found.empty() ? string(")") : "; found " + found + ")"));
     const string count = std::to_string(forces.size()) +
                          (forces.size() > 1 ? " actions that become forces" : " action that becomes a force");
-    throw plumedInputError(input, "fromPlumed reads one action (and an optional UNITS); this input has " + count +
+    throw plumedInputError(input, "fromPlumed reads one action (and an optional UNITS, its GROUP, COM and CENTER actions); "
+                                  "this input has " + count +
                                       (found.empty() ? string() : " and " + found) +
                                       ": read a whole plumed.dat with fromPlumedFile");
 }
 
 string PlumedTranslator::toPlumed(const Force& force, const string& label) {
+    if (auto* contactMap = dynamic_cast<const ContactMapForce*>(&force))
+        return PlumedContactMap::write(*contactMap, label);
     if (auto* numbers = dynamic_cast<const CoordinationNumberForce*>(&force))
         return PlumedCoordinationNumber::write(*numbers, label);
     if (auto* coordination = dynamic_cast<const CoordinationForce*>(&force))
         return PlumedCoordination::write(*coordination, label);
-    throw OpenMMException("PLUMED input: toPlumed writes CoordinationForce and CoordinationNumberForce; this force (\"" + force.getName() +
+    throw OpenMMException("PLUMED input: toPlumed writes CoordinationForce, CoordinationNumberForce and ContactMapForce; this force (\"" + force.getName() +
                           "\") is of another class");
 }

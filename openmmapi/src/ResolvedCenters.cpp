@@ -12,10 +12,17 @@ using std::vector;
 ResolvedCenters ResolvedCenters::resolve(const System& system, const vector<vector<int>>& particles,
                                          const vector<int>& weighting, const vector<vector<double>>& weights,
                                          const vector<bool>& makeWhole, const string& forceName) {
+    return resolve(system.getNumParticles(), system.usesPeriodicBoundaryConditions(),
+                   [&system](int particle) { return system.getParticleMass(particle); }, particles, weighting, weights,
+                   makeWhole, forceName);
+}
+
+ResolvedCenters ResolvedCenters::resolve(int numParticles, bool periodicSystem, const std::function<double(int)>& massOf,
+                                         const vector<vector<int>>& particles, const vector<int>& weighting,
+                                         const vector<vector<double>>& weights, const vector<bool>& makeWhole,
+                                         const string& forceName) {
     ResolvedCenters centers;
-    const int numParticles = system.getNumParticles();
     centers.numParticles = numParticles;
-    const bool periodicSystem = system.usesPeriodicBoundaryConditions();
     for (size_t k = 0; k < particles.size(); k++) {
         const string name = forceName + ": centre " + std::to_string(k) + " (id " + std::to_string(-1 - (int) k) + ")";
         const vector<int>& members = particles[k];
@@ -28,9 +35,12 @@ ResolvedCenters ResolvedCenters::resolve(const System& system, const vector<vect
                                       " particles; use indices 0 to " + std::to_string(numParticles - 1) +
                                       " (a centre cannot hold another centre)");
         vector<double> w(members.size(), 1.0);
+        if (weighting[k] != CoordinationForce::WeightedCenter && !weights[k].empty())
+            throw OpenMMException(name + " has weights but is not a WeightedCenter; use CoordinationForce::WeightedCenter "
+                                  "or give no weights");
         if (weighting[k] == CoordinationForce::CenterOfMass) {
             for (size_t j = 0; j < members.size(); j++)
-                w[j] = system.getParticleMass(members[j]);
+                w[j] = massOf(members[j]);
         }
         else if (weighting[k] == CoordinationForce::WeightedCenter) {
             if (weights[k].size() != members.size())
@@ -38,9 +48,6 @@ ResolvedCenters ResolvedCenters::resolve(const System& system, const vector<vect
                                       std::to_string(weights[k].size()) + " weights; give one weight per particle");
             w = weights[k];
         }
-        else if (!weights[k].empty())
-            throw OpenMMException(name + " has weights but is not a WeightedCenter; use CoordinationForce::WeightedCenter "
-                                  "or give no weights");
         double total = 0.0;
         for (size_t j = 0; j < w.size(); j++) {
             if (!std::isfinite(w[j]))

@@ -4,7 +4,7 @@
 # CommonCoordinationProgram concatenates them in the order of this list).
 set(COORDINATION_COMMON_DIR "${CMAKE_CURRENT_LIST_DIR}")
 set(COORDINATION_KERNEL_FILES "")
-foreach(kernel_name common switching sorting neighborList finish numbers tiles reorder)
+foreach(kernel_name common centers switching sorting neighborList finish numbers tiles reorder)
     list(APPEND COORDINATION_KERNEL_FILES "${COORDINATION_COMMON_DIR}/src/kernels/${kernel_name}.cc")
 endforeach()
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${COORDINATION_KERNEL_FILES})

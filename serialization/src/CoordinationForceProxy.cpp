@@ -18,8 +18,9 @@ using std::vector;
 
 namespace {
 
-// Version 2 adds the switching function's type and parameters and the energy parameter derivatives.
-const int CurrentVersion = 2;
+// Version 2 adds the switching function's type and parameters and the energy parameter derivatives; version 3 the
+// centres.
+const int CurrentVersion = 3;
 
 /** The class whose XML is being read, for errors. */
 const char* const Base = "CoordinationForce";
@@ -118,7 +119,52 @@ void CoordinationForceXml::write(const CoordinationForce& force, SerializationNo
     SerializationNode& derivatives = node.createChildNode("EnergyParameterDerivatives");
     for (int i = 0; i < force.getNumEnergyParameterDerivatives(); i++)
         derivatives.createChildNode("Parameter").setStringProperty("name", force.getEnergyParameterDerivativeName(i));
+    // Centres: their weighting and flag, and their particles (with a weight each for WeightedCenter).
+    SerializationNode& centers = node.createChildNode("Centers");
+    for (int k = 0; k < force.getNumCenters(); k++) {
+        vector<int> particles;
+        CoordinationForce::CenterWeighting weighting;
+        vector<double> weights;
+        bool makeWhole;
+        force.getCenterParameters(k, particles, weighting, weights, makeWhole);
+        SerializationNode& center = centers.createChildNode("Center");
+        center.setIntProperty("weighting", (int) weighting);
+        center.setBoolProperty("makeWhole", makeWhole);
+        for (size_t j = 0; j < particles.size(); j++) {
+            SerializationNode& particle = center.createChildNode("Particle").setIntProperty("index", particles[j]);
+            if (weighting == CoordinationForce::WeightedCenter && j < weights.size())
+                particle.setDoubleProperty("weight", weights[j]);
+        }
+    }
 }
+
+namespace {
+
+/** Version 3's centres. */
+void readCenters(const SerializationNode& node, CoordinationForce& force, const string& className) {
+    for (const SerializationNode& center : node.getChildNode("Centers").getChildren()) {
+        const string where = "centre " + std::to_string(force.getNumCenters());
+        if (center.getName() != "Center")
+            throw OpenMMException(className + ": the XML's Centers hold a <" + center.getName() + ">; each must be a <Center>");
+        const int weighting = intProperty(center, "weighting", where + "'s weighting", className);
+        if (weighting < CoordinationForce::GeometricCenter || weighting > CoordinationForce::WeightedCenter)
+            throw OpenMMException(className + ": the XML's " + where + " has weighting " + std::to_string(weighting) +
+                                  "; it must be 0 (GeometricCenter), 1 (CenterOfMass) or 2 (WeightedCenter)");
+        vector<int> particles;
+        vector<double> weights;
+        for (const SerializationNode& particle : center.getChildren()) {
+            particles.push_back(intProperty(particle, "index", where + " entry " + std::to_string(particles.size()), className));
+            if (weighting == CoordinationForce::WeightedCenter)
+                weights.push_back(particle.getDoubleProperty("weight"));
+        }
+        setFromXml(className, where, [&] {
+            force.addCenter(particles, (CoordinationForce::CenterWeighting) weighting, weights,
+                            center.getBoolProperty("makeWhole"));
+        });
+    }
+}
+
+} // namespace
 
 void CoordinationForceXml::read(const SerializationNode& node, int version, CoordinationForce& target,
                                const string& className) {
@@ -161,4 +207,6 @@ void CoordinationForceXml::read(const SerializationNode& node, int version, Coor
         for (const SerializationNode& parameter : node.getChildNode("EnergyParameterDerivatives").getChildren())
             force->addEnergyParameterDerivative(parameter.getStringProperty("name"));
     }
+    if (version >= 3)
+        readCenters(node, *force, className);
 }

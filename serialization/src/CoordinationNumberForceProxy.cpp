@@ -13,12 +13,15 @@ using std::string;
 
 namespace {
 
-const int CurrentVersion = 1;
+// Version 2 adds the centres (the base settings' format 3).
+const int CurrentVersion = 2;
 /**
- * The format of the base settings in this version's XML: CoordinationForceProxy's version 2 (a new version of
- * that format is a new version of this proxy's).
+ * The format of the base settings in a version's XML: CoordinationForceProxy's version 2 in version 1, 3 in version 2
+ * (a new version of that format is a new version of this proxy's).
  */
-const int BaseVersion = 2;
+int baseVersionOf(int version) {
+    return version + 1;
+}
 const char* const ClassName = "CoordinationNumberForce";
 
 } // namespace
@@ -44,12 +47,12 @@ void CoordinationNumberForceProxy::serialize(const void* object, SerializationNo
 
 void* CoordinationNumberForceProxy::deserialize(const SerializationNode& node) const {
     const int version = node.getIntProperty("version");
-    if (version != CurrentVersion)
+    if (version < 1 || version > CurrentVersion)
         throw OpenMMException("CoordinationNumberForce: cannot read XML of version " + std::to_string(version) +
-                              "; this plugin reads version " + std::to_string(CurrentVersion) +
+                              "; this plugin reads versions 1 to " + std::to_string(CurrentVersion) +
                               " (update openmm-coordination)");
     std::unique_ptr<CoordinationNumberForce> force(new CoordinationNumberForce());
-    CoordinationForceXml::read(node, BaseVersion, *force, ClassName);
+    CoordinationForceXml::read(node, baseVersionOf(version), *force, ClassName);
     const double rPower = node.getDoubleProperty("rPower");
     if (!(rPower >= 0.0) || !std::isfinite(rPower))
         throw OpenMMException("CoordinationNumberForce: the XML has rPower " + node.getStringProperty("rPower") +

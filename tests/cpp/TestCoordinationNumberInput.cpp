@@ -292,7 +292,7 @@ TEST(CoordinationNumberInput, GroupLabelsWorkInEveryGroupKeywordAndAreNotSkipped
 
 TEST(CoordinationNumberInput, AnUndefinedGroupLabelSaysHowToDefineIt) {
     expectOpenMMExceptionMentioning([] { parse("c: COORDINATIONNUMBER SPECIES=g1 R_0=1"); },
-                                    {"g1 is not an atom number, a range or the label of a GROUP action before this one",
+                                    {"g1 is not an atom number, a range or the label of a GROUP, COM or CENTER action before this one",
                                      "g1: GROUP ATOMS=..."});
     // A label defined after its use is not yet known.
     std::vector<std::string> skipped;

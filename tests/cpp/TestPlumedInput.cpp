@@ -73,7 +73,7 @@ TEST(PlumedInput, ToPlumedReadsBackToTheSameSettings) {
 
 TEST(PlumedInput, BadInputNamesWhatToFix) {
     const std::vector<std::pair<std::string, std::string>> bad = {
-        {"c: DISTANCE ATOMS=1,2", "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER and COORDINATION_MOMENTS; found c: DISTANCE)"},
+        {"c: DISTANCE ATOMS=1,2", "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, COORDINATION_MOMENTS and CONTACTMAP; found c: DISTANCE)"},
         {"c: COORDINATION GROUPA=1 R_0=1 FOO=3", "FOO is not a keyword"},
         {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={FOO R_0=1}", "SWITCH type FOO is not one of PLUMED's"},
         {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={SMAP R_0=1 A=2}", "needs A and B"},
@@ -174,7 +174,7 @@ TEST(PlumedInput, FromPlumedFileReadsEveryCoordinationActionAndNamesTheOthers) {
     EXPECT_EQ(forces[1]->getName(), "@3"); // PLUMED's name for the fourth action (UNITS counts)
     EXPECT_NEAR(forces[1]->getNativeQReference(), 0.4, 1e-16);
     EXPECT_NEAR(forces[1]->getNativeQBeta(), 50.0, 1e-13); // 5 per Angstrom
-    expectOpenMMExceptionMentioning([&] { parse(text); }, {"fromPlumed reads one action (and an optional UNITS); this input has 2 actions that become forces and d: DISTANCE, PRINT"});
+    expectOpenMMExceptionMentioning([&] { parse(text); }, {"fromPlumed reads one action (and an optional UNITS, its GROUP, COM and CENTER actions); this input has 2 actions that become forces and d: DISTANCE, PRINT"});
     expectOpenMMExceptionMentioning([&] { CoordinationForce::fromPlumedFile("missing/plumed.dat", skipped); },
                                     {"cannot read the file \"missing/plumed.dat\""});
     expectOpenMMExceptionMentioning([] { parse("c: COORDINATION ...\n GROUPA=1 R_0=1\n"); }, {"is not closed"});

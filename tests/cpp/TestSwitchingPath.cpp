@@ -69,6 +69,14 @@ SwitchingPath kernelPathOn(const CoordinationForce& force, const PlatformCase& p
     return probe->kernelPath(context);
 }
 
+/** A System of four particles, as the forces' groups need. */
+OpenMM::System fourParticles() {
+    OpenMM::System system;
+    for (int i = 0; i < 4; i++)
+        system.addParticle(1.0);
+    return system;
+}
+
 std::string pathName(SwitchingPath path) {
     return path == SwitchingPath::SquaredDistance ? "SquaredDistance" : "Distance";
 }
@@ -79,7 +87,7 @@ TEST(SwitchingPath, IsSquaredDistanceForEvenRationalWithoutD0AndForFunctionsOfX2
     for (const auto& entry : pathCases()) {
         SCOPED_TRACE(entry.first.describe());
         const CoordinationForce force = makeForce(entry.first, CoordinationForce::Self, {0, 1, 2, 3});
-        EXPECT_EQ(pathName(CoordinationForceImpl::resolve(force, 4).switching.path), pathName(entry.second));
+        EXPECT_EQ(pathName(CoordinationForceImpl::resolve(force, fourParticles()).switching.path), pathName(entry.second));
     }
 }
 
@@ -146,7 +154,7 @@ TEST(SwitchingPath, TheCpuAndGpuKernelsTakeTheResolvedPath) {
     for (const auto& entry : pathCases()) {
         SCOPED_TRACE(entry.first.describe());
         const CoordinationForce force = makeForce(entry.first, CoordinationForce::Self, {0, 1, 2, 3});
-        const SwitchingPath resolved = CoordinationForceImpl::resolve(force, 4).switching.path;
+        const SwitchingPath resolved = CoordinationForceImpl::resolve(force, fourParticles()).switching.path;
         EXPECT_EQ(pathName(kernelPathOn(force, {"CPU", ""})), pathName(resolved)) << "CPU";
         if (gpu)
             EXPECT_EQ(pathName(kernelPathOn(force, testPlatform())), pathName(resolved)) << testPlatform().label();

@@ -120,6 +120,12 @@ PLUMED_SEEDS = [
     "c: COORDINATIONNUMBER SPECIESA=1-4 SPECIESB=3-10 R_0=0.25 NN=8 LESS_THAN1={RATIONAL R_0=2} LESS_THAN2={EXP R_0=1} "
     "BETWEEN={GAUSSIAN LOWER=0.5 UPPER=2 SMEAR=0.5} MIN={BETA=0.5} MAX={BETA=0.5} HIGHEST LOWEST SUM",
     "c: COORDINATION_MOMENTS SPECIES=1-6 SWITCH={EXP R_0=0.2 D_MAX=1.2} R_POWER=2 ALT_MIN={BETA=2} NOPBC",
+    "c1: COM ATOMS=1-3\nc2: CENTER ATOMS=4,6 WEIGHTS=1,3\n"
+    "c: COORDINATION GROUPA=c1,7-9 GROUPB=c2,10-12 SWITCH={RATIONAL R_0=0.3 D_MAX=1.0}",
+    "g: CENTER ATOMS=2,5 NOPBC\nc: COORDINATION GROUPA=g,1,3-4 SWITCH={EXP R_0=0.2 D_MAX=1.2}",
+    "c: CONTACTMAP ATOMS1=1,2 ATOMS2=3,4 ATOMS3=5,9 SWITCH1={RATIONAL R_0=0.3 D_MAX=1.0} SWITCH2={EXP R_0=0.2 D_MAX=1.2} "
+    "SWITCH3={Q R_0=0.1 BETA=50 LAMBDA=1.5 REF=0.4} REFERENCE1=0.5 REFERENCE2=0.1 WEIGHT=2 CMDIST",
+    "l: COM ATOMS=1-4\nc: CONTACTMAP ATOMS1=l,5 ATOMS2=6,7 SWITCH={RATIONAL R_0=0.3 NN=8 D_MAX=1.0} REFERENCE=0.2 SUM",
 ]
 
 
@@ -228,13 +234,13 @@ def test_mutated_plumed_input_gives_a_clear_error_or_a_valid_force():
         text = mutate_plumed(PLUMED_SEEDS[index % len(PLUMED_SEEDS)], rng)
         description = f"mutant {index} (seed {SEED}): {text!r}"
         try:
-            force = CoordinationForce.fromPlumed(text)
+            force = openmmcoordination.fromPlumed(text)
         except Exception as error:  # noqa: BLE001
             assert is_openmm_error(error), f"{description}\n{type(error).__name__}: {error}"
             outcomes.append("refused")
             continue
-        line = force.toPlumed("c")
-        again = CoordinationForce.fromPlumed(line)
-        assert again.toPlumed("c") == line, f"{description}\nwrote {line!r}, which reads back as {again.toPlumed('c')!r}"
+        line = openmmcoordination.toPlumed(force, "c")
+        again = openmmcoordination.toPlumed(openmmcoordination.fromPlumed(line), "c")
+        assert again == line, f"{description}\nwrote {line!r}, which reads back as {again!r}"
         outcomes.append(holds_the_rule(force, rng, f"{description}\nread as {line!r}"))
     assert {"refused", "values"} <= set(outcomes)

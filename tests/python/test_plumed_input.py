@@ -185,7 +185,7 @@ def test_to_plumed_reads_back_to_the_same_settings(values):
 
 
 BAD_LINES = {
-    "c: DISTANCE ATOMS=1,2": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER and COORDINATION_MOMENTS; found c: DISTANCE)",
+    "c: DISTANCE ATOMS=1,2": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, COORDINATION_MOMENTS and CONTACTMAP; found c: DISTANCE)",
     "c: COORDINATION R_0=1": "GROUPA is required",
     "c: COORDINATION GROUPA=1": "R_0 is required",
     "c: COORDINATION GROUPA=1 R_0=1 FOO=3": "FOO is not a keyword",
@@ -202,7 +202,7 @@ BAD_LINES = {
     "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUSTOM R_0=1}": "needs FUNC",
     "c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={TANH R_0=1 A=3}": "A is not a keyword CoordinationForce understands inside SWITCH={TANH",
     "c: COORDINATION GROUPA=@water R_0=1": "MOLINFO",
-    "c: COORDINATION GROUPA=g1 R_0=1": "g1 is not an atom number, a range or the label of a GROUP action before this one",
+    "c: COORDINATION GROUPA=g1 R_0=1": "g1 is not an atom number, a range or the label of a GROUP, COM or CENTER action before this one",
     "c: COORDINATION GROUPA=0 R_0=1": "below 1",
     "c: COORDINATION GROUPA=5-3 R_0=1": "ends before it starts",
     "c: COORDINATION GROUPA=1-5:0 R_0=1": "stride",
@@ -368,11 +368,11 @@ BAD_INPUTS = {
         'line 3 closes the "c: ..." of line 1 with "... DISTANCE"; write "..." or "... COORDINATION"',
     "...\n": 'line 1 is "..." outside a continued action',
     "c: COORDINATION GROUPA=1 R_0=1\nd: COORDINATION GROUPA=2 R_0=1":
-        "fromPlumed reads one action (and an optional UNITS); this input has 2 actions that become forces: "
+        "fromPlumed reads one action (and an optional UNITS, its GROUP, COM and CENTER actions); this input has 2 actions that become forces: "
         "read a whole plumed.dat with fromPlumedFile",
     "c: COORDINATION GROUPA=1 R_0=1\nPRINT ARG=c":
         "this input has 1 action that becomes a force and PRINT: read a whole plumed.dat with fromPlumedFile",
-    "d: DISTANCE ATOMS=1,2\n": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER and COORDINATION_MOMENTS; found d: DISTANCE)",
+    "d: DISTANCE ATOMS=1,2\n": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, COORDINATION_MOMENTS and CONTACTMAP; found d: DISTANCE)",
     "UNITS LENGTH=A\nUNITS LENGTH=nm\nc: COORDINATION GROUPA=1 R_0=1": "UNITS is given twice",
     "c: COORDINATION GROUPA=1 R_0=1\nUNITS LENGTH=A": "UNITS must come before the actions it applies to",
     "UNITS LENGTH=inch\nc: COORDINATION GROUPA=1 R_0=1": "LENGTH=inch is not a number",
@@ -424,3 +424,91 @@ def test_the_translator_returns_each_force_as_its_own_class_and_owned():
 def test_the_translator_writes_only_the_forces_it_reads():
     with pytest.raises(mm.OpenMMException, match="toPlumed writes CoordinationForce"):
         openmmcoordination.toPlumed(mm.HarmonicBondForce())
+
+
+# ---------------------------------------------------------------------------------------------------
+# CONTACTMAP (ContactMapForce) and the centres of COM and CENTER
+# ---------------------------------------------------------------------------------------------------
+
+
+def contact_map_settings(force):
+    """Every setting toPlumed writes of a ContactMapForce (lengths as numbers of nm)."""
+    def contact(n):
+        return [plain(value) for value in force.getContactParameters(n)]
+
+    def center(k):
+        return [plain(value) for value in force.getCenterParameters(k)]
+    return dict(reduction=force.getReduction(), periodic=force.usesPeriodicBoundaryConditions(),
+                custom=force.getCustomSwitchingFunction(),
+                contacts=[contact(n) for n in range(force.getNumContacts())],
+                centers=[center(k) for k in range(force.getNumCenters())])
+
+
+CONTACT_MAP = """UNITS LENGTH=A
+lig: COM ATOMS=1-4
+cm: CONTACTMAP ...
+  ATOMS1=lig,10 SWITCH1={RATIONAL R_0=5 D_MAX=20 NOSTRETCH} REFERENCE1=0.5 WEIGHT1=2
+  ATOMS2=5,11 SWITCH2={Q R_0=0.1 BETA=5 LAMBDA=1.5 REF=4} REFERENCE2=0.25 WEIGHT2=0.5
+  ATOMS3=6,lig SWITCH3={CUSTOM FUNC=1/(1+x^6) R_0=4}
+  SUM NOPBC
+...
+"""
+
+
+def test_a_contact_map_and_its_centre_read_and_round_trip():
+    force = openmmcoordination.fromPlumed(CONTACT_MAP)
+    assert isinstance(force, openmmcoordination.ContactMapForce) and force.getName() == "cm"
+    values = contact_map_settings(force)
+    assert values["reduction"] == openmmcoordination.ContactMapForce.Sum and not values["periodic"]
+    assert values["custom"] == "1/(1+x^6)"
+    assert values["centers"] == [[[0, 1, 2, 3], CoordinationForce.CenterOfMass, [], True]]
+    first, second, third = values["contacts"]
+    assert first[:2] == [-1, 9] and first[2] == CoordinationForce.Rational
+    assert first[3] == pytest.approx(0.5, rel=1e-15) and first[5] == pytest.approx(2.0, rel=1e-15)
+    assert first[6] is False and first[7] == [6, 0] and first[8:] == [0.5, 2.0]
+    assert second[2] == CoordinationForce.NativeQ and second[7] == pytest.approx([50.0, 1.5, 0.4], rel=1e-13)
+    assert third[:3] == [5, -1, CoordinationForce.Custom] and third[8:] == [0.0, 1.0]
+    text = openmmcoordination.toPlumed(force, "cm")
+    assert text.startswith("cm_c1: COM ATOMS=1-4\ncm: CONTACTMAP ...\n  ATOMS1=cm_c1,10 SWITCH1={RATIONAL")
+    assert force.toPlumed("cm") == text
+    back = openmmcoordination.fromPlumed(text)
+    assert contact_map_settings(back) == values
+    assert openmmcoordination.ContactMapForce.fromPlumed(text).getName() == "cm"
+
+
+BAD_CONTACT_MAPS = {
+    "m: CONTACTMAP ATOMS1=1,2 SUM CMDIST SWITCH={EXP R_0=1}": "SUM and CMDIST cannot be used together",
+    "m: CONTACTMAP ATOMS1=1,2,3 SWITCH={EXP R_0=1}": "ATOMS1 lists 3 atoms",
+    "m: CONTACTMAP ATOMS1=1,2 ATOMS2=3,4 SWITCH1={EXP R_0=1}": "SWITCH2 is missing",
+    "m: CONTACTMAP ATOMS1=1,2 R_0=0.3": "R_0 is not a keyword of CONTACTMAP",
+    "m: CONTACTMAP ATOMS1=1,2 CMDIST SWITCH={EXP R_0=1}": "with CMDIST one must use REFERENCE",
+    "c1: CENTER ATOMS=1,2 PHASES\nm: CONTACTMAP ATOMS1=c1,3 SWITCH={EXP R_0=1}": "PHASES",
+    "c1: CENTER ATOMS=1,2 WEIGHTS=1\nc: COORDINATION GROUPA=c1,3 R_0=1": "WEIGHTS=1 has one entry",
+}
+
+
+@pytest.mark.parametrize("text", BAD_CONTACT_MAPS)
+def test_contact_map_and_centre_input_that_plumed_refuses_is_refused(text):
+    with pytest.raises(mm.OpenMMException, match=re.escape(BAD_CONTACT_MAPS[text])):
+        openmmcoordination.fromPlumed(text)
+
+
+def test_centres_stand_in_groups_and_each_force_gets_those_it_names():
+    text = ("c1: COM ATOMS=1-3\nc2: CENTER ATOMS=4,6 WEIGHTS=1,3 NOPBC\nc3: CENTER ATOMS=7-8\n"
+            "g: GROUP ATOMS=c2,9\n"
+            "c: COORDINATION GROUPA=c1,10-11 GROUPB=g,c1 R_0=0.3\n"
+            "n: COORDINATIONNUMBER SPECIES=c2,1-2 R_0=0.3 MEAN\n")
+    read = openmmcoordination.fromPlumedFile(text)
+    assert list(read.forces) == ["c", "n"] and read.skipped == ["c3: CENTER"]
+    c, n = read.forces["c"], read.forces["n"]
+    assert list(c.getGroupA()) == [-1, 9, 10] and list(c.getGroupB()) == [-2, 8, -1]
+    assert [plain(value) for value in c.getCenterParameters(0)] == [[0, 1, 2], CoordinationForce.CenterOfMass, [], True]
+    assert [plain(value) for value in c.getCenterParameters(1)] == [[3, 5], CoordinationForce.WeightedCenter, [1, 3],
+                                                                   False]
+    assert n.getNumCenters() == 1 and list(n.getGroupA()) == [-1, 0, 1]
+    # toPlumed writes a line per centre; fromPlumed reads them back to the same settings.
+    written = openmmcoordination.toPlumed(c, "c")
+    assert written.splitlines()[:2] == ["c_c1: COM ATOMS=1-3", "c_c2: CENTER ATOMS=4,6 WEIGHTS=1,3 NOPBC"]
+    back = openmmcoordination.fromPlumed(written)
+    assert_same_settings(back, c, written)
+    assert [back.getCenterParameters(k) for k in range(2)] == [c.getCenterParameters(k) for k in range(2)]

@@ -821,6 +821,122 @@ def test_contactmap_rt28_cmdist_derivatives_match_deriv(case):
 
 
 # ---------------------------------------------------------------------------------------------------
+# contactmap-rt28: CONTACTMAP (ContactMapForce) read by fromPlumedFile, on trajectory.xyz
+# ---------------------------------------------------------------------------------------------------
+
+RT28 = "contactmap-rt28"
+
+
+def rt28_forces():
+    """fromPlumedFile's forces of contactmap-rt28's plumed.dat: a (CMDIST) and c (components)."""
+    read = openmmcoordination.fromPlumedFile(PLUMED_DATA / RT28 / "plumed.dat")
+    assert sorted(read.forces) == ["a", "c"], read.forces
+    assert read.skipped == ["steer: MOVINGRESTRAINT", "PRINT", "DUMPDERIVATIVES"]
+    return read.forces["a"], read.forces["c"]
+
+
+def rt28_contacts(force):
+    """Each contact's settings as addContact's long form takes them (lengths as numbers of nm)."""
+    def plain(value):
+        return value.value_in_unit(unit.nanometer) if unit.is_quantity(value) else value
+    return [tuple(plain(value) for value in force.getContactParameters(n)) for n in range(force.getNumContacts())]
+
+
+def test_rt28_settings_are_those_of_plumed_input():
+    a, c = rt28_forces()
+    assert isinstance(a, openmmcoordination.ContactMapForce)
+    assert a.getReduction() == openmmcoordination.ContactMapForce.Distance
+    assert c.getReduction() == openmmcoordination.ContactMapForce.Components
+    assert a.usesPeriodicBoundaryConditions() and c.usesPeriodicBoundaryConditions()
+    # PLUMED's atoms 10,20 ... are particles 9,19 ...; RATIONAL R_0 with D_MAX=2.6 NOSTRETCH (NN 6, MM 0 = 12).
+    expected_a = [(9, 19, 0.5, 0.1, 0.5), (19, 29, 0.1, 1.1, 1.5), (14, 24, 0.2, 0.5, 1.0), (4, 19, 0.3, 0.4, 0.5),
+                  (39, 107, 0.5, 0.3, 0.25)]
+    expected_c = [(0, 1, 0.5, 0.0, 1.0), (1, 2, 0.1, 0.0, 1.0), (4, 1, 0.2, 0.0, 1.0), (3, 1, 0.3, 0.0, 1.0),
+                  (3, 9, 0.5, 0.0, 1.0)]
+    for force, expected in ((a, expected_a), (c, expected_c)):
+        for contact, (p1, p2, r0, reference, weight) in zip(rt28_contacts(force), expected, strict=True):
+            particle1, particle2, kind, contact_r0, d0, dmax, stretch, shape, contact_reference, contact_weight = contact
+            assert (particle1, particle2, kind) == (p1, p2, CoordinationForce.Rational)
+            assert (contact_r0, d0, dmax, stretch) == (r0, 0.0, 2.6, False)
+            assert list(shape) == [6, 0] and contact_reference == reference and contact_weight == weight
+
+
+@functools.lru_cache(maxsize=None)
+def rt28_run(case):
+    """Per frame of trajectory.xyz: a; c's components; d a/dx of each entry of a's atom list (PLUMED's order: the
+    contacts' first atoms, then their second atoms), from one single-contact copy of a per contact; the forces of a
+    itself; and a's box derivatives (double-precision cases only)."""
+    frames = read_xyz(PLUMED_DATA / "trajectories" / "trajectory.xyz")
+    a, c = rt28_forces()
+    a.setEnergyFunction("s")
+    a.setForceGroup(0)
+    c.setForceGroup(1)
+    contacts = rt28_contacts(a)
+    single = []
+    for n, contact in enumerate(contacts):
+        # a's contact n alone: CMDIST's sum over contacts, one term at a time.
+        force = openmmcoordination.ContactMapForce("s", openmmcoordination.ContactMapForce.Distance)
+        force.setUsesPeriodicBoundaryConditions(True)
+        force.addContact(*contact)
+        force.setForceGroup(2 + n)
+        single.append(force)
+    context = make_context(make_system(len(frames[0].positions), [a, c] + single, TRICLINIC_DEFAULT_BOX), case)
+    values, components, entries, forces, box_derivatives = [], [], [], [], []
+    for frame in frames:
+        set_frame(context, frame.positions, frame.box_vectors)
+        values.append(a.getCollectiveVariableValues(context)[0])
+        components.append(c.getCollectiveVariableValues(context))
+        forces.append(energy_and_forces(context, {0})[1])
+        first, second = [], []
+        for n, contact in enumerate(contacts):
+            contact_forces = energy_and_forces(context, {2 + n})[1]
+            first.append(-contact_forces[contact[0]])
+            second.append(-contact_forces[contact[1]])
+        entries.append(first + second)
+        if case.double:
+            box_derivatives.append(-strain_derivative(context, frame.positions, frame.box_vectors, groups={0}))
+    return (np.array(values), np.array(components), np.array(entries), np.array(forces), np.array(box_derivatives),
+            [contact[0] for contact in contacts] + [contact[1] for contact in contacts])
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_rt28_values_match_colvar(case):
+    values, components, _, _, _, _ = rt28_run(case)
+    colvar = read_colvar(PLUMED_DATA / RT28 / "colvar.reference")
+    assert [field for field in colvar if field != "time"] == ["a", "c.contact-1", "c.contact-5"]
+    reference = np.array([colvar[field][0] for field in ("a", "c.contact-1", "c.contact-5")]).T
+    decimals = np.array([colvar[field][1] for field in ("a", "c.contact-1", "c.contact-5")]).T
+    assert reference.shape == (5, 3)
+    ours = np.column_stack([values, components[:, 0], components[:, 4]])
+    compare(case, RT28, "a c.contact-1 c.contact-5 values", ours, reference,
+            plumed_tolerance(decimals, reference, case))
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_rt28_derivatives_of_a_match_deriv(case):
+    _, _, entries, forces, _, particles = rt28_run(case)
+    reference, _, decimals = read_derivatives(PLUMED_DATA / RT28 / "deriv.reference", 10)["a"]
+    tolerance = plumed_tolerance(decimals, reference, case)
+    # Entry by entry (an atom listed three times has three entries, each its own contact's derivative) ...
+    compare(case, RT28, "a derivatives", entries, reference, tolerance)
+    # ... and a's own forces: each particle's derivative is the sum over its entries.
+    summed = np.zeros_like(forces)
+    for entry, particle in enumerate(particles):
+        summed[:, particle] += reference[:, entry]
+    assert np.abs(summed).max() > 1e-4
+    # A sum of up to three printed numbers: up to three times the printed rounding.
+    compare(case, RT28, "a forces (entries summed per atom)", -forces, summed, tolerance * 3)
+
+
+@pytest.mark.parametrize("case", DOUBLE_CASES)
+def test_rt28_box_derivatives_of_a_match_deriv(case):
+    _, _, _, _, box_derivatives, _ = rt28_run(case)
+    _, reference, decimals = read_derivatives(PLUMED_DATA / RT28 / "deriv.reference", 10)["a"]
+    compare(case, RT28, "a box derivatives", box_derivatives, reference,
+            plumed_tolerance(decimals, reference, case) + STRAIN_DIFFERENCE_SLACK)
+
+
+# ---------------------------------------------------------------------------------------------------
 # Summary (keep last): how many of the folders were reproduced
 # ---------------------------------------------------------------------------------------------------
 
@@ -838,7 +954,8 @@ EXPECTED_QUANTITIES = {
            "symfunc-rt20": ["c2_morethan values", "forces", "virial (diagonal)"],
            "symfunc-rt-single-groupb": ["c1.1-c1.5 values"],
            "symfunc-rt-coordination-powers-multi": ["cn0_mean cn1_mean cn2_mean values"]}.items()},
-    CONTACTMAP: ["a c.contact-1 c.contact-5 values", "a derivatives"],
+    RT28: ["a c.contact-1 c.contact-5 values", "a derivatives", "a forces (entries summed per atom)",
+           "a box derivatives"],
 }
 #: Quantities obtained by finite differences of the energy: compared on double-precision cases only.
 STRAIN_QUANTITIES = ("box derivatives", "virial")

@@ -7,6 +7,7 @@
 #include "openmm/Kernel.h"
 #include "openmm/internal/ForceImpl.h"
 #include "lepton/ParsedExpression.h"
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -46,9 +47,15 @@ public:
     /** The platform's kernel (tests check which SwitchingPath it follows). */
     CalcCoordinationForceKernel& getKernel();
     /**
-     * Check every setting of a force against a system with numParticles particles (throws an
-     * OpenMMException that names the bad value and what is allowed) and resolve it: the description
-     * every kernel is initialized from, with each setting derived and each expression parsed once.
+     * Check every setting of a force against a System (throws an OpenMMException that names the bad value and
+     * what is allowed) and resolve it: the description every kernel is initialized from, with each setting
+     * derived and each expression parsed once. The System gives the number of particles, the masses of centres
+     * of mass and whether centres are made whole (its periodic boundary conditions).
+     */
+    static ResolvedCoordinationForce resolve(const CoordinationForce& force, const OpenMM::System& system);
+    /**
+     * The same check without a System (the PLUMED translator's check of its input): numParticles particles, each
+     * of mass 1, in a System without periodic boundary conditions.
      */
     static ResolvedCoordinationForce resolve(const CoordinationForce& force, int numParticles);
     /**
@@ -59,6 +66,9 @@ public:
     static SwitchingFunctionConstants resolveSwitching(const CoordinationForce& force);
 
 private:
+    /** resolve(), with the force's centres resolved (against the System or without one) by resolveCenters. */
+    static ResolvedCoordinationForce resolveWith(const CoordinationForce& force, int numParticles,
+                                                 const std::function<ResolvedCenters(const CoordinationForce&)>& resolveCenters);
     /**
      * Parse the energy expression, check that it uses only "s" and the force's global parameters,
      * and return it optimized (the derivative with respect to s in derivative).

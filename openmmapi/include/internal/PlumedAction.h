@@ -8,6 +8,8 @@
 
 namespace CoordinationPlugin {
 
+class PlumedCenters;
+
 /**
  * The keywords of a PLUMED action (or of the inside of a SWITCH={...}), read with PLUMED's rules:
  * KEY=value words and flags (words without '='), a {...} group kept in its word. A reader takes what it
@@ -37,12 +39,22 @@ public:
     /** An integer from minimum to maximum (another is an error naming the range), or defaultValue if absent. */
     int takeInteger(const std::string& key, int defaultValue, int minimum, int maximum);
     /**
-     * A required atom list (PLUMED's 1-based serial numbers, ranges, and the labels of GROUP actions given by
-     * setGroups()) as 0-based particle indices.
+     * A required atom list (PLUMED's 1-based serial numbers, ranges, the labels of GROUP actions given by
+     * setGroups() and of COM/CENTER actions given by setCenters()) as 0-based particle indices, a centre k of
+     * the input (its definitions' order) as -1 - k. PlumedCenters::attach() turns those into a force's own centres.
      */
     std::vector<int> takeAtoms(const std::string& key);
-    /** The GROUP labels an atom list may name, each with its 0-based particle indices (not owned; null for none). */
+    /**
+     * The GROUP labels an atom list may name, each with its entries as takeAtoms() gives them (not owned; null for
+     * none).
+     */
     void setGroups(const std::map<std::string, std::vector<int>>* labelled) { groups = labelled; }
+    /** The COM and CENTER actions an atom list may name (not owned; null for none). */
+    void setCenters(PlumedCenters* defined) { centers = defined; }
+    /** The centres set by setCenters() (null for none). */
+    PlumedCenters* getCenters() const { return centers; }
+    /** The keywords and flags not yet taken, in alphabetical order. */
+    std::vector<std::string> remainingKeys() const;
     /** Removes the keywords and flags that are accepted and ignored. */
     void ignore(const std::vector<std::string>& keys);
     /** Throws if anything was not taken, naming it: "X is not a keyword <reader> understands<where>". */
@@ -65,6 +77,7 @@ private:
     std::map<std::string, bool> flags;
     std::string line;
     const std::map<std::string, std::vector<int>>* groups = nullptr;
+    PlumedCenters* centers = nullptr;
 };
 
 /**
@@ -104,6 +117,11 @@ OpenMM::OpenMMException plumedInputError(const std::string& action, const std::s
 std::string plumedNumber(double value);
 /** PLUMED's atom list for 0-based indices: runs of consecutive atoms as ranges ("1-4,7"). */
 std::string plumedAtomList(const std::vector<int>& atoms);
+/**
+ * PLUMED's atom list for 0-based indices and centres (an entry -1 - k is written centerLabels[k]): runs of
+ * consecutive atoms as ranges ("c_c1,1-4,7").
+ */
+std::string plumedAtomList(const std::vector<int>& atoms, const std::vector<std::string>& centerLabels);
 
 } // namespace CoordinationPlugin
 

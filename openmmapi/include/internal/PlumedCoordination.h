@@ -29,14 +29,22 @@ public:
     /**
      * The inside of SWITCH={TYPE ...} (text with its braces), as PLUMED's SwitchingFunction::set reads it, into
      * force's switching settings (lengths in units of nm nanometres; 1 for a switching function of a number).
+     * key is the keyword that held it (SWITCH, or CONTACTMAP's SWITCH3) and reader the class that reads it, both
+     * named in errors.
      */
-    static void readSwitch(const std::string& text, PlumedKeywords& outside, CoordinationForce& force, double nm);
+    static void readSwitch(const std::string& text, PlumedKeywords& outside, CoordinationForce& force, double nm,
+                           const std::string& key = "SWITCH", const std::string& reader = "CoordinationForce");
     /**
      * The switching function's part of an action line, with its leading blank: the keyword form
-     * (" R_0=... NN=...") where the force's settings are that form's, " SWITCH={TYPE ...}" otherwise.
+     * (" R_0=... NN=...") where the force's settings are that form's and keywordForm allows it,
+     * " <key>={TYPE ...}" otherwise (an automatic cutoff written as its value).
      */
-    static std::string writeSwitch(const CoordinationForce& force);
-    /** Copies the groups, mode, periodicity and switching function (what an action line holds) from one force to another. */
+    static std::string writeSwitch(const CoordinationForce& force, bool keywordForm = true,
+                                   const std::string& key = "SWITCH");
+    /**
+     * Copies the groups, mode, periodicity, centres and switching function (what an action line and its centres' lines
+     * hold) from one force to another (to has no centres).
+     */
     static void copyLineSettings(const CoordinationForce& from, CoordinationForce& to);
     /**
      * Throws error(what) for whatever a Context would refuse in the force (a FUNC that does not parse, a bad

@@ -4,6 +4,7 @@
 #include "internal/windowsExportCoordination.h"
 #include "openmm/System.h"
 #include "openmm/Vec3.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,15 @@ struct OPENMM_EXPORT_COORDINATION ResolvedCenters {
     static ResolvedCenters resolve(const OpenMM::System& system, const std::vector<std::vector<int>>& particles,
                                    const std::vector<int>& weighting, const std::vector<std::vector<double>>& weights,
                                    const std::vector<bool>& makeWhole, const std::string& forceName);
+    /**
+     * The same check without a System (the PLUMED translator checks its input as a Context would): numParticles
+     * particles, periodicSystem says whether the System would use periodic boundary conditions, massOf(i) is
+     * particle i's mass.
+     */
+    static ResolvedCenters resolve(int numParticles, bool periodicSystem, const std::function<double(int)>& massOf,
+                                   const std::vector<std::vector<int>>& particles, const std::vector<int>& weighting,
+                                   const std::vector<std::vector<double>>& weights, const std::vector<bool>& makeWhole,
+                                   const std::string& forceName);
     /**
      * The member id of a user's group entry or contact particle: a particle index (0 .. numParticles - 1) is itself,
      * a centre's id -1 - k is numParticles + k. Any other value throws an OpenMMException, whose message starts with

@@ -2,6 +2,7 @@
 #define OPENMM_COORDINATION_RESOLVEDCOORDINATIONFORCE_H_
 
 #include "CoordinationForce.h"
+#include "internal/ResolvedCenters.h"
 #include "internal/ResolvedCoordinationNumbers.h"
 #include "internal/SwitchingFunctionConstants.h"
 #include "lepton/ParsedExpression.h"
@@ -25,11 +26,25 @@ namespace CoordinationPlugin {
 struct ResolvedCoordinationForce {
     CoordinationForce::Mode mode = CoordinationForce::Self;
     bool periodic = false;
-    std::vector<int> groupA, groupB;    ///< the user's particle indices, one per slot (B empty in Self mode)
-    std::vector<int> uniqueParticles;   ///< every particle in a group, once, in increasing order
-    std::vector<int> uniqueA, uniqueB;  ///< each slot's index into uniqueParticles
-    /** Whether two slots other than Self's diagonal can hold the same atom (such a pair counts 0). */
+    /**
+     * The member ids of the slots, one per slot (B empty in Self mode): a particle index, or numParticles + k for
+     * centre k (ResolvedCenters; the user's id -1 - k).
+     */
+    std::vector<int> groupA, groupB;
+    std::vector<int> uniqueParticles;   ///< every member id of a group, once, in increasing order (centres last)
+    std::vector<int> uniqueA, uniqueB;  ///< each slot's index into uniqueParticles (the CPU's gradient rows)
+    /**
+     * Whether two slots other than Self's diagonal can hold the same member (such a pair counts 0): the same
+     * particle, or the same centre. A centre and one of its own particles are two members.
+     */
     bool sameAtomPossible = false;
+    /** The centres that group entries refer to (every centre of the force, used or not). */
+    ResolvedCenters centers;
+    /**
+     * Every particle whose coordinates the force reads, once, in increasing order: the groups' particles and
+     * the particles of the centres in a group.
+     */
+    std::vector<int> inputParticles;
     SwitchingFunctionConstants switching;
     std::string energyExpression;                       ///< the user's text
     std::vector<std::string> globalParameterNames;
@@ -44,11 +59,12 @@ struct ResolvedCoordinationForce {
     /** The cutoff (nm): infinity for none. */
     double getCutoff() const { return switching.dmax; }
     /**
-     * Whether any particle of the groups has a coordinate that is infinite or NaN. Such a configuration has no
-     * coordination number: every platform then reports s and the energy as NaN and applies no force.
+     * Whether any particle of the groups, or of a centre in a group, has a coordinate that is infinite or NaN.
+     * Such a configuration has no coordination number: every platform then reports s and the energy as NaN and
+     * applies no force.
      */
     bool hasNonFinitePosition(const std::vector<OpenMM::Vec3>& positions) const {
-        for (int particle : uniqueParticles)
+        for (int particle : inputParticles)
             for (int axis = 0; axis < 3; axis++)
                 if (!std::isfinite(positions[particle][axis]))
                     return true;

@@ -35,7 +35,13 @@ public:
     OpenMM::ComputeArray atomsA, atomsB;       // slot -> current atom index (follows reordering)
     OpenMM::ComputeArray uniqueA, uniqueB;     // slot -> index into uniqueParticles (its cell offsets)
     OpenMM::ComputeArray gradientBuffer;       // ds/dx, 64-bit fixed point, 3 x numGradientRows (per sorted slot)
-    OpenMM::ComputeArray cellOffsets;          // unique index -> periodic cells OpenMM wrapped it by (non-periodic forces)
+    // unique index -> periodic cells OpenMM wrapped it by (non-periodic forces); then, with plan.centerOffsets, the
+    // centres' member entries'
+    OpenMM::ComputeArray cellOffsets;
+    // Centres: per member entry its particle, current atom, centre, w_j / W and T_j / W; per centre its first entry
+    // (and the end), whether it is made whole, and its position this evaluation.
+    OpenMM::ComputeArray centerParticles, centerAtoms, centerOfEntry, centerForceWeights, centerDifferenceWeights;
+    OpenMM::ComputeArray centerFirstEntry, centerWhole, centerPositions;
     OpenMM::ComputeArray partialSums, globals, results;
     SortedGroup sortedA, sortedB;              // Self and Dual (sortedB: Dual only)
     OpenMM::ComputeArray blocksDone;           // the fused finish's counter of finished blocks
@@ -57,6 +63,7 @@ public:
         numberState;
 
 private:
+    void initializeCenters(OpenMM::ComputeContext& cc, const CommonCoordinationPlan& plan, const ResolvedCenters& centers);
     void initializeSorted(OpenMM::ComputeContext& cc, const CommonCoordinationPlan& plan, SortedGroup& g, int numSlots,
                           const std::string& name);
 };

@@ -43,6 +43,8 @@ public:
         addNumbersEnergyKernel;
     int numberSumsParityArg = -1, numbersEnergyParityArg = -1, addNumbersEnergyArg = -1,
         numbersParameterDerivativesArg = -1;
+    OpenMM::ComputeKernel centerKernel;    // the centres' positions (forces with centres)
+    int centerParityArg = -1, centerBoxArg = -1;
     OpenMM::ComputeKernel buildKernel;     // the neighbour list's (culling only)
     int buildChunkRowsArg = -1, buildChunkSlotsArg = -1, buildListCapacityArg = -1, buildParityArg = -1, buildBoxArg = -1;
 
@@ -52,13 +54,16 @@ private:
     void createGroupKernels(OpenMM::ComputeContext& cc, OpenMM::ComputeProgram& program, const CommonCoordinationPlan& plan,
                             CommonCoordinationArrays& arrays, GroupKernels& g, CommonCoordinationArrays::SortedGroup& sorted,
                             OpenMM::ComputeArray& atoms, OpenMM::ComputeArray& uniques, bool keepsBooks);
+    void createCenterKernel(OpenMM::ComputeContext& cc, OpenMM::ComputeProgram& program, const CommonCoordinationPlan& plan,
+                            CommonCoordinationArrays& arrays);
     void createBuildKernel(OpenMM::ComputeContext& cc, OpenMM::ComputeProgram& program, const CommonCoordinationPlan& plan,
                            CommonCoordinationArrays& arrays);
     void createFinishKernel(OpenMM::ComputeContext& cc, OpenMM::ComputeProgram& program, const CommonCoordinationPlan& plan,
                             CommonCoordinationArrays& arrays);
     void createNumbersKernel(OpenMM::ComputeContext& cc, OpenMM::ComputeProgram& program, const CommonCoordinationPlan& plan,
                              CommonCoordinationArrays& arrays);
-    void createReorderKernels(OpenMM::ComputeContext& cc, OpenMM::ComputeProgram& program, CommonCoordinationArrays& arrays);
+    void createReorderKernels(OpenMM::ComputeContext& cc, OpenMM::ComputeProgram& program, const CommonCoordinationPlan& plan,
+                              CommonCoordinationArrays& arrays);
 };
 
 } // namespace CoordinationPlugin

@@ -24,6 +24,8 @@ struct CommonCoordinationPlan {
     // row and 6.0 us with a thread per 8 rows). Where the platform caps the grid below that, a thread takes
     // several rows, loading FinishBatch of them at once.
     static constexpr int FinishBatch = 8;
+    // computeCenterPositions: a block of this many threads per centre.
+    static constexpr int CenterBlockSize = 128;
     // computeTileBounds: one thread per slot, this many per block (BoundsBlockSize / TileSize tiles).
     static constexpr int BoundsBlockSize = 128;
     // With a cutoff the slots are re-sorted into spatial order every this many evaluations (and whenever
@@ -64,15 +66,22 @@ struct CommonCoordinationPlan {
     bool mixedIsDouble = false;        // the kernel's "mixed" type (sums, energy, global parameters) is double
     int numA = 0, numB = 0, numUnique = 0;
     // ds/dx is accumulated per slot, not per atom: row k is A's slot k, row NUM_A + k B's slot k (Dual and
-    // Pair), in the order the tile kernel visits the slots, so that a tile's gradient writes are contiguous.
-    int numGradientRows = 0;
+    // Pair), in the order the tile kernel visits the slots, so that a tile's gradient writes are contiguous
+    // (numSlotRows); then a row per centre, which collects the gradients of the centre's slots.
+    int numSlotRows = 0, numGradientRows = 0;
+    // Centres: the System's particles (a slot's atom at or beyond it is a centre), the centres, their member
+    // entries (all centres' particles in order), and whether the entries' positions are unwrapped (centerOffsets:
+    // a force without periodic boundary conditions, or a centre that is not made whole), their cell offsets after
+    // the unique slots' in cellOffsets.
+    int numAtoms = 0, numCenters = 0, numCenterEntries = 0;
+    bool centerOffsets = false;
     int numGlobals = 0, numParameterDerivatives = 0;
     int tilesA = 0, tilesB = 0;
     long long numTiles = 0;            // tiles of 32x32 pairs (Self, Dual)
     int paddedNumAtoms = 0;
     // Work decomposition.
     int pairWorkUnits = 0, pairBlockSize = 0, numPartials = 0;
-    int finishWorkUnits = 0;           // threads of the separate finish (one per gradient row, at least one block)
+    int finishWorkUnits = 0;           // threads of the separate finish (one per slot row or centre entry, at least one block)
     // Cutoff and culling.
     double cutoff = 0.0;               // nm; infinity for none
     bool hasCutoff = false;

@@ -13,7 +13,8 @@ namespace CoordinationPlugin {
 struct CommonCoordinationStepState {
     explicit CommonCoordinationStepState(const CommonCoordinationPlan& plan)
         : listCapacity(plan.firstListCapacity),
-          hostCellOffsets(std::max(plan.numUnique, 1), OpenMM::mm_int4(0, 0, 0, 0)) {}
+          hostCellOffsets(std::max(plan.numUnique, 1) + (plan.centerOffsets ? plan.numCenterEntries : 0),
+                          OpenMM::mm_int4(0, 0, 0, 0)) {}
     // Spatial order (culling): re-sorted every SortInterval evaluations and at the first.
     int evaluationsSinceSort = 0;
     bool needSort = true;
@@ -28,8 +29,9 @@ struct CommonCoordinationStepState {
     // Energy-parameter derivatives: whether the kernels point at OpenMM's buffer yet (set at the first
     // evaluation: the buffer exists only once the context is initialized).
     bool parameterDerivativeArgsSet = false;
-    // Non-periodic forces: the periodic cells OpenMM wrapped each unique particle by (what the device's
-    // cellOffsets holds), and the host copy of the current order (updated when atoms are reordered).
+    // Non-periodic forces (and centres' entries, where plan.centerOffsets): the periodic cells OpenMM wrapped each
+    // unique particle by (what the device's cellOffsets holds), and the host copy of the current order (updated
+    // when atoms are reordered).
     std::vector<OpenMM::mm_int4> hostCellOffsets;
     std::vector<int> hostPositionOfParticle;
 };

@@ -37,7 +37,8 @@ void CommonCoordinationArrays::initialize(ComputeContext& cc, const CommonCoordi
     uniqueA.initialize<int>(cc, std::max(numA, 1), "coordinationUniqueA");
     uniqueB.initialize<int>(cc, std::max(numB, 1), "coordinationUniqueB");
     gradientBuffer.initialize<long long>(cc, 3 * std::max(plan.numGradientRows, 1), "coordinationGradient");
-    cellOffsets.initialize<mm_int4>(cc, std::max(numUnique, 1), "coordinationCellOffsets");
+    cellOffsets.initialize<mm_int4>(cc, std::max(numUnique, 1) + (plan.centerOffsets ? plan.numCenterEntries : 0),
+                                    "coordinationCellOffsets");
     cellOffsets.upload(vector<mm_int4>(cellOffsets.getSize(), mm_int4(0, 0, 0, 0)));
     partialSums.initialize(cc, std::max(plan.numPartials, 1), mixedSize, "coordinationPartialSums");
     globals.initialize(cc, std::max(plan.numGlobals, 1), mixedSize, "coordinationGlobals");
@@ -51,6 +52,8 @@ void CommonCoordinationArrays::initialize(ComputeContext& cc, const CommonCoordi
         uniqueB.upload(force.uniqueB);
     }
     gradientBuffer.upload(vector<long long>(gradientBuffer.getSize(), 0));
+    if (plan.numCenters > 0)
+        initializeCenters(cc, plan, force.centers);
     if (plan.mode != CoordinationForce::Pair) {
         initializeSorted(cc, plan, sortedA, numA, "A");
         initializeSorted(cc, plan, sortedB, plan.mode == CoordinationForce::Dual ? numB : 0, "B");
@@ -95,6 +98,46 @@ void CommonCoordinationArrays::initialize(ComputeContext& cc, const CommonCoordi
         parameterDerivativeIndices.initialize<int>(cc, plan.numParameterDerivatives, "coordinationParameterDerivativeIndices");
         parameterDerivativePlaceholder.initialize(cc, plan.numParameterDerivatives, mixedSize, "coordinationParameterDerivatives");
     }
+}
+
+void CommonCoordinationArrays::initializeCenters(ComputeContext& cc, const CommonCoordinationPlan& plan,
+                                                 const ResolvedCenters& centers) {
+    vector<int> particles, ofEntry, firstEntry, whole;
+    vector<double> forceWeights, differenceWeights;
+    for (int k = 0; k < centers.size(); k++) {
+        firstEntry.push_back(particles.size());
+        whole.push_back(centers.makeWhole[k] ? 1 : 0);
+        particles.insert(particles.end(), centers.particles[k].begin(), centers.particles[k].end());
+        ofEntry.insert(ofEntry.end(), centers.particles[k].size(), k);
+        forceWeights.insert(forceWeights.end(), centers.forceWeights[k].begin(), centers.forceWeights[k].end());
+        differenceWeights.insert(differenceWeights.end(), centers.differenceWeights[k].begin(),
+                                 centers.differenceWeights[k].end());
+    }
+    firstEntry.push_back(particles.size());
+    const int entries = particles.size();
+    centerParticles.initialize<int>(cc, entries, "coordinationCenterParticles");
+    centerParticles.upload(particles);
+    centerAtoms.initialize<int>(cc, entries, "coordinationCenterAtoms");
+    centerAtoms.upload(particles); // translated at every reordering, the first included
+    centerOfEntry.initialize<int>(cc, entries, "coordinationCenterOfEntry");
+    centerOfEntry.upload(ofEntry);
+    centerFirstEntry.initialize<int>(cc, firstEntry.size(), "coordinationCenterFirstEntry");
+    centerFirstEntry.upload(firstEntry);
+    centerWhole.initialize<int>(cc, whole.size(), "coordinationCenterWhole");
+    centerWhole.upload(whole);
+    const int realSize = (plan.useDouble ? sizeof(double) : sizeof(float));
+    const int real4Size = (plan.useDouble ? sizeof(mm_double4) : sizeof(mm_float4));
+    centerForceWeights.initialize(cc, entries, realSize, "coordinationCenterForceWeights");
+    centerDifferenceWeights.initialize(cc, entries, realSize, "coordinationCenterDifferenceWeights");
+    if (plan.useDouble) {
+        centerForceWeights.upload(forceWeights);
+        centerDifferenceWeights.upload(differenceWeights);
+    }
+    else {
+        centerForceWeights.upload(vector<float>(forceWeights.begin(), forceWeights.end()));
+        centerDifferenceWeights.upload(vector<float>(differenceWeights.begin(), differenceWeights.end()));
+    }
+    centerPositions.initialize(cc, centers.size(), real4Size, "coordinationCenterPositions");
 }
 
 void CommonCoordinationArrays::initializeSorted(ComputeContext& cc, const CommonCoordinationPlan& plan, SortedGroup& g,

@@ -44,6 +44,19 @@ public:
         add(cc.getEnergyBuffer());
         return add(1);
     }
+    /** The centres' arrays of the finish (CENTER_FINISH_PARAMS), where the force has centres. */
+    void addCenterFinish(const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
+        if (plan.numCenters == 0)
+            return;
+        add(a.centerAtoms);
+        add(a.centerOfEntry);
+        add(a.centerForceWeights);
+    }
+    /** The centres' positions (CENTER_POSITION_PARAMS), where the force has centres. */
+    void addCenterPositions(const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
+        if (plan.numCenters > 0)
+            add(a.centerPositions);
+    }
     /** OpenMM's energy-parameter-derivative buffer (a placeholder until the first evaluation) and the indices into it. */
     int addParameterDerivatives(CommonCoordinationArrays& a) {
         const int first = add(a.parameterDerivativePlaceholder);
@@ -61,6 +74,8 @@ private:
 void CommonCoordinationKernelSet::create(ComputeContext& cc, ComputeProgram& program, const CommonCoordinationPlan& plan,
                                          CommonCoordinationArrays& arrays) {
     createPairKernel(cc, program, plan, arrays);
+    if (plan.numCenters > 0)
+        createCenterKernel(cc, program, plan, arrays);
     if (plan.mode != CoordinationForce::Pair) {
         createGroupKernels(cc, program, plan, arrays, groupA, arrays.sortedA, arrays.atomsA, arrays.uniqueA, true);
         if (plan.mode == CoordinationForce::Dual)
@@ -71,7 +86,7 @@ void CommonCoordinationKernelSet::create(ComputeContext& cc, ComputeProgram& pro
     createFinishKernel(cc, program, plan, arrays);
     if (plan.numbers)
         createNumbersKernel(cc, program, plan, arrays);
-    createReorderKernels(cc, program, arrays);
+    createReorderKernels(cc, program, plan, arrays);
 }
 
 void CommonCoordinationKernelSet::createPairKernel(ComputeContext& cc, ComputeProgram& program,
@@ -121,7 +136,27 @@ void CommonCoordinationKernelSet::createPairKernel(ComputeContext& cc, ComputePr
         args.add(a.blocksDone);
         if (plan.numParameterDerivatives > 0)
             pairParameterDerivativesArg = args.addParameterDerivatives(a);
+        args.addCenterFinish(plan, a);
     }
+    args.addCenterPositions(plan, a);
+}
+
+void CommonCoordinationKernelSet::createCenterKernel(ComputeContext& cc, ComputeProgram& program,
+                                                     const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
+    centerKernel = program->createKernel("computeCenterPositions");
+    Arguments args(centerKernel);
+    args.add(cc.getPosq());
+    args.add(a.cellOffsets);
+    args.add(a.centerAtoms);
+    args.add(a.centerFirstEntry);
+    args.add(a.centerForceWeights);
+    args.add(a.centerDifferenceWeights);
+    args.add(a.centerWhole);
+    args.add(a.centerPositions);
+    args.add(a.gradientBuffer);
+    args.add(a.nonFiniteFlags);
+    centerParityArg = args.add(0);
+    centerBoxArg = args.addBox(plan.useDouble);
 }
 
 void CommonCoordinationKernelSet::createGroupKernels(ComputeContext& cc, ComputeProgram& program,
@@ -138,6 +173,7 @@ void CommonCoordinationKernelSet::createGroupKernels(ComputeContext& cc, Compute
     keyArgs.add(sorted.numSlots);
     keyArgs.add(sorted.keys);
     g.keyBoxArg = keyArgs.addBox(plan.useDouble);
+    keyArgs.addCenterPositions(plan, a);
     g.gatherKernel = program->createKernel("gatherSortedSlots");
     Arguments gatherArgs(g.gatherKernel);
     gatherArgs.add(sorted.keys);
@@ -169,6 +205,7 @@ void CommonCoordinationKernelSet::createGroupKernels(ComputeContext& cc, Compute
         g.boundsForceRebuildArg = boundsArgs.add(0);
         boundsArgs.add(keepsBooks ? 1 : 0);
     }
+    boundsArgs.addCenterPositions(plan, a);
 }
 
 void CommonCoordinationKernelSet::createBuildKernel(ComputeContext& cc, ComputeProgram& program,
@@ -205,6 +242,7 @@ void CommonCoordinationKernelSet::createFinishKernel(ComputeContext& cc, Compute
     finishParityArg = args.add(0);
     if (plan.numParameterDerivatives > 0)
         finishParameterDerivativesArg = args.addParameterDerivatives(a);
+    args.addCenterFinish(plan, a);
 }
 
 void CommonCoordinationKernelSet::createNumbersKernel(ComputeContext& cc, ComputeProgram& program,
@@ -261,7 +299,7 @@ void CommonCoordinationKernelSet::createNumbersKernel(ComputeContext& cc, Comput
 }
 
 void CommonCoordinationKernelSet::createReorderKernels(ComputeContext& cc, ComputeProgram& program,
-                                                       CommonCoordinationArrays& a) {
+                                                       const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
     invertKernel = program->createKernel("invertAtomOrder");
     Arguments invertArgs(invertKernel);
     invertArgs.add(cc.getAtomIndexArray());
@@ -274,6 +312,10 @@ void CommonCoordinationKernelSet::createReorderKernels(ComputeContext& cc, Compu
     translateArgs.add(a.atomsA);
     translateArgs.add(a.particlesB);
     translateArgs.add(a.atomsB);
+    if (plan.numCenters > 0) {
+        translateArgs.add(a.centerParticles);
+        translateArgs.add(a.centerAtoms);
+    }
 }
 
 void CommonCoordinationKernelSet::setListArgs(CommonCoordinationArrays& a, int capacity) {

@@ -22,11 +22,35 @@ typedef CommonCoordinationPlan Plan;
 typedef CommonCoordinationKernelSet::GroupKernels GroupKernels;
 } // namespace
 
+namespace {
+
+/**
+ * The particle of each row of cellOffsets (-1: none): the unique members' where the force is not periodic (a
+ * centre's row unused), then the centres' member entries' where plan.centerOffsets.
+ */
+vector<int> offsetParticlesOf(const CommonCoordinationPlan& plan, const ResolvedCoordinationForce& force) {
+    vector<int> particles;
+    if (!plan.periodic)
+        for (int member : force.uniqueParticles)
+            particles.push_back(force.centers.isCenter(member) ? -1 : member);
+    else if (plan.centerOffsets)
+        particles.assign(std::max(plan.numUnique, 1), -1);
+    if (plan.centerOffsets) {
+        particles.resize(std::max(plan.numUnique, 1), -1); // the centres' entries start at CENTER_OFFSET_BASE
+        for (const vector<int>& centerParticles : force.centers.particles)
+            particles.insert(particles.end(), centerParticles.begin(), centerParticles.end());
+    }
+    return particles;
+}
+
+} // namespace
+
 struct CommonCalcCoordinationForceKernel::Built {
     Built(const CommonCoordinationPlan& plan, const ResolvedCoordinationForce& force)
-        : plan(plan), uniqueParticles(force.uniqueParticles), numSlotPairs(force.getNumSlotPairs()), state(plan) {}
+        : plan(plan), offsetParticles(offsetParticlesOf(plan, force)), numSlotPairs(force.getNumSlotPairs()),
+          state(plan) {}
     const CommonCoordinationPlan plan;
-    const vector<int> uniqueParticles; // every particle in a group, once (updateCellOffsets looks them up)
+    const vector<int> offsetParticles; // the particle of each row of cellOffsets (updateCellOffsets looks them up)
     const long long numSlotPairs;      // every pair of the sum (what the tile kernel visits without a list)
     CommonCoordinationArrays arrays;
     CommonCoordinationKernelSet kernels;
@@ -100,7 +124,7 @@ void CommonCalcCoordinationForceKernel::followAtomOrder() {
     ContextSelector selector(cc);
     const Plan& plan = built->plan;
     CommonCoordinationKernelSet& k = built->kernels;
-    if (!plan.periodic) {
+    if (!built->offsetParticles.empty()) {
         // updateCellOffsets() looks up the force's atoms in OpenMM's host-side cell offsets.
         const vector<int>& order = cc.getAtomIndex();
         vector<int>& positionOfParticle = built->state.hostPositionOfParticle;
@@ -109,7 +133,7 @@ void CommonCalcCoordinationForceKernel::followAtomOrder() {
             positionOfParticle[order[i]] = i;
     }
     k.invertKernel->execute(cc.getNumAtoms());
-    k.translateKernel->execute(std::max({plan.numA, plan.numB, 1}));
+    k.translateKernel->execute(std::max({plan.numA, plan.numB, plan.numCenterEntries, 1}));
     // The sorted order is of slots, so it survives a reordering; the atoms it points at are gathered again.
     for (GroupKernels* g : {&k.groupA, &k.groupB})
         if (g->gatherKernel && g->sorted->numSlots > 0)
@@ -117,16 +141,19 @@ void CommonCalcCoordinationForceKernel::followAtomOrder() {
 }
 
 void CommonCalcCoordinationForceKernel::updateCellOffsets() {
-    // Only a force without periodic boundary conditions needs them. The offsets change when OpenMM
-    // wraps atoms (at reorders, on setPositions): compare on the host, upload only on a change.
-    const vector<int>& uniqueParticles = built->uniqueParticles;
+    // Only a force without periodic boundary conditions needs them (and centres whose particles' positions are
+    // unwrapped). The offsets change when OpenMM wraps atoms (at reorders, on setPositions): compare on the host,
+    // upload only on a change.
+    const vector<int>& offsetParticles = built->offsetParticles;
     CommonCoordinationStepState& s = built->state;
-    if (built->plan.periodic || uniqueParticles.empty())
+    if (offsetParticles.empty())
         return;
     const vector<mm_int4>& offsets = cc.getPosCellOffsets();
     bool changed = false;
-    for (int i = 0; i < (int) uniqueParticles.size(); i++) {
-        const mm_int4& now = offsets[s.hostPositionOfParticle[uniqueParticles[i]]];
+    for (int i = 0; i < (int) offsetParticles.size(); i++) {
+        if (offsetParticles[i] < 0)
+            continue;
+        const mm_int4& now = offsets[s.hostPositionOfParticle[offsetParticles[i]]];
         mm_int4& stored = s.hostCellOffsets[i];
         if (now.x != stored.x || now.y != stored.y || now.z != stored.z) {
             stored = mm_int4(now.x, now.y, now.z, 0);
@@ -190,9 +217,15 @@ int CommonCalcCoordinationForceKernel::preparePairKernel(bool computeGradient, b
     }
     updateCellOffsets();
     const CommonCoordinationBox box = CommonCoordinationBox::current(cc);
+    const int parity = built->state.listParity;
+    if (plan.numCenters > 0) {
+        // The centres' positions, before any kernel reads a slot's.
+        k.centerKernel->setArg(k.centerParityArg, parity);
+        box.setArgs(*k.centerKernel, k.centerBoxArg, plan.useDouble);
+        k.centerKernel->execute(plan.numCenters * Plan::CenterBlockSize, Plan::CenterBlockSize);
+    }
     if (plan.culling)
         prepareTiles(box);
-    const int parity = built->state.listParity;
     k.pairKernel->setArg(k.pairComputeGradientArg, computeGradient ? 1 : 0);
     k.pairKernel->setArg(k.pairParityArg, parity);
     box.setArgs(*k.pairKernel, k.pairBoxArg, plan.useDouble);

@@ -35,7 +35,7 @@ void decomposeWork(CommonCoordinationPlan& p, ComputeContext& cc) {
     p.numPartials = std::min((p.pairWorkUnits + p.pairBlockSize - 1) / p.pairBlockSize, cc.getNumThreadBlocks());
     // The separate finish: a thread per gradient row (the platform caps the blocks; a thread then takes several
     // rows, FinishBatch at a time).
-    p.finishWorkUnits = std::max(p.numGradientRows, Plan::FinishBlockSize);
+    p.finishWorkUnits = std::max({p.numSlotRows, p.numCenterEntries, Plan::FinishBlockSize});
 }
 
 } // namespace
@@ -50,7 +50,14 @@ CommonCoordinationPlan CommonCoordinationPlan::create(const ResolvedCoordination
     p.numA = force.groupA.size();
     p.numB = force.groupB.size();
     p.numUnique = force.uniqueParticles.size();
-    p.numGradientRows = p.numA + (p.mode == CoordinationForce::Self ? 0 : p.numB);
+    p.numSlotRows = p.numA + (p.mode == CoordinationForce::Self ? 0 : p.numB);
+    p.numAtoms = force.centers.numParticles;
+    p.numCenters = force.centers.size();
+    for (int k = 0; k < p.numCenters; k++) {
+        p.numCenterEntries += force.centers.particles[k].size();
+        p.centerOffsets = p.centerOffsets || !p.periodic || !force.centers.makeWhole[k];
+    }
+    p.numGradientRows = p.numSlotRows + p.numCenters;
     p.numbers = force.numbers.enabled;
     p.numReductions = force.numbers.reductions.size();
     p.numbersBlockSize = NumbersBlockSize;
@@ -84,7 +91,7 @@ CommonCoordinationPlan CommonCoordinationPlan::create(const ResolvedCoordination
     }
     // Sort cells of a non-periodic force: a tenth of the cutoff (at least 0.02 nm).
     p.sortCell = (p.hasCutoff ? std::max(0.02, p.cutoff / 10) : 0.1);
-    p.fusedFinish = hasWarpShuffles && p.numGradientRows <= MaxFusedRows && !p.culling;
+    p.fusedFinish = hasWarpShuffles && std::max(p.numSlotRows, p.numCenterEntries) <= MaxFusedRows && !p.culling;
     // The neighbour list: every force whose tiles are culled has one. Its first capacity is a guess (8
     // chunks per row tile); the host reads the size of the first build and, after each re-sort, the size
     // the last build needed, and grows it.

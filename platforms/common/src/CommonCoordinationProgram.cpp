@@ -29,6 +29,17 @@ void addSizeDefines(ComputeContext& cc, const CommonCoordinationPlan& plan, map<
     defines["NUM_A"] = cc.intToString(plan.numA);
     defines["NUM_B"] = cc.intToString(plan.numB);
     defines["NUM_GRADIENT_ROWS"] = cc.intToString(plan.numGradientRows);
+    defines["NUM_SLOT_ROWS"] = cc.intToString(plan.numSlotRows);
+    if (plan.numCenters > 0) {
+        defines["HAS_CENTERS"] = "1";
+        defines["NUM_ATOMS"] = cc.intToString(plan.numAtoms);
+        defines["NUM_CENTERS"] = cc.intToString(plan.numCenters);
+        defines["NUM_CENTER_ENTRIES"] = cc.intToString(plan.numCenterEntries);
+        defines["CENTER_BLOCK_SIZE"] = cc.intToString(Plan::CenterBlockSize);
+        defines["CENTER_OFFSET_BASE"] = cc.intToString(std::max(plan.numUnique, 1));
+        if (plan.centerOffsets)
+            defines["CENTER_OFFSETS"] = "1";
+    }
     defines["NUM_TILES_A"] = cc.intToString(plan.tilesA);
     defines["NUM_TILES_B"] = cc.intToString(plan.tilesB);
     defines["NUM_TILES"] = cc.intToString((int) plan.numTiles);
@@ -269,7 +280,8 @@ ComputeProgram CommonCoordinationProgram::compile(ComputeContext& cc, const Comm
     else
         addEnergyReplacements(cc, force, defines, replacements);
     // One program: the kernel sources of platforms/common/src/kernels, in the order CoordinationCommon.cmake lists them.
-    const string source = CoordinationKernelSources::common + CoordinationKernelSources::switching +
+    const string source = CoordinationKernelSources::common + CoordinationKernelSources::centers +
+                          CoordinationKernelSources::switching +
                           CoordinationKernelSources::sorting + CoordinationKernelSources::neighborList +
                           CoordinationKernelSources::finish + CoordinationKernelSources::numbers +
                           CoordinationKernelSources::tiles +

@@ -85,6 +85,10 @@ private:
     void computeNumbers(OpenMM::ContextImpl& context, std::vector<double>& numbers);
     /** CoordinationNumberForce: -gradient of the weights' pair terms into atomGradient (after computeNumbers). */
     void computeNumberGradient(OpenMM::ContextImpl& context, const std::vector<double>& weights);
+    /**
+     * forces -= scale * atomGradient: a particle's row into its force, a centre's spread to its particles by weight.
+     */
+    void applyGradient(std::vector<OpenMM::Vec3>& forces, double scale) const;
     /** One pass of a CoordinationNumberForce over the work items (Forces: the gradient; else the numbers). */
     template <bool Forces, class Sigma, class Image>
     void runNumberItems(OpenMM::ThreadPool& threads, const Sigma& sigma, const Image& image);
@@ -108,7 +112,8 @@ private:
     std::vector<long long> itemPairs;      // the pairs each work item tested against the cutoff
     std::vector<std::vector<double>> threadGradients; // per thread: x, y, z over the entries (A's, then B's)
     std::vector<CpuCoordinationCandidates> threadCandidates; // per thread
-    std::vector<OpenMM::Vec3> atomGradient;             // over the unique particles
+    std::vector<OpenMM::Vec3> atomGradient;             // over the unique members (particles, then centres)
+    std::vector<OpenMM::Vec3> memberPositions;          // the particles' positions and the centres' (with centres)
     std::vector<std::vector<double>> threadNumbers;      // per thread: c over A's entries
     std::vector<double> entryNumbers, entryWeights;      // c and dE/dc over A's entries, in entry order
     std::vector<std::pair<int, int>> repeatedSlots;     // (slot of A, the earlier slot of the same atom)

@@ -202,10 +202,13 @@ void CpuCalcCoordinationForceKernel::sumGradients(ThreadPool& threads, long long
 
 bool CpuCalcCoordinationForceKernel::prepareEntries(ContextImpl& context) {
     ReferencePlatform::PlatformData& data = referenceData(context);
-    const vector<Vec3>& positions = *data.positions;
     const Vec3* box = data.periodicBoxVectors;
-    if (force->hasNonFinitePosition(positions))
+    if (force->hasNonFinitePosition(*data.positions))
         return false;
+    // The member ids index the particles' positions, followed by the centres' where there are centres.
+    if (force->centers.size() > 0)
+        memberPositions = force->centers.extendPositions(*data.positions, box);
+    const vector<Vec3>& positions = (force->centers.size() > 0 ? memberPositions : *data.positions);
     useCells = grid.build(*force, positions, box, entriesA, entriesB, items);
     if (!useCells) {
         // Entries in group order.
@@ -376,23 +379,34 @@ double CpuCalcCoordinationForceKernel::execute(ContextImpl& context, bool includ
         // No weight: no force (also where the energy is not finite, or a position).
         if (includeForces && std::any_of(weights.begin(), weights.end(), [](double w) { return w != 0.0; })) {
             computeNumberGradient(context, weights);
-            vector<Vec3>& forces = *referenceData(context).forces;
-            const vector<int>& uniqueParticles = force->uniqueParticles;
-            for (int u = 0; u < (int) uniqueParticles.size(); u++)
-                forces[uniqueParticles[u]] -= atomGradient[u];
+            applyGradient(*referenceData(context).forces, 1.0);
         }
         return energy;
     }
     const double s = computeCoordination(context, includeForces);
     double dEnergyDs;
     const double energy = energyFunction.evaluate(context, s, dEnergyDs, referenceData(context).energyParameterDerivatives);
-    if (includeForces && dEnergyDs != 0.0) {
-        vector<Vec3>& forces = *referenceData(context).forces;
-        const vector<int>& uniqueParticles = force->uniqueParticles;
-        for (int u = 0; u < (int) uniqueParticles.size(); u++)
-            forces[uniqueParticles[u]] -= atomGradient[u] * dEnergyDs;
-    }
+    if (includeForces && dEnergyDs != 0.0)
+        applyGradient(*referenceData(context).forces, dEnergyDs);
     return energy;
+}
+
+void CpuCalcCoordinationForceKernel::applyGradient(vector<Vec3>& forces, double scale) const {
+    const vector<int>& uniqueParticles = force->uniqueParticles;
+    const ResolvedCenters& centers = force->centers;
+    for (int u = 0; u < (int) uniqueParticles.size(); u++) {
+        const int member = uniqueParticles[u];
+        if (!centers.isCenter(member)) {
+            forces[member] -= atomGradient[u] * scale;
+            continue;
+        }
+        // A centre's force, spread to its particles by weight.
+        const int center = member - centers.numParticles;
+        const vector<int>& particles = centers.particles[center];
+        const vector<double>& weights = centers.forceWeights[center];
+        for (size_t j = 0; j < particles.size(); j++)
+            forces[particles[j]] -= atomGradient[u] * (scale * weights[j]);
+    }
 }
 
 double CpuCalcCoordinationForceKernel::getCoordination(ContextImpl& context) {

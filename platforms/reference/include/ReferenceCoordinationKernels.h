@@ -33,7 +33,7 @@ public:
 
 private:
     void setParameters(const ResolvedCoordinationForce& force);
-    /** s at the positions; if gradient is not null, ds/dx of every particle is added to it. */
+    /** s at the positions; if gradient is not null, ds/dx of every member (particles, then centres) is added to it. */
     double computeCoordination(OpenMM::ContextImpl& context, std::vector<OpenMM::Vec3>* gradient) const;
 
     /**

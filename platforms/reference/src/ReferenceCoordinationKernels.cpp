@@ -17,6 +17,18 @@ ReferencePlatform::PlatformData& getPlatformData(ContextImpl& context) {
     return *static_cast<ReferencePlatform::PlatformData*>(context.getPlatformData());
 }
 
+/**
+ * The positions the member ids index: the particles' own, followed by the centres' (computed into extended) where
+ * the force has centres.
+ */
+const vector<Vec3>& memberPositions(const ResolvedCoordinationForce& force, ReferencePlatform::PlatformData& data,
+                                    vector<Vec3>& extended) {
+    if (force.centers.size() == 0)
+        return *data.positions;
+    extended = force.centers.extendPositions(*data.positions, data.periodicBoxVectors);
+    return extended;
+}
+
 } // namespace
 
 void ReferenceCalcCoordinationForceKernel::initialize(const System& system, const ResolvedCoordinationForce& force) {
@@ -39,16 +51,22 @@ void ReferenceCalcCoordinationForceKernel::setParameters(const ResolvedCoordinat
 void ReferenceCalcCoordinationForceKernel::computeNumbers(ContextImpl& context, vector<double>& numbers,
                                                           const vector<double>* weights, vector<Vec3>* forces) const {
     ReferencePlatform::PlatformData& data = getPlatformData(context);
-    const vector<Vec3>& positions = *data.positions;
     const MinimumImage minimumImage(data.periodicBoxVectors);
     const vector<int>& groupA = resolved.groupA;
     const bool self = (resolved.mode == CoordinationForce::Self);
     const vector<int>& groupB = (self ? resolved.groupA : resolved.groupB);
     numbers.assign(groupA.size(), 0.0);
-    if (resolved.hasNonFinitePosition(positions)) {
+    if (resolved.hasNonFinitePosition(*data.positions)) {
         numbers.assign(groupA.size(), std::numeric_limits<double>::quiet_NaN());
         return;
     }
+    vector<Vec3> extended;
+    const vector<Vec3>& positions = memberPositions(resolved, data, extended);
+    // Forces on the members (a centre's spread to its particles at the end).
+    vector<Vec3> memberForces;
+    if (weights != nullptr && resolved.centers.size() > 0)
+        memberForces.assign(positions.size(), Vec3());
+    vector<Vec3>& pairForces = (memberForces.empty() && forces != nullptr ? *forces : memberForces);
     const SwitchingFunctionEvaluator& sigma = *switchingFunction;
     const double power = resolved.numbers.rPower;
     // Entry k of A with entry l of B (Self: l > k, and the pair counts for both).
@@ -74,12 +92,14 @@ void ReferenceCalcCoordinationForceKernel::computeNumbers(ContextImpl& context, 
         const double dValueDr = dSigmaDr * rToPower + (power == 0.0 ? 0.0 : power * value * rToPower / r);
         const double weight = (*weights)[k] + (self ? (*weights)[l] : 0.0);
         const Vec3 force = delta * (weight * dValueDr / r);
-        (*forces)[groupB[l]] -= force;
-        (*forces)[groupA[k]] += force;
+        pairForces[groupB[l]] -= force;
+        pairForces[groupA[k]] += force;
     };
     for (int k = 0; k < (int) groupA.size(); k++)
         for (int l = (self ? k + 1 : 0); l < (int) groupB.size(); l++)
             addPair(k, l);
+    if (!memberForces.empty())
+        resolved.centers.spreadForces(memberForces, *forces);
 }
 
 void ReferenceCalcCoordinationForceKernel::getCollectiveVariableValues(ContextImpl& context, vector<double>& values) {
@@ -101,10 +121,11 @@ void ReferenceCalcCoordinationForceKernel::getCoordinationNumbers(ContextImpl& c
 
 double ReferenceCalcCoordinationForceKernel::computeCoordination(ContextImpl& context, vector<Vec3>* gradient) const {
     ReferencePlatform::PlatformData& data = getPlatformData(context);
-    const vector<Vec3>& positions = *data.positions;
     const MinimumImage minimumImage(data.periodicBoxVectors);
-    if (resolved.hasNonFinitePosition(positions))
+    if (resolved.hasNonFinitePosition(*data.positions))
         return std::numeric_limits<double>::quiet_NaN();
+    vector<Vec3> extended;
+    const vector<Vec3>& positions = memberPositions(resolved, data, extended);
     const SwitchingFunctionEvaluator& sigma = *switchingFunction;
     const double cutoff2 = resolved.switching.cutoffSquared;
     double coordination = 0.0;
@@ -156,15 +177,15 @@ double ReferenceCalcCoordinationForceKernel::execute(ContextImpl& context, bool 
             computeNumbers(context, numbers, &weights, getPlatformData(context).forces);
         return energy;
     }
-    if (includeForces)
-        gradient.assign(context.getSystem().getNumParticles(), Vec3());
+    if (includeForces) // over the members: the particles, then the centres
+        gradient.assign(context.getSystem().getNumParticles() + resolved.centers.size(), Vec3());
     double s = computeCoordination(context, includeForces ? &gradient : nullptr);
     double dEnergyDs;
     double energy = energyFunction.evaluate(context, s, dEnergyDs, getPlatformData(context).energyParameterDerivatives);
     if (includeForces && dEnergyDs != 0.0) {
-        vector<Vec3>& forces = *getPlatformData(context).forces;
-        for (int i = 0; i < (int) forces.size(); i++)
-            forces[i] -= gradient[i] * dEnergyDs;
+        for (Vec3& memberGradient : gradient)
+            memberGradient *= -dEnergyDs;
+        resolved.centers.spreadForces(gradient, *getPlatformData(context).forces);
     }
     return energy;
 }

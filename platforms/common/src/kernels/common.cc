@@ -2,6 +2,7 @@
  * CoordinationForce on OpenMM's common compute framework: one source for CUDA and OpenCL, in the files of
  * platforms/common/src/kernels, which the host compiles as one program, concatenated in this order:
  *   common.cc        types, the periodic box, positions, sums (compensated, fixed point, over a block)
+ *   centers.cc       centres (HAS_CENTERS): their positions, computed at the start of each evaluation
  *   switching.cc     sigma(r) of every switching function type (SWITCH_*), and one pair's contribution
  *   sorting.cc       the slots' spatial order (sort keys, gather) and the tiles' bounding boxes
  *   neighborList.cc  the neighbour list of (row tile, column slots) chunks
@@ -34,7 +35,9 @@
  * Host defines: TILE_SIZE (32), WARPS_PER_BLOCK, PAIR_BLOCK_SIZE, FINISH_BLOCK_SIZE, NUM_A, NUM_B, NUM_GRADIENT_ROWS,
  * MODE_SELF/MODE_DUAL/MODE_PAIR, NUM_TILES_A, NUM_TILES_B, NUM_TILES, PADDED_NUM_ATOMS, USE_PERIODIC, USE_CUTOFF,
  * CUTOFF_SQUARED, USE_CULLING, CULL_CHUNK, PADDED_CUTOFF, PADDED_CUTOFF_SQUARED, INV_SORT_CELL, CHECK_SAME_ATOM, FUSED_FINISH,
- * HAS_PARAMETER_DERIVATIVES, REAL_IS_DOUBLE, MIXED_IS_DOUBLE, the switching function's (switching.cc); with the list USE_NEIGHBOR_LIST,
+ * HAS_PARAMETER_DERIVATIVES, REAL_IS_DOUBLE, MIXED_IS_DOUBLE, the switching function's (switching.cc); with centres
+ * HAS_CENTERS, NUM_ATOMS, NUM_CENTERS, NUM_CENTER_ENTRIES, NUM_SLOT_ROWS, CENTER_BLOCK_SIZE, CENTER_OFFSETS and
+ * CENTER_OFFSET_BASE (centers.cc); with the list USE_NEIGHBOR_LIST,
  * PADDED_LIST_CUTOFF, PADDED_LIST_CUTOFF_SQUARED, HALF_SKIN_SQUARED, LIST_WARPS_PER_BLOCK and LIST_STATE_* (indices into the
  * list's state: rebuild flags for even/odd evaluations, chunks of the build under way, chunks of the list).
  * Host replacements: COMPUTE_ENERGY, ADD_PARAMETER_DERIVATIVES (finish.cc), CUSTOM_SWITCHING_FUNCTION
@@ -140,20 +143,52 @@ DEVICE real3 minimumImage(real3 delta, BOX_PARAMS) {
 }
 
 /**
- * An atom's position as the user sees it. OpenMM may have wrapped atoms into the periodic box one
- * molecule at a time (cellOffsets counts the box vectors it subtracted); a force that uses periodic
- * boundary conditions does not care, one that does not must undo the wrapping.
+ * Centres (HAS_CENTERS): a slot's atom index at or beyond NUM_ATOMS is centre (atom - NUM_ATOMS), whose position
+ * computeCenterPositions wrote into centerPositions this evaluation. Every function and kernel that reads a slot's
+ * position takes them (CENTER_POSITION_PARAMS, last); the finish spreads the centres' gradient rows to their
+ * particles (CENTER_FINISH_PARAMS, last). Without centres they are empty: the code is that of a force without them.
+ */
+#ifdef HAS_CENTERS
+#define CENTER_POSITION_PARAMS , GLOBAL const real4* RESTRICT centerPositions
+#define CENTER_POSITION_ARGS , centerPositions
+#define CENTER_FINISH_PARAMS , GLOBAL const int* RESTRICT centerAtoms, GLOBAL const int* RESTRICT centerOfEntry, \
+        GLOBAL const real* RESTRICT centerForceWeights
+#define CENTER_FINISH_ARGS , centerAtoms, centerOfEntry, centerForceWeights
+#else
+#define CENTER_POSITION_PARAMS
+#define CENTER_POSITION_ARGS
+#define CENTER_FINISH_PARAMS
+#define CENTER_FINISH_ARGS
+#endif
+
+/** The position of an atom in OpenMM's buffer as the user sees it (the wrapping of cellOffsets `offset` undone). */
+DEVICE real3 unwrappedPosition(real4 pos, int4 offset, real4 periodicBoxVecX, real4 periodicBoxVecY,
+                               real4 periodicBoxVecZ) {
+    return make_real3(pos.x - offset.x * periodicBoxVecX.x - offset.y * periodicBoxVecY.x - offset.z * periodicBoxVecZ.x,
+                      pos.y - offset.y * periodicBoxVecY.y - offset.z * periodicBoxVecZ.y,
+                      pos.z - offset.z * periodicBoxVecZ.z);
+}
+
+/**
+ * A slot's position: its atom's as the user sees it, or its centre's. OpenMM may have wrapped atoms into the
+ * periodic box one molecule at a time (cellOffsets counts the box vectors it subtracted); a force that uses
+ * periodic boundary conditions does not care, one that does not must undo the wrapping (a centre's position is
+ * computed from its particles' unwrapped positions where that matters).
  */
 DEVICE real3 atomPosition(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets, int atom,
-                          int unique, real4 periodicBoxVecX, real4 periodicBoxVecY, real4 periodicBoxVecZ) {
+                          int unique, real4 periodicBoxVecX, real4 periodicBoxVecY, real4 periodicBoxVecZ
+                          CENTER_POSITION_PARAMS) {
+#ifdef HAS_CENTERS
+    if (atom >= NUM_ATOMS) {
+        const real4 center = centerPositions[atom - NUM_ATOMS];
+        return make_real3(center.x, center.y, center.z);
+    }
+#endif
     real4 pos = posq[atom];
 #ifdef USE_PERIODIC
     return make_real3(pos.x, pos.y, pos.z);
 #else
-    int4 offset = cellOffsets[unique];
-    return make_real3(pos.x - offset.x * periodicBoxVecX.x - offset.y * periodicBoxVecY.x - offset.z * periodicBoxVecZ.x,
-                      pos.y - offset.y * periodicBoxVecY.y - offset.z * periodicBoxVecZ.y,
-                      pos.z - offset.z * periodicBoxVecZ.z);
+    return unwrappedPosition(pos, cellOffsets[unique], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
 #endif
 }
 
@@ -269,9 +304,22 @@ DEFINE_REDUCE_OVER_BLOCK(reduceLongOverBlock, mm_long)
 #endif
 
 /**
+ * The gradient row of a slot: its row (below), or, for a slot whose atom is centre k, row NUM_SLOT_ROWS + k, which
+ * collects the centre's gradient from all its slots (computeCenterPositions clears it, the finish spreads it).
+ */
+DEVICE int gradientRowOf(int row, int atom) {
+#ifdef HAS_CENTERS
+    if (atom >= NUM_ATOMS)
+        return NUM_SLOT_ROWS + atom - NUM_ATOMS;
+#endif
+    return row;
+}
+
+/**
  * Add a gradient (64-bit fixed point) to one row of gradientBuffer. The rows are slots, not atoms: row k is
  * A's slot k, row NUM_A + k B's slot k (Dual, Pair), in the tile kernel's (sorted) order, so the 32 rows of a
- * tile are 32 consecutive entries. The finish adds each row to its slot's atom.
+ * tile are 32 consecutive entries (then, with centres, a row per centre: gradientRowOf). The finish adds each
+ * row to its slot's atom.
  */
 DEVICE void addGradient(GLOBAL mm_long* RESTRICT gradientBuffer, int row, real3 gradient) {
     ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[row], (mm_ulong) realToFixedPoint(gradient.x));

@@ -17,7 +17,7 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT slotAtomsA, GLOBAL const int* RESTRICT slotAtomsB,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed,
         int first, int stride, bool writeResults, bool nonFinitePositions, LOCAL_ARG volatile mixed* reduceTemp,
-        LOCAL_ARG volatile mm_long* longTemp, LOCAL_ARG mixed* derivative DERIVATIVE_PARAMS) {
+        LOCAL_ARG volatile mm_long* longTemp, LOCAL_ARG mixed* derivative DERIVATIVE_PARAMS CENTER_FINISH_PARAMS) {
     mixed sum = 0, compensation = 0;
     for (int i = LOCAL_ID; i < numPartials; i += LOCAL_SIZE)
         compensatedAdd(&sum, &compensation, ((GLOBAL volatile const mixed*) partialSums)[i]);
@@ -61,14 +61,20 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
     GLOBAL volatile mm_long* gradient = gradientBuffer;
     // FINISH_BATCH rows per thread at a time: all their loads are issued before the first is used, so a thread
     // with many rows (the fused finish: one block for every row) waits for memory once per batch, not per row.
-    for (int base = first; base < NUM_GRADIENT_ROWS; base += FINISH_BATCH * stride) {
+    for (int base = first; base < NUM_SLOT_ROWS; base += FINISH_BATCH * stride) {
         mm_long values[FINISH_BATCH][3];
         int atoms[FINISH_BATCH];
         for (int b = 0; b < FINISH_BATCH; b++) {
             const int row = base + b * stride;
             atoms[b] = -1;
-            if (row < NUM_GRADIENT_ROWS) {
+            if (row < NUM_SLOT_ROWS) {
                 atoms[b] = (row < NUM_A ? slotAtomsA[row] : slotAtomsB[row - NUM_A]);
+#ifdef HAS_CENTERS
+                if (atoms[b] >= NUM_ATOMS) {
+                    atoms[b] = -1; // a centre's slot: its gradient is in the centre's row (below)
+                    continue;
+                }
+#endif
                 for (int component = 0; component < 3; component++)
                     values[b][component] = gradient[row + component * NUM_GRADIENT_ROWS];
             }
@@ -84,6 +90,19 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
             }
         }
     }
+#ifdef HAS_CENTERS
+    // Each centre's gradient row to its particles, w_j / W to entry j, a thread per member entry (the rows are
+    // complete: the pair kernel has finished, or with FUSED_FINISH every block has passed its fence).
+    // computeCenterPositions clears the rows at the next evaluation.
+    for (int entry = first; entry < NUM_CENTER_ENTRIES; entry += stride) {
+        const int row = NUM_SLOT_ROWS + centerOfEntry[entry];
+        const int atom = centerAtoms[entry];
+        const real entryScale = -scale * centerForceWeights[entry];
+        for (int component = 0; component < 3; component++)
+            ATOMIC_ADD(&forceBuffers[atom + component * PADDED_NUM_ATOMS],
+                       (mm_ulong) realToFixedPoint(entryScale * (real) gradient[row + component * NUM_GRADIENT_ROWS]));
+    }
+#endif
 }
 
 /**
@@ -93,13 +112,13 @@ KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int num
         GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer,
         int addEnergy, GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT slotAtomsA, GLOBAL const int* RESTRICT slotAtomsB,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed,
-        GLOBAL const int* RESTRICT nonFiniteFlags, int parity DERIVATIVE_PARAMS) {
+        GLOBAL const int* RESTRICT nonFiniteFlags, int parity DERIVATIVE_PARAMS CENTER_FINISH_PARAMS) {
     LOCAL volatile mixed reduceTemp[FINISH_BLOCK_SIZE];
     LOCAL volatile mm_long longTemp[FINISH_BLOCK_SIZE];
     LOCAL mixed derivative[1];
     finishBlock(partialSums, numPartials, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB,
                 forceBuffers, computeGradient, partialFixed, GLOBAL_ID, GLOBAL_SIZE, GROUP_ID == 0,
-                nonFiniteFlags[parity] != 0, reduceTemp, longTemp, derivative DERIVATIVE_ARGS);
+                nonFiniteFlags[parity] != 0, reduceTemp, longTemp, derivative DERIVATIVE_ARGS CENTER_FINISH_ARGS);
 }
 
 #ifdef FUSED_FINISH
@@ -113,7 +132,8 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
         GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT slotAtomsA, GLOBAL const int* RESTRICT slotAtomsB,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL unsigned int* RESTRICT blocksDone,
-        GLOBAL const int* RESTRICT nonFiniteFlags, int parity, LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG mixed* derivative, LOCAL_ARG int* isLast DERIVATIVE_PARAMS) {
+        GLOBAL const int* RESTRICT nonFiniteFlags, int parity, LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG mixed* derivative, LOCAL_ARG int* isLast DERIVATIVE_PARAMS
+        CENTER_FINISH_PARAMS) {
     __threadfence();
     SYNC_THREADS;
     if (LOCAL_ID == 0)
@@ -125,21 +145,22 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
     // (Never with the neighbour list: no fixed-point partials.)
     finishBlock(partialSums, NUM_GROUPS, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB,
                 forceBuffers, computeGradient, 0, LOCAL_ID, LOCAL_SIZE, true,
-                ((GLOBAL volatile const int*) nonFiniteFlags)[parity] != 0, reduceTemp, 0, derivative DERIVATIVE_ARGS);
+                ((GLOBAL volatile const int*) nonFiniteFlags)[parity] != 0, reduceTemp, 0, derivative DERIVATIVE_ARGS
+                CENTER_FINISH_ARGS);
     if (LOCAL_ID == 0)
         *blocksDone = 0;
 }
 
 #define FUSED_FINISH_PARAMS , GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, \
         GLOBAL mixed* RESTRICT energyBuffer, int addEnergy, GLOBAL mm_ulong* RESTRICT forceBuffers, \
-        GLOBAL unsigned int* RESTRICT blocksDone DERIVATIVE_PARAMS
+        GLOBAL unsigned int* RESTRICT blocksDone DERIVATIVE_PARAMS CENTER_FINISH_PARAMS
 /* The kernel's arrays of the slots' atoms (the gradient rows' atoms): A's, then B's. */
 #define FUSED_FINISH_TAIL(slotAtomsA, slotAtomsB) \
     LOCAL mixed derivative[1]; \
     LOCAL int isLast[1]; \
     finishInLastBlock(partialSums, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB, \
                       forceBuffers, computeGradient, blocksDone, nonFiniteFlags, parity, reduceTemp, derivative, isLast \
-                      DERIVATIVE_ARGS);
+                      DERIVATIVE_ARGS CENTER_FINISH_ARGS);
 #else
 #define FUSED_FINISH_PARAMS
 #define FUSED_FINISH_TAIL(slotAtomsA, slotAtomsB)

@@ -213,7 +213,7 @@ DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diag
  */
 DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCopy, const int lane, const real4 column,
         const real3 rowPos, const bool validRow, const bool validColumn, const int rowSlot, const int columnSlot,
-        const int pass, GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const real* RESTRICT numberWeights,
+        const int rowGradientRow, const int columnGradientRow, const int pass, GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const real* RESTRICT numberWeights,
         GLOBAL mm_long* RESTRICT gradientBuffer, const int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
         LOCAL_ARG real3* columnGradient, LOCAL_ARG real* columnWeight, LOCAL_ARG mm_long* columnFixed) {
     const real rowWeight = (pass == 2 && validRow ? numberWeights[rowSlot] : (real) 0);
@@ -283,9 +283,9 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     }
     else if (computeGradient) {
         if (validRow)
-            addGradient(gradientBuffer, rowSlot, rowGradient);
+            addGradient(gradientBuffer, rowGradientRow, rowGradient);
         if (validColumn)
-            addGradient(gradientBuffer, (MODE_IS_SELF ? 0 : NUM_A) + columnSlot, columnTotal);
+            addGradient(gradientBuffer, columnGradientRow, columnTotal);
     }
 }
 

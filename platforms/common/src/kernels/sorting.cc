@@ -64,9 +64,10 @@ DEVICE int cellCoordinate(real cells) {
  */
 KERNEL void computeSortKeys(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
         GLOBAL const int* RESTRICT atoms, GLOBAL const int* RESTRICT uniques, int numSlots,
-        GLOBAL mm_long* RESTRICT keys, BOX_PARAMS) {
+        GLOBAL mm_long* RESTRICT keys, BOX_PARAMS CENTER_POSITION_PARAMS) {
     for (int slot = GLOBAL_ID; slot < numSlots; slot += GLOBAL_SIZE) {
-        real3 pos = atomPosition(posq, cellOffsets, atoms[slot], uniques[slot], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
+        real3 pos = atomPosition(posq, cellOffsets, atoms[slot], uniques[slot], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ
+                                 CENTER_POSITION_ARGS);
 #ifdef USE_PERIODIC
         real scale3 = floor(pos.z * invPeriodicBoxSize.z);
         pos.x -= scale3 * periodicBoxVecZ.x;
@@ -136,7 +137,7 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
         , GLOBAL const real4* RESTRICT listPositions, GLOBAL int* RESTRICT listState, int capacity, int forceRebuild,
         int keepsBooks
 #endif
-        ) {
+        CENTER_POSITION_PARAMS) {
     LOCAL real4 origins[BOUNDS_BLOCK_SIZE / TILE_SIZE];
     LOCAL real lows[3 * BOUNDS_BLOCK_SIZE];
     LOCAL real highs[3 * BOUNDS_BLOCK_SIZE];
@@ -167,7 +168,7 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
         real3 pos = make_real3(0, 0, 0);
         if (valid) {
             pos = atomPosition(posq, cellOffsets, sortedAtoms[slot], sortedUniques[slot], periodicBoxVecX,
-                               periodicBoxVecY, periodicBoxVecZ);
+                               periodicBoxVecY, periodicBoxVecZ CENTER_POSITION_ARGS);
             sortedPositions[slot] = make_real4(pos.x, pos.y, pos.z, 1);
             if (!isFinitePosition(pos))
                 nonFiniteFlags[parity] = 1;

@@ -11,9 +11,9 @@
 #define SLOT_PARAMS GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets, \
         GLOBAL const int* RESTRICT sortedAtomsA, GLOBAL const int* RESTRICT sortedAtomsB, \
         GLOBAL const int* RESTRICT sortedUniqueA, GLOBAL const int* RESTRICT sortedUniqueB, \
-        GLOBAL const real4* RESTRICT sortedPositionsA, GLOBAL const real4* RESTRICT sortedPositionsB
+        GLOBAL const real4* RESTRICT sortedPositionsA, GLOBAL const real4* RESTRICT sortedPositionsB CENTER_POSITION_PARAMS
 #define SLOT_ARGS posq, cellOffsets, sortedAtomsA, sortedAtomsB, sortedUniqueA, sortedUniqueB, sortedPositionsA, \
-        sortedPositionsB
+        sortedPositionsB CENTER_POSITION_ARGS
 
 /**
  * The position of slot `slot` of group A or B: with culling, read contiguously from the sorted positions;
@@ -26,9 +26,9 @@ DEVICE real3 slotPosition(bool groupB, int slot, SLOT_PARAMS, BOX_PARAMS) {
 #else
     if (groupB)
         return atomPosition(posq, cellOffsets, sortedAtomsB[slot], sortedUniqueB[slot], periodicBoxVecX, periodicBoxVecY,
-                            periodicBoxVecZ);
+                            periodicBoxVecZ CENTER_POSITION_ARGS);
     return atomPosition(posq, cellOffsets, sortedAtomsA[slot], sortedUniqueA[slot], periodicBoxVecX, periodicBoxVecY,
-                        periodicBoxVecZ);
+                        periodicBoxVecZ CENTER_POSITION_ARGS);
 #endif
 }
 
@@ -188,17 +188,21 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
         pos = make_real4(column.x, column.y, column.z, pos.w);
     }
 #endif
-#ifdef COORDINATION_NUMBERS
-    numberTile(validTile && fullRows && fullColumns && !diagonal, diagonal, singleCopy, lane, pos, rowPos, validRow,
-               validColumnOfLane, rowSlot, columnSlotOfLane, numbersPass, numbersFixed, numberWeights, gradientBuffer,
-               computeGradient, BOX_ARGS, columnPos, columnGradient, columnWeight, columnFixed);
-    return 0;
-#endif
-#ifdef CHECK_SAME_ATOM
+    // The slots' atoms, where the same-atom rule or a centre's gradient row (gradientRowOf) needs them.
+#if defined(CHECK_SAME_ATOM) || defined(HAS_CENTERS)
     const int rowAtom = (validRow ? sortedAtomsA[rowSlot] : -1);
     const int atom = (validColumnOfLane ? (columnsOfB ? sortedAtomsB : sortedAtomsA)[columnSlotOfLane] : -1);
 #else
     const int rowAtom = -1, atom = -1;
+#endif
+    const int rowGradientRow = gradientRowOf(rowSlot, rowAtom);
+    const int columnGradientRow = gradientRowOf((columnsOfB ? NUM_A : 0) + columnSlotOfLane, atom);
+#ifdef COORDINATION_NUMBERS
+    numberTile(validTile && fullRows && fullColumns && !diagonal, diagonal, singleCopy, lane, pos, rowPos, validRow,
+               validColumnOfLane, rowSlot, columnSlotOfLane, rowGradientRow, columnGradientRow, numbersPass,
+               numbersFixed, numberWeights, gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient,
+               columnWeight, columnFixed);
+    return 0;
 #endif
     real3 rowGradient = make_real3(0, 0, 0), columnTotal;
     real tileSum = 0;
@@ -232,9 +236,9 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
 #endif
     if (computeGradient) {
         if (validRow)
-            addGradient(gradientBuffer, rowSlot, rowGradient);
+            addGradient(gradientBuffer, rowGradientRow, rowGradient);
         if (validColumnOfLane)
-            addGradient(gradientBuffer, (columnsOfB ? NUM_A : 0) + columnSlotOfLane, columnTotal);
+            addGradient(gradientBuffer, columnGradientRow, columnTotal);
     }
     return tileSum;
 }
@@ -286,7 +290,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         , GLOBAL mm_long* RESTRICT partialFixed, GLOBAL int* RESTRICT listState,
         GLOBAL const int* RESTRICT chunkRows, GLOBAL const int* RESTRICT chunkSlots, int useList, int capacity
 #endif
-        NUMBERS_KERNEL_PARAMS FUSED_FINISH_PARAMS) {
+        NUMBERS_KERNEL_PARAMS FUSED_FINISH_PARAMS CENTER_POSITION_PARAMS) {
 #ifdef USE_WARP_SHUFFLE
     LOCAL_ARG real4* columnPos = 0; // the columns live in registers
     LOCAL_ARG real3* columnGradient = 0;
@@ -466,15 +470,17 @@ KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL c
         GLOBAL const int* RESTRICT atomsB, GLOBAL const int* RESTRICT uniqueA, GLOBAL const int* RESTRICT uniqueB,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL mixed* RESTRICT partialSums, int computeGradient,
         BOX_PARAMS, GLOBAL const int4* RESTRICT cellOffsets, GLOBAL int* RESTRICT nonFiniteFlags, int parity
-        FUSED_FINISH_PARAMS) {
+        FUSED_FINISH_PARAMS CENTER_POSITION_PARAMS) {
     LOCAL volatile mixed reduceTemp[PAIR_BLOCK_SIZE];
     if (GLOBAL_ID == 0)
         nonFiniteFlags[1 - parity] = 0; // for the next evaluation
     mixed sum = 0, compensation = 0;
     for (int index = GLOBAL_ID; index < NUM_A; index += GLOBAL_SIZE) {
         const int first = atomsA[index], second = atomsB[index];
-        real3 firstPos = atomPosition(posq, cellOffsets, first, uniqueA[index], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
-        real3 secondPos = atomPosition(posq, cellOffsets, second, uniqueB[index], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
+        real3 firstPos = atomPosition(posq, cellOffsets, first, uniqueA[index], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ
+                                      CENTER_POSITION_ARGS);
+        real3 secondPos = atomPosition(posq, cellOffsets, second, uniqueB[index], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ
+                                       CENTER_POSITION_ARGS);
         if (!isFinitePosition(firstPos) || !isFinitePosition(secondPos))
             nonFiniteFlags[parity] = 1;
         if (first == second)
@@ -485,8 +491,8 @@ KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL c
         if (evaluatePair(delta, &sigma, &gradient, true, false, BOX_ARGS)) {
             compensatedAdd(&sum, &compensation, (mixed) sigma);
             if (computeGradient) {
-                addGradient(gradientBuffer, NUM_A + index, gradient);
-                addGradient(gradientBuffer, index, make_real3(-gradient.x, -gradient.y, -gradient.z));
+                addGradient(gradientBuffer, gradientRowOf(NUM_A + index, second), gradient);
+                addGradient(gradientBuffer, gradientRowOf(index, first), make_real3(-gradient.x, -gradient.y, -gradient.z));
             }
         }
     }
