@@ -1,5 +1,7 @@
 #include "ContactMapForce.h"
 #include "PlumedTranslator.h"
+#include "internal/ContactMapForceImpl.h"
+#include "internal/ForceInContext.h"
 #include "openmm/OpenMMException.h"
 #include <limits>
 #include <memory>
@@ -168,6 +170,33 @@ string ContactMapForce::getCollectiveVariableName(int index) const {
     checkIndex("getCollectiveVariableName", index, getNumCollectiveVariables(), "collective variable",
                "collective variables");
     return (reduction == Components ? "contact_" + std::to_string(index + 1) : string("s"));
+}
+
+void ContactMapForce::getCollectiveVariableValues(Context& context, vector<double>& values) const {
+    ContextImpl* contextImpl;
+    ContactMapForceImpl::inContext(context, *this, true, "getCollectiveVariableValues", contextImpl)
+        .getCollectiveVariableValues(*contextImpl, values);
+}
+
+void ContactMapForce::getContactValues(Context& context, vector<double>& values) const {
+    ContextImpl* contextImpl;
+    ContactMapForceImpl::inContext(context, *this, true, "getContactValues", contextImpl)
+        .getContactValues(*contextImpl, values);
+}
+
+void ContactMapForce::updateParametersInContext(Context& context) {
+    Context* where;
+    ContactMapForce* copy;
+    if (!ForceInContext::find(context, *this, false, where, copy))
+        throw ForceInContext::notFound("ContactMapForce", "updateParametersInContext");
+    if (copy != nullptr) // the inner System's copy takes this force's settings, then updates its context
+        *copy = *this;
+    ContactMapForce& force = (copy == nullptr ? *this : *copy);
+    dynamic_cast<ContactMapForceImpl&>(force.getImplInContext(*where)).updateParametersInContext(force.getContextImpl(*where));
+}
+
+ForceImpl* ContactMapForce::createImpl() const {
+    return new ContactMapForceImpl(*this);
 }
 
 ContactMapForce* ContactMapForce::fromPlumed(const string& input) {

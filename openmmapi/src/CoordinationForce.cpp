@@ -2,6 +2,7 @@
 #include "CoordinationNumberForce.h"
 #include "PlumedTranslator.h"
 #include "internal/CoordinationForceImpl.h"
+#include "internal/ForceInContext.h"
 #include "internal/RationalSwitchingFunction.h"
 #include "openmm/CustomCVForce.h"
 #include "openmm/OpenMMException.h"
@@ -168,65 +169,12 @@ const string& CoordinationForce::getEnergyParameterDerivativeName(int index) con
 
 namespace {
 
-/** The variable indices from a CustomCVForce down to force, through nested CustomCVForces. */
-bool pathTo(const CustomCVForce& customCV, const Force& force, vector<int>& path) {
-    for (int j = 0; j < customCV.getNumCollectiveVariables(); j++) {
-        const Force& variable = customCV.getCollectiveVariable(j);
-        path.push_back(j);
-        if (&variable == &force)
-            return true;
-        auto* nested = dynamic_cast<const CustomCVForce*>(&variable);
-        if (nested != nullptr && pathTo(*nested, force, path))
-            return true;
-        path.pop_back();
-    }
-    return false;
-}
-
-/**
- * Where a force is evaluated: the context itself if its System holds the force, else the inner context of
- * the CustomCVForce (at any depth) that holds it as a collective variable, with the inner System's copy of
- * the force (an inner System holds copies of the variables, in their order). With syncState, the inner
- * contexts first get the outer one's positions, box and parameters (by evaluating the variables, as a
- * CustomCVForce does). Returns false if neither holds it.
- */
 bool findForce(Context& context, const CoordinationForce& force, bool syncState, Context*& where, CoordinationForce*& copy) {
-    const System& system = context.getSystem();
-    for (int i = 0; i < system.getNumForces(); i++)
-        if (&system.getForce(i) == &force) {
-            where = &context;
-            copy = nullptr;
-            return true;
-        }
-    for (int i = 0; i < system.getNumForces(); i++) {
-        auto* customCV = dynamic_cast<const CustomCVForce*>(&system.getForce(i));
-        vector<int> path;
-        if (customCV == nullptr || !pathTo(*customCV, force, path))
-            continue;
-        CustomCVForce* level = const_cast<CustomCVForce*>(customCV);
-        if (syncState) {
-            vector<double> values;
-            level->getCollectiveVariableValues(context, values); // nested CustomCVForces pass the state down
-        }
-        where = &context;
-        for (size_t k = 0; k < path.size(); k++) {
-            where = &level->getInnerContext(*where);
-            Force& variable = const_cast<System&>(where->getSystem()).getForce(path[k]);
-            if (k + 1 < path.size())
-                level = &dynamic_cast<CustomCVForce&>(variable);
-            else
-                copy = dynamic_cast<CoordinationForce*>(&variable);
-        }
-        return copy != nullptr;
-    }
-    return false;
+    return ForceInContext::find(context, force, syncState, where, copy);
 }
 
 OpenMMException notInContext(const string& method) {
-    return OpenMMException("CoordinationForce::" + method + ": this force is not in the Context's System, nor a "
-                           "collective variable of a CustomCVForce in it; pass the Context of the System you added it "
-                           "to (for a CustomCVForce's variables, CustomCVForce::getCollectiveVariableValues(context) "
-                           "also gives their values)");
+    return ForceInContext::notFound("CoordinationForce", method);
 }
 
 } // namespace

@@ -1,3 +1,5 @@
+#include "ContactMapForce.h"
+#include "ContactMapForceProxy.h"
 #include "CoordinationForce.h"
 #include "CoordinationForceProxy.h"
 #include "CoordinationNumberForce.h"
@@ -23,4 +25,5 @@ using namespace OpenMM;
 extern "C" void registerCoordinationSerializationProxies() {
     SerializationProxy::registerProxy(typeid(CoordinationForce), new CoordinationForceProxy());
     SerializationProxy::registerProxy(typeid(CoordinationNumberForce), new CoordinationNumberForceProxy());
+    SerializationProxy::registerProxy(typeid(ContactMapForce), new ContactMapForceProxy());
 }

@@ -17,6 +17,11 @@ namespace CoordinationPlugin {
  * dereferences null).
  */
 struct ResolvedContactMap {
+    /**
+     * Members closer than this (squared, nm^2: 1e-8 nm) have r = 0: the contact counts sigma(0) and has no force (a
+     * zero-length distance has no direction), as PLUMED's CONTACTMAP, which evaluates sigma at the distance.
+     */
+    static constexpr double zeroDistanceSquared = 1e-16;
     ContactMapForce::Reduction reduction = ContactMapForce::Sum;
     bool periodic = false;
     /** Per contact: the member ids (a particle index, or centers.numParticles + k for centre k). */
@@ -27,6 +32,8 @@ struct ResolvedContactMap {
     std::vector<int> switchingIndex;
     /** The distinct switching functions' constants (CoordinationForceImpl::resolveSwitching). */
     std::vector<SwitchingFunctionConstants> switchings;
+    /** The Custom expression the contacts of type Custom share ("" if no contact is Custom). */
+    std::string customExpression;
     ResolvedCenters centers;
     /** Every particle that a contact or a centre uses, once, in increasing order. */
     std::vector<int> uniqueParticles;

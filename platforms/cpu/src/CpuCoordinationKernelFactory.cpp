@@ -1,4 +1,5 @@
 #include "CpuCoordinationKernelFactory.h"
+#include "CpuCalcContactMapForceKernel.h"
 #include "CpuCalcCoordinationForceKernel.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/internal/windowsExport.h"
@@ -11,8 +12,10 @@ namespace {
 void registerFactories() {
     for (int i = 0; i < Platform::getNumPlatforms(); i++) {
         Platform& platform = Platform::getPlatform(i);
-        if (platform.getName() == "CPU")
+        if (platform.getName() == "CPU") {
             platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new CpuCoordinationKernelFactory());
+            platform.registerKernelFactory(CalcContactMapForceKernel::Name(), new CpuCoordinationKernelFactory());
+        }
     }
 }
 
@@ -34,5 +37,7 @@ KernelImpl* CpuCoordinationKernelFactory::createKernelImpl(std::string name, con
                                                            ContextImpl& context) const {
     if (name == CalcCoordinationForceKernel::Name())
         return new CpuCalcCoordinationForceKernel(name, platform);
+    if (name == CalcContactMapForceKernel::Name())
+        return new CpuCalcContactMapForceKernel(name, platform);
     throw OpenMMException("CpuCoordinationKernelFactory: no kernel named '" + name + "'");
 }

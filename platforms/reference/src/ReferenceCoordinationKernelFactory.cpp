@@ -1,5 +1,7 @@
 #include "ReferenceCoordinationKernelFactory.h"
+#include "ReferenceCalcContactMapForceKernel.h"
 #include "ReferenceCoordinationKernels.h"
+#include "ContactMapKernels.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/internal/windowsExport.h"
 
@@ -16,8 +18,10 @@ void registerFactories() {
 #else
         const bool serves = (platform.getName() == "Reference"); // the CPU plugin has its own kernel
 #endif
-        if (serves)
+        if (serves) {
             platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new ReferenceCoordinationKernelFactory());
+            platform.registerKernelFactory(CalcContactMapForceKernel::Name(), new ReferenceCoordinationKernelFactory());
+        }
     }
 }
 
@@ -39,5 +43,7 @@ KernelImpl* ReferenceCoordinationKernelFactory::createKernelImpl(std::string nam
                                                                  ContextImpl& context) const {
     if (name == CalcCoordinationForceKernel::Name())
         return new ReferenceCalcCoordinationForceKernel(name, platform);
+    if (name == CalcContactMapForceKernel::Name())
+        return new ReferenceCalcContactMapForceKernel(name, platform);
     throw OpenMMException("ReferenceCoordinationKernelFactory: no kernel named '" + name + "'");
 }
