@@ -129,7 +129,7 @@ def plot(path, table, contacts, native_values, last_values, residues, residue_of
     middle.plot([0, residues - 1], [0, residues - 1], color="black", lw=0.5)
     middle.set_xlabel("residue")
     middle.set_ylabel("residue")
-    middle.set_title("native contacts formed per residue pair:\nnative (above the diagonal), last frame (below)", fontsize=9)
+    middle.set_title("per residue pair: native above the diagonal, last frame below", fontsize=9)
     figure.colorbar(image, ax=middle, label="fraction formed")
     points = right.scatter(table[:, 2], table[:, 3], c=table[:, 0], s=12, cmap="plasma")
     right.set_xlabel("Q")
