@@ -134,7 +134,16 @@ public:
      * Get a contact's settings (the long form of addContact()).
      *
      * @param index       0 .. getNumContacts() - 1 (another index throws an OpenMMException)
-     * @param[out] particle1, particle2, type, r0, d0, dmax, stretch, shape, reference, weight   as in addContact()
+     * @param[out] particle1   as in addContact()
+     * @param[out] particle2   as in addContact()
+     * @param[out] type        as in addContact()
+     * @param[out] r0          as in addContact()
+     * @param[out] d0          as in addContact()
+     * @param[out] dmax        as in addContact()
+     * @param[out] stretch     as in addContact()
+     * @param[out] shape       as in addContact()
+     * @param[out] reference   as in addContact()
+     * @param[out] weight      as in addContact()
      */
     void getContactParameters(int index, int& particle1, int& particle2, CoordinationForce::SwitchingFunction& type,
                               double& r0, double& d0, double& dmax, bool& stretch, std::vector<double>& shape,
@@ -144,7 +153,16 @@ public:
      * of contacts in Components mode).
      *
      * @param index   0 .. getNumContacts() - 1 (another index throws an OpenMMException)
-     * @param particle1, particle2, type, r0, d0, dmax, stretch, shape, reference, weight   as in addContact()
+     * @param particle1   as in addContact()
+     * @param particle2   as in addContact()
+     * @param type        as in addContact()
+     * @param r0          as in addContact()
+     * @param d0          as in addContact()
+     * @param dmax        as in addContact()
+     * @param stretch     as in addContact()
+     * @param shape       as in addContact()
+     * @param reference   as in addContact()
+     * @param weight      as in addContact()
      */
     void setContactParameters(int index, int particle1, int particle2, CoordinationForce::SwitchingFunction type,
                               double r0, double d0, double dmax, bool stretch, const std::vector<double>& shape,
@@ -188,7 +206,10 @@ public:
      * Get a centre's settings.
      *
      * @param index   0 .. getNumCenters() - 1 (the centre with id -1 - index)
-     * @param[out] particles, weighting, weights, makeWhole   as in addCenter()
+     * @param[out] particles   as in addCenter()
+     * @param[out] weighting   as in addCenter()
+     * @param[out] weights     as in addCenter()
+     * @param[out] makeWhole   as in addCenter()
      */
     void getCenterParameters(int index, std::vector<int>& particles, CoordinationForce::CenterWeighting& weighting,
                              std::vector<double>& weights, bool& makeWhole) const;
@@ -196,7 +217,10 @@ public:
      * Change a centre's settings.
      *
      * @param index   0 .. getNumCenters() - 1 (the centre with id -1 - index)
-     * @param particles, weighting, weights, makeWhole   as in addCenter()
+     * @param particles   as in addCenter()
+     * @param weighting   as in addCenter()
+     * @param weights     as in addCenter()
+     * @param makeWhole   as in addCenter()
      */
     void setCenterParameters(int index, const std::vector<int>& particles, CoordinationForce::CenterWeighting weighting,
                              const std::vector<double>& weights, bool makeWhole);
@@ -293,7 +317,7 @@ public:
      * Context of the CustomCVForce's System.
      *
      * @param context        a Context whose System contains this force, or a CustomCVForce that holds it
-     * @param[out] values    the values
+     * @param values    the values (output)
      */
     void getCollectiveVariableValues(OpenMM::Context& context, std::vector<double>& values) const;
     /**
@@ -301,7 +325,7 @@ public:
      * the reduction), computed by the context's platform.
      *
      * @param context        a Context whose System contains this force, or a CustomCVForce that holds it
-     * @param[out] values    one value per contact, in order
+     * @param values    one value per contact, in order (output)
      */
     void getContactValues(OpenMM::Context& context, std::vector<double>& values) const;
     /**

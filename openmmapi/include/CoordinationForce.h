@@ -254,10 +254,10 @@ public:
      * Get a centre's settings.
      *
      * @param index             0 .. getNumCenters() - 1: the centre whose id is -1 - index
-     * @param[out] particles    its particle indices
-     * @param[out] weighting    its weighting
-     * @param[out] weights      its weights (WeightedCenter; empty otherwise)
-     * @param[out] makeWhole    whether the group is made whole under periodic boundary conditions
+     * @param particles        its particle indices
+     * @param weighting        its weighting
+     * @param weights          its weights (WeightedCenter; empty otherwise)
+     * @param makeWhole        whether the group is made whole under periodic boundary conditions
      */
     void getCenterParameters(int index, std::vector<int>& particles, CenterWeighting& weighting,
                              std::vector<double>& weights, bool& makeWhole) const;
