@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WINDOW = (1280, 1600)
 SEARCHES = {"CoordinationForce": ["api/python/CoordinationForce.html", "api/cpp/CoordinationForce.html"],
             "CoordinationNumberForce": ["api/python/CoordinationNumberForce.html", "api/cpp/CoordinationNumberForce.html"],
+            "ContactMapForce": ["api/python/ContactMapForce.html", "api/cpp/ContactMapForce.html"],
             "PlumedTranslator": ["api/python/PlumedTranslator.html", "api/cpp/PlumedTranslator.html"]}
 ERROR_TEXT = ["Traceback (most recent call last)", "Cannot find class", "Cannot find file", "Cannot find namespace",
               "Cannot find function", "Cannot find member"]

@@ -84,6 +84,7 @@ namespace CoordinationPlugin {
  * force.setGroupA({ligand});                                                  // GROUPA=c1
  * force.setGroupB(waterOxygens);
  * @endcode
+ *
  * The centre is sum_k w_k x_k / sum_k w_k with w_k = 1 (GeometricCenter, PLUMED's CENTER), the System's masses
  * (CenterOfMass: COM, or CENTER MASS) or given weights (WeightedCenter: CENTER WEIGHTS=). As PLUMED does unless
  * NOPBC, when the System uses periodic boundary conditions the group is first made whole: each particle is placed
@@ -231,6 +232,7 @@ public:
      * Add a centre: a point that stands in a group where a particle may (PLUMED's CENTER and COM virtual atoms),
      * computed from its particles' positions at every evaluation, its force spread back to them by weight (see
      * the class comment).
+     *
      * @param particles   the particle indices, at least one (a particle listed twice counts per entry)
      * @param weighting   GeometricCenter (weights 1, the default), CenterOfMass (the System's masses) or
      *                    WeightedCenter
@@ -244,21 +246,24 @@ public:
                   const std::vector<double>& weights = std::vector<double>(), bool makeWhole = true);
     /**
      * Get the number of centres.
+     *
      * @return default 0
      */
     int getNumCenters() const { return centers.size(); }
     /**
      * Get a centre's settings.
+     *
      * @param index             0 .. getNumCenters() - 1: the centre whose id is -1 - index
-     * @param[out] particles    its particle indices
-     * @param[out] weighting    its weighting
-     * @param[out] weights      its weights (WeightedCenter; empty otherwise)
-     * @param[out] makeWhole    whether the group is made whole under periodic boundary conditions
+     * @param particles        its particle indices
+     * @param weighting        its weighting
+     * @param weights          its weights (WeightedCenter; empty otherwise)
+     * @param makeWhole        whether the group is made whole under periodic boundary conditions
      */
     void getCenterParameters(int index, std::vector<int>& particles, CenterWeighting& weighting,
                              std::vector<double>& weights, bool& makeWhole) const;
     /**
      * Change a centre's settings (in a Context: with updateParametersInContext()).
+     *
      * @param index       0 .. getNumCenters() - 1: the centre whose id is -1 - index
      * @param particles   as in addCenter()
      * @param weighting   as in addCenter()

@@ -1,4 +1,4 @@
-"""The examples run: the NaCl metadynamics showcase (a short run) and the CustomCVForce example."""
+"""The examples run: the NaCl metadynamics, cluster-growth and native-contacts showcases (short runs) and the others."""
 import csv
 import subprocess
 import sys
@@ -58,6 +58,60 @@ def test_lj_cluster_growth_pulls_the_vapour_into_clusters(tmp_path):
     assert np.all(table["largest_c"] >= table["mean_c"]) and table["largest_c"][-1] > 4.0
     if (tmp_path / "cluster_growth.png").exists():
         assert (tmp_path / "cluster_growth.png").stat().st_size > 10000
+
+
+def test_native_contacts_q_steers_q_down_and_reports_the_q_of_its_frames(tmp_path):
+    """examples/native_contacts_q.py: the restraint's centre ramps from 1 to the target, Q follows it down, and the
+    Q it reports is the fraction of native contacts of the frame it writes, rebuilt here in numpy from test.pdb."""
+    import openmm.app as app
+
+    result = subprocess.run([sys.executable, str(EXAMPLES / "native_contacts_q.py"), "--platform", "CPU", "--ps", "4",
+                             "--target", "0.6", "--out", str(tmp_path), "--markdown", str(tmp_path / "table.md")],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    table = np.genfromtxt(tmp_path / "native_contacts_q.csv", delimiter=",", names=True)
+    np.testing.assert_allclose(table["time_ps"], [0, 1, 2, 3, 4], atol=1e-9)
+    # q0 moves every 50 steps to 1 - 0.4 min(1, step / 1600) (the ramp is 80 % of 2000 steps), held from 3.2 ps
+    np.testing.assert_allclose(table["q0"], [1.0, 1 - 0.4 * 500 / 1600, 1 - 0.4 * 1000 / 1600, 1 - 0.4 * 1500 / 1600,
+                                             0.6], atol=1e-6)
+    q = table["Q"]
+    assert q[0] > 0.98 and q[-1] < q[0] - 0.05 and np.all(q >= table["q0"] - 0.05)  # pulled down, lagging its target
+    assert table["work_kj_mol"][0] == 0 and np.all(np.diff(table["work_kj_mol"]) > 0)  # Q > q0 while q0 falls
+
+    # The native contacts from their definition: heavy atoms of the protein more than three residues apart, closer
+    # than 0.45 nm in test.pdb; Q = mean of 1 / (1 + exp(50 (r - 1.8 r_native))) over them.
+    def heavy_atoms(path):
+        pdb = app.PDBFile(str(path))
+        atoms = [(atom.residue.index, atom.name) for atom in pdb.topology.atoms()
+                 if atom.residue.name not in ("HOH", "Cl", "Na") and atom.element.symbol != "H"]
+        xyz = pdb.getPositions(asNumpy=True).value_in_unit(unit.nanometer)
+        keep = [atom.index for atom in pdb.topology.atoms()
+                if atom.residue.name not in ("HOH", "Cl", "Na") and atom.element.symbol != "H"]
+        return atoms, xyz[keep]
+
+    native_atoms, native_xyz = heavy_atoms(Path(app.__file__).parent / "data" / "test.pdb")
+    last_atoms, last_xyz = heavy_atoms(tmp_path / "native_contacts_q_last.pdb")
+    assert native_atoms == last_atoms
+    contacts = []
+    for a in range(len(native_atoms)):
+        for b in range(a + 1, len(native_atoms)):
+            r = float(np.linalg.norm(native_xyz[a] - native_xyz[b]))
+            if abs(native_atoms[a][0] - native_atoms[b][0]) > 3 and r < 0.45:
+                contacts.append((a, b, r))
+    assert f"{len(contacts)} native contacts" in result.stdout, result.stdout
+    assert len(contacts) > 300
+    r_last = np.array([np.linalg.norm(last_xyz[a] - last_xyz[b]) for a, b, _ in contacts])
+    r_native = np.array([r for _, _, r in contacts])
+    q_last = np.mean(1.0 / (1.0 + np.exp(50.0 * (r_last - 1.8 * r_native))))
+    # The PDB file rounds the coordinates to 0.0005 nm; the slope of a contact's function is at most 50/4 per nm.
+    assert abs(q_last - q[-1]) < 2e-3, (q_last, q[-1])
+    # The radius of gyration of the heavy atoms of the last frame
+    rg = np.sqrt(((last_xyz - last_xyz.mean(axis=0)) ** 2).sum(axis=1).mean())
+    assert abs(rg - table["rg_nm"][-1]) < 1e-3
+    markdown = (tmp_path / "table.md").read_text().splitlines()
+    assert markdown[0].startswith("| time (ps) | q0 | Q |") and len([line for line in markdown if line.startswith("| ")]) == 6
+    if (tmp_path / "native_contacts_q.png").exists():
+        assert (tmp_path / "native_contacts_q.png").stat().st_size > 10000
 
 
 def test_custom_cv_example_matches_standalone_use():
