@@ -268,6 +268,7 @@ DEVICE void addFixedPoint(mm_long* hi, mm_long* lo, mixed* sum, mixed* compensat
 DEFINE_REDUCE_OVER_BLOCK(reduceLongOverBlock, mm_long)
 #endif
 
+#ifdef NUM_GRADIENT_ROWS
 /**
  * Add a gradient (64-bit fixed point) to one row of gradientBuffer. The rows are slots, not atoms: row k is
  * A's slot k, row NUM_A + k B's slot k (Dual, Pair), in the tile kernel's (sorted) order, so the 32 rows of a
@@ -278,3 +279,4 @@ DEVICE void addGradient(GLOBAL mm_long* RESTRICT gradientBuffer, int row, real3 
     ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[row + NUM_GRADIENT_ROWS], (mm_ulong) realToFixedPoint(gradient.y));
     ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[row + 2 * NUM_GRADIENT_ROWS], (mm_ulong) realToFixedPoint(gradient.z));
 }
+#endif

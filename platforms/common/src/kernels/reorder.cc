@@ -11,6 +11,7 @@ KERNEL void invertAtomOrder(GLOBAL const int* RESTRICT atomIndex, GLOBAL int* RE
         positionOfParticle[atomIndex[position]] = position;
 }
 
+#ifdef NUM_A
 /**
  * Translate the groups' particle indices (as the user gave them) into current atom positions.
  */
@@ -22,3 +23,4 @@ KERNEL void translateParticles(GLOBAL const int* RESTRICT positionOfParticle,
     for (int i = GLOBAL_ID; i < NUM_B; i += GLOBAL_SIZE)
         atomsB[i] = positionOfParticle[particlesB[i]];
 }
+#endif
