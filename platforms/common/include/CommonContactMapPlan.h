@@ -30,7 +30,7 @@ struct CommonContactMapPlan {
     ContactMapForce::Reduction reduction = ContactMapForce::Sum;
     bool periodic = false;          // the contacts' distances are minimum images
     bool unwrapPositions = false;   // positions as the user gave them (non-periodic force, or a centre not made whole)
-    bool useDouble = false;         // the kernel's "real" is double (double and mixed precision)
+    bool useDouble = false;         // the kernel's "real" is double (in every precision, where the device has double)
     bool mixedIsDouble = false;     // the kernel's "mixed" type (sums, energy, global parameters) is double
     int numContacts = 0, numCenters = 0, numCenterEntries = 0, numUnique = 0;
     int numGlobals = 0, numParameterDerivatives = 0;

@@ -34,8 +34,8 @@ CommonContactMapPlan CommonContactMapPlan::create(const ResolvedContactMap& forc
     Plan plan;
     plan.reduction = force.reduction;
     plan.periodic = force.periodic;
-    // Mixed precision evaluates the contacts in double (CommonContactMapProgram's doubleMath).
-    plan.useDouble = cc.getUseDoublePrecision() || cc.getUseMixedPrecision();
+    // The contacts are evaluated in double wherever the device has it (CommonContactMapProgram's doubleMath).
+    plan.useDouble = cc.getUseDoublePrecision() || cc.getSupportsDoublePrecision();
     plan.mixedIsDouble = cc.getUseDoublePrecision() || cc.getUseMixedPrecision();
     plan.numContacts = force.getNumContacts();
     plan.numCenters = force.centers.size();

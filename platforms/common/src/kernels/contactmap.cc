@@ -258,7 +258,7 @@ DEVICE mixed evaluateContact(int c, CONTACT_PARAMS, CENTER_GEOMETRY_PARAMS, real
     }
     const real factor = switchParams1.z * scale;
     *gradient = make_real3(delta.x * factor, delta.y * factor, delta.z * factor);
-    return (mixed) switchParams1.z * ((mixed) sigma - (mixed) switchParams1.w);
+    return (mixed) (switchParams1.z * (sigma - switchParams1.w));
 }
 
 /** The user's index of contact slot c. */
