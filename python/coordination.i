@@ -19,6 +19,7 @@ from . import _arguments
 %{
 #include "CoordinationForce.h"
 #include "CoordinationNumberForce.h"
+#include "ContactMapForce.h"
 #include "PlumedTranslator.h"
 #include "OpenMM.h"
 #include "OpenMMAmoeba.h"
@@ -34,7 +35,7 @@ namespace std {
 %{
 /* Messages in Python's spelling: CoordinationForce::Dual -> CoordinationForce.Dual. */
 static std::string pythonSpelling(std::string message) {
-    for (const char* scope : {"CoordinationNumberForce::", "CoordinationForce::", "CustomCVForce::", "Context::", "State::", "System::"}) {
+    for (const char* scope : {"CoordinationNumberForce::", "ContactMapForce::", "CoordinationForce::", "CustomCVForce::", "Context::", "State::", "System::"}) {
         const std::string from(scope), to = from.substr(0, from.size() - 2) + ".";
         for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size()))
             message.replace(at, from.size(), to);
@@ -185,6 +186,8 @@ LENGTH_RESULT(getNativeQReference)
  */
 %{
 static PyObject* coordinationForceObject(OpenMM::Force* force, int flags) {
+    if (auto* contactMap = dynamic_cast<CoordinationPlugin::ContactMapForce*>(force))
+        return SWIG_NewPointerObj(SWIG_as_voidptr(contactMap), SWIGTYPE_p_CoordinationPlugin__ContactMapForce, flags);
     if (auto* numbers = dynamic_cast<CoordinationPlugin::CoordinationNumberForce*>(force))
         return SWIG_NewPointerObj(SWIG_as_voidptr(numbers), SWIGTYPE_p_CoordinationPlugin__CoordinationNumberForce, flags);
     if (auto* coordination = dynamic_cast<CoordinationPlugin::CoordinationForce*>(force))
@@ -256,9 +259,114 @@ static PyObject* coordinationPlumedInput(const std::vector<ForceClass*>& forces,
     $result = coordinationNewForceObject($1);
 }
 
+/* A contact's shape and a centre's weights (CoordinationForce's and ContactMapForce's): a sequence of floats
+   (_arguments converts numbers and Quantities first). OpenMM's own
+   typemap of a const std::vector<double>& needs its module's numpy set-up, which this module does not have. */
+%{
+static int coordinationSequenceToDoubles(PyObject* input, std::vector<double>& out) {
+    PyObject* sequence = PySequence_Fast(input, "expected a sequence of numbers");
+    if (sequence == NULL)
+        return 0;
+    const Py_ssize_t size = PySequence_Fast_GET_SIZE(sequence);
+    out.resize(size);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sequence, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(sequence);
+            return 0;
+        }
+    }
+    Py_DECREF(sequence);
+    return 1;
+}
+%}
+%typemap(in) const std::vector<double>& shape (std::vector<double> temp), const std::vector<double>& weights (std::vector<double> temp) {
+    if (!coordinationSequenceToDoubles($input, temp))
+        SWIG_fail;
+    $1 = &temp;
+}
+%typemap(typecheck, precedence=SWIG_TYPECHECK_DOUBLE_ARRAY) const std::vector<double>& shape, const std::vector<double>& weights {
+    $1 = (PySequence_Check($input) && !PyUnicode_Check($input)) ? 1 : 0;
+}
 #define OPENMM_EXPORT_COORDINATION
 %include "CoordinationForce.h"
 %include "CoordinationNumberForce.h"
+
+/* ContactMapForce: lengths in nm or Quantities of a length, numpy scalars, openmm.app Atom objects as particles;
+   getContactParameters and getCenterParameters give tuples, the context methods lists. */
+%pythonprepend CoordinationPlugin::ContactMapForce::ContactMapForce %{
+    args = tuple(args)
+    if len(args) > 0:
+        args = (_arguments.text(args[0], "ContactMapForce", "energy", cls="ContactMapForce"),) + args[1:]
+    if len(args) > 1:
+        args = args[:1] + (_arguments.integer(args[1], "ContactMapForce", "reduction", _arguments.CONTACT_MAP_REDUCTION,
+                                              cls="ContactMapForce"),) + args[2:]
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::setReduction %{
+    reduction = _arguments.integer(reduction, "setReduction", "reduction", _arguments.CONTACT_MAP_REDUCTION,
+                                   cls="ContactMapForce")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::addContact %{
+    args = _arguments.contact(args, "addContact")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::setContactParameters %{
+    index = _arguments.integer(index, "setContactParameters", "index", _arguments.CONTACT_INDEX, cls="ContactMapForce")
+    (particle1, particle2, type, r0, d0, dmax, stretch, shape, reference, weight) = _arguments.contact(
+        (particle1, particle2, type, r0, d0, dmax, stretch, shape, reference, weight), "setContactParameters")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::addCenter %{
+    args = _arguments.center(args, "addCenter")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::setCenterParameters %{
+    index = _arguments.integer(index, "setCenterParameters", "index", _arguments.CENTER_INDEX, cls="ContactMapForce")
+    (particles, weighting, weights, makeWhole) = _arguments.center((particles, weighting, weights, makeWhole),
+                                                                   "setCenterParameters")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::setCustomSwitchingFunction %{
+    expression = _arguments.text(expression, "setCustomSwitchingFunction", "expression", cls="ContactMapForce")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::setEnergyFunction %{
+    energy = _arguments.text(energy, "setEnergyFunction", "energy", cls="ContactMapForce")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::setUsesPeriodicBoundaryConditions %{
+    periodic = _arguments.boolean(periodic, "setUsesPeriodicBoundaryConditions", "periodic", cls="ContactMapForce")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::addGlobalParameter %{
+    defaultValue = _arguments.number(defaultValue, "addGlobalParameter", "defaultValue", cls="ContactMapForce")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::getGlobalParameterName %{
+    index = _arguments.integer(index, "getGlobalParameterName", "index", _arguments.GLOBAL_PARAMETER_INDEX,
+                               cls="ContactMapForce")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::setGlobalParameterName %{
+    index = _arguments.integer(index, "setGlobalParameterName", "index", _arguments.GLOBAL_PARAMETER_INDEX,
+                               cls="ContactMapForce")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::getGlobalParameterDefaultValue %{
+    index = _arguments.integer(index, "getGlobalParameterDefaultValue", "index", _arguments.GLOBAL_PARAMETER_INDEX,
+                               cls="ContactMapForce")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::setGlobalParameterDefaultValue %{
+    index = _arguments.integer(index, "setGlobalParameterDefaultValue", "index", _arguments.GLOBAL_PARAMETER_INDEX,
+                               cls="ContactMapForce")
+    defaultValue = _arguments.number(defaultValue, "setGlobalParameterDefaultValue", "defaultValue", cls="ContactMapForce")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::getEnergyParameterDerivativeName %{
+    index = _arguments.integer(index, "getEnergyParameterDerivativeName", "index", _arguments.DERIVATIVE_INDEX,
+                               cls="ContactMapForce")
+%}
+%pythonprepend CoordinationPlugin::ContactMapForce::getCollectiveVariableName %{
+    index = _arguments.integer(index, "getCollectiveVariableName", "index", _arguments.CV_INDEX, cls="ContactMapForce")
+%}
+%ignore CoordinationPlugin::ContactMapForce::ContactInfo;
+%ignore CoordinationPlugin::ContactMapForce::CenterInfo;
+%newobject CoordinationPlugin::ContactMapForce::fromPlumed;
+%typemap(doctype) CoordinationPlugin::ContactMapForce::Reduction "int"
+
+/* getContactParameters and getCenterParameters return tuples (below). */
+%ignore CoordinationPlugin::ContactMapForce::getContactParameters;
+%ignore CoordinationPlugin::ContactMapForce::getCenterParameters;
+%include "ContactMapForce.h"
 
 %typemap(out) OpenMM::Force* CoordinationPlugin::PlumedTranslator::fromPlumed {
     $result = coordinationNewForceObject($1);
@@ -274,8 +382,8 @@ PlumedInput.__doc__ = """What fromPlumedFile() read: forces, a dict from each ac
 
 def _asOwnClass(force):
     """A Force from XmlSerializer (a new openmm.Force that owns its C++ object) as an object of its own class
-    (CoordinationForce or CoordinationNumberForce) that owns it instead."""
-    result = CoordinationForce.cast(force)
+    (CoordinationForce, CoordinationNumberForce or ContactMapForce) that owns it instead."""
+    result = ContactMapForce.cast(force) if ContactMapForce.isinstance(force) else CoordinationForce.cast(force)
     del result._owner
     if force.thisown:
         force.thisown = False
@@ -425,4 +533,98 @@ toPlumed = PlumedTranslator.toPlumed
     static bool isinstance(OpenMM::Force& force) {
         return (dynamic_cast<CoordinationPlugin::CoordinationNumberForce*>(&force) != NULL);
     }
+};
+
+/* ContactMapForce.cast and .isinstance; copy, deepcopy and pickle through XmlSerializer, as CoordinationForce's. */
+%pythonappend CoordinationPlugin::ContactMapForce::cast %{
+    val._owner = force
+%}
+%extend CoordinationPlugin::ContactMapForce {
+    /** Cast a Force (for example from System.getForce()) to a ContactMapForce. */
+    static CoordinationPlugin::ContactMapForce& cast(OpenMM::Force& force) {
+        CoordinationPlugin::ContactMapForce* result = dynamic_cast<CoordinationPlugin::ContactMapForce*>(&force);
+        if (result == NULL)
+            throw OpenMM::OpenMMException("ContactMapForce.cast(): the Force is not a ContactMapForce");
+        return *result;
+    }
+    /** Whether a Force is a ContactMapForce. */
+    static bool isinstance(OpenMM::Force& force) {
+        return (dynamic_cast<CoordinationPlugin::ContactMapForce*>(&force) != NULL);
+    }
+    /* The C++ getContactParameters as a tuple (lengths as plain numbers). */
+    PyObject* _getContactParameters(int index) const {
+        int particle1, particle2;
+        CoordinationPlugin::CoordinationForce::SwitchingFunction type;
+        double r0, d0, dmax, reference, weight;
+        bool stretch;
+        std::vector<double> shape;
+        self->getContactParameters(index, particle1, particle2, type, r0, d0, dmax, stretch, shape, reference, weight);
+        PyObject* shapeList = PyList_New(shape.size());
+        for (size_t i = 0; i < shape.size(); i++)
+            PyList_SET_ITEM(shapeList, i, PyFloat_FromDouble(shape[i]));
+        return Py_BuildValue("(iiidddNNdd)", particle1, particle2, static_cast<int>(type), r0, d0, dmax,
+                             PyBool_FromLong(stretch), shapeList, reference, weight);
+    }
+    /* The C++ getCenterParameters as a tuple. */
+    PyObject* _getCenterParameters(int index) const {
+        std::vector<int> particles;
+        CoordinationPlugin::CoordinationForce::CenterWeighting weighting;
+        std::vector<double> weights;
+        bool makeWhole;
+        self->getCenterParameters(index, particles, weighting, weights, makeWhole);
+        PyObject* particleList = PyList_New(particles.size());
+        for (size_t i = 0; i < particles.size(); i++)
+            PyList_SET_ITEM(particleList, i, PyLong_FromLong(particles[i]));
+        PyObject* weightList = PyList_New(weights.size());
+        for (size_t i = 0; i < weights.size(); i++)
+            PyList_SET_ITEM(weightList, i, PyFloat_FromDouble(weights[i]));
+        return Py_BuildValue("(NiNN)", particleList, static_cast<int>(weighting), weightList, PyBool_FromLong(makeWhole));
+    }
+    %pythoncode %{
+    def getContactParameters(self, index):
+        r"""
+        Get a contact's settings (the long form of addContact()).
+
+        :type index: int
+        :param index: 0 .. getNumContacts() - 1 (another index raises an OpenMMException)
+        :rtype: tuple
+        :return: (particle1, particle2, type, r0, d0, dmax, stretch, shape, reference, weight): the particles (or
+            centre ids), the switching function's type (a CoordinationForce.SwitchingFunction), r0, d0 and dmax as
+            Quantities in nm (dmax 0: the type's automatic cutoff, infinity: none), stretch, the type's own
+            parameters (a list: [n, m] for Rational, [a, b] for Smap, [beta (1/nm), lambda, reference (nm)] for
+            NativeQ, empty otherwise), ref_n and w_n
+        """
+        index = _arguments.integer(index, "getContactParameters", "index", _arguments.CONTACT_INDEX,
+                                   cls="ContactMapForce")
+        values = self._getContactParameters(index)
+        return values[:3] + tuple(_unit.Quantity(value, _unit.nanometer) for value in values[3:6]) + values[6:]
+
+    def getCenterParameters(self, index):
+        r"""
+        Get a centre's settings.
+
+        :type index: int
+        :param index: 0 .. getNumCenters() - 1 (the centre with id -1 - index)
+        :rtype: tuple
+        :return: (particles, weighting, weights, makeWhole), as addCenter() takes them
+        """
+        index = _arguments.integer(index, "getCenterParameters", "index", _arguments.CENTER_INDEX, cls="ContactMapForce")
+        return self._getCenterParameters(index)
+
+    def __getstate__(self):
+        return _openmmPackage.XmlSerializer.serialize(self)
+
+    def __setstate__(self, state):
+        self.this = _asOwnClass(_openmmPackage.XmlSerializer.deserialize(state)).this
+
+    def __copy__(self):
+        import copy
+        duplicate = _asOwnClass(_openmmPackage.XmlSerializer.clone(self))
+        attributes = {key: value for key, value in self.__dict__.items() if key not in ("this", "_owner")}
+        duplicate.__dict__.update(copy.deepcopy(attributes))
+        return duplicate
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+    %}
 };

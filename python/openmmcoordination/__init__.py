@@ -2,7 +2,8 @@
 
 Importing this package loads the plugin's platform kernels into OpenMM (from ``lib/plugins`` next
 to this file) and registers its XML serialization, then exposes :class:`CoordinationForce`,
-:class:`CoordinationNumberForce` (per-atom coordination numbers and their reductions) and the PLUMED
+:class:`CoordinationNumberForce` (per-atom coordination numbers and their reductions),
+:class:`ContactMapForce` (PLUMED's CONTACTMAP) and the PLUMED
 translator (:func:`fromPlumedFile`, :func:`fromPlumed`, :func:`toPlumed`).
 """
 import os as _os
@@ -26,6 +27,7 @@ def _load_plugins():
 pluginLoadedLibNames = _load_plugins()
 
 from .coordination import (  # noqa: E402
+    ContactMapForce,
     CoordinationForce,
     CoordinationNumberForce,
     PlumedInput,
@@ -35,6 +37,6 @@ from .coordination import (  # noqa: E402
     toPlumed,
 )
 
-__all__ = ["CoordinationForce", "CoordinationNumberForce", "PlumedInput", "PlumedTranslator", "fromPlumed",
+__all__ = ["ContactMapForce", "CoordinationForce", "CoordinationNumberForce", "PlumedInput", "PlumedTranslator", "fromPlumed",
            "fromPlumedFile", "toPlumed"]
 __version__ = "0.2.0"  # also in pyproject.toml and CMakeLists.txt (tests/python/test_packaging.py checks)

@@ -26,6 +26,11 @@ SWITCHING_FUNCTION = "one of the CoordinationForce.SwitchingFunction values (Rat
 CV_INDEX = "an index from 0 to getNumCollectiveVariables() - 1"
 REDUCTION_INDEX = "an index from 0 to getNumReductions() - 1"
 REDUCTION_TYPE = "one of the CoordinationNumberForce.ReductionType values (Sum to Moment: 0 to 10)"
+CONTACT_INDEX = "an index from 0 to getNumContacts() - 1"
+CENTER_INDEX = "an index from 0 to getNumCenters() - 1"
+CONTACT_MAP_REDUCTION = "ContactMapForce.Sum, Distance or Components"
+CENTER_WEIGHTING = "CoordinationForce.GeometricCenter, CenterOfMass or WeightedCenter"
+MEMBER = "a particle index or a centre's id (-1 - its index)"
 
 
 def _quantity(value, target, method, name, expected, cls="CoordinationForce"):
@@ -37,9 +42,10 @@ def _quantity(value, target, method, name, expected, cls="CoordinationForce"):
     return number(value, method, name, expected, cls=cls)
 
 
-def length(value, method, name):
+def length(value, method, name, cls="CoordinationForce"):
     """A length in nm: a number or a length Quantity."""
-    return _quantity(value, _NANOMETER, method, name, "a length (a number of nm, or a Quantity such as 0.3*unit.nanometer)")
+    return _quantity(value, _NANOMETER, method, name, "a length (a number of nm, or a Quantity such as 0.3*unit.nanometer)",
+                     cls=cls)
 
 
 def inverse_length(value, method, name):
@@ -88,18 +94,18 @@ def integer(value, method, name, allowed, cls="CoordinationForce"):
     return result
 
 
-def boolean(value, method, name):
+def boolean(value, method, name, cls="CoordinationForce"):
     """A bool from a Python or numpy bool (or the integers 0 and 1)."""
     if type(value).__name__ in ("bool", "bool_") or (isinstance(value, numbers.Integral) and value in (0, 1)):
         return bool(value)
-    raise TypeError("CoordinationForce.%s: %s must be True or False, not %r" % (method, name, value))
+    raise TypeError("%s.%s: %s must be True or False, not %r" % (cls, method, name, value))
 
 
-def atoms(values, method):
+def atoms(values, method, cls="CoordinationForce"):
     """0-based particle indices from an iterable of integers or of openmm.app Atom objects (their .index)."""
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise TypeError("CoordinationForce.%s: pass a list of particle indices (ints, a range, a numpy integer array) "
-                        "or of openmm.app Atom objects, not %s" % (method, type(values).__name__))
+        raise TypeError("%s.%s: pass a list of particle indices (ints, a range, a numpy integer array) "
+                        "or of openmm.app Atom objects, not %s" % (cls, method, type(values).__name__))
     result = []
     for position, atom in enumerate(values):
         if hasattr(atom, "index") and hasattr(atom, "residue"):
@@ -107,11 +113,11 @@ def atoms(values, method):
         try:
             index = operator.index(atom)
         except TypeError:
-            raise TypeError("CoordinationForce.%s: entry %d is %s (%s); pass particle indices (ints, numpy integers) "
-                            "or openmm.app Atom objects" % (method, position, atom, type(atom).__name__)) from None
+            raise TypeError("%s.%s: entry %d is %s (%s); pass particle indices (ints, numpy integers) "
+                            "or openmm.app Atom objects" % (cls, method, position, atom, type(atom).__name__)) from None
         if not _INT_MIN <= index <= _INT_MAX:
-            raise OpenMMException("CoordinationForce.%s: entry %d is particle index %d, which is out of range; use "
-                                  "indices 0 to the System's number of particles - 1" % (method, position, index))
+            raise OpenMMException("%s.%s: entry %d is particle index %d, which is out of range; use "
+                                  "indices 0 to the System's number of particles - 1" % (cls, method, position, index))
         result.append(index)
     return result
 
@@ -124,3 +130,52 @@ def reduction(args, method, cls="CoordinationNumberForce"):
         return args
     return (integer(args[0], method, "type", REDUCTION_TYPE, cls=cls),) + tuple(
         text(value, method, name, cls=cls) for name, value in zip(names[1:], args[1:]))
+
+
+def member(value, method, name, cls="ContactMapForce"):
+    """A contact's member: a particle index, an openmm.app Atom (its .index), or a centre's id (negative)."""
+    if hasattr(value, "index") and hasattr(value, "residue"):
+        value = value.index  # an openmm.app.topology.Atom
+    return integer(value, method, name, MEMBER, cls=cls)
+
+
+def numbers_list(values, method, name, cls="ContactMapForce"):
+    """A list of floats from an iterable of numbers (Python, numpy, or Quantities in OpenMM's units)."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError("%s.%s: %s must be a list of numbers, not %s" % (cls, method, name, type(values).__name__))
+    return [number(value, method, "%s entry %d" % (name, i), cls=cls) for i, value in enumerate(values)]
+
+
+def contact(args, method, cls="ContactMapForce"):
+    """The positional arguments of ContactMapForce.addContact: (particle1, particle2, r0[, reference[, weight]]) or
+    (particle1, particle2, type, r0, d0, dmax, stretch, shape, reference, weight); lengths in nm or Quantities of a
+    length (another count of arguments is left to the wrapper's own TypeError)."""
+    args = tuple(args)
+    if 3 <= len(args) <= 5:
+        converted = [member(args[0], method, "particle1", cls), member(args[1], method, "particle2", cls),
+                     length(args[2], method, "r0", cls)]
+        converted += [number(value, method, name, cls=cls) for name, value in zip(("reference", "weight"), args[3:])]
+        return tuple(converted)
+    if len(args) == 10:
+        particle1, particle2, type_, r0, d0, dmax, stretch, shape, reference, weight = args
+        return (member(particle1, method, "particle1", cls), member(particle2, method, "particle2", cls),
+                integer(type_, method, "type", SWITCHING_FUNCTION, cls=cls), length(r0, method, "r0", cls),
+                length(d0, method, "d0", cls), length(dmax, method, "dmax", cls),
+                boolean(stretch, method, "stretch", cls), numbers_list(shape, method, "shape", cls),
+                number(reference, method, "reference", cls=cls), number(weight, method, "weight", cls=cls))
+    return args
+
+
+def center(args, method, cls="ContactMapForce"):
+    """The positional arguments of addCenter: (particles[, weighting[, weights[, makeWhole]]])."""
+    args = tuple(args)
+    if not 1 <= len(args) <= 4:
+        return args
+    converted = [atoms(args[0], method, cls)]
+    if len(args) > 1:
+        converted.append(integer(args[1], method, "weighting", CENTER_WEIGHTING, cls=cls))
+    if len(args) > 2:
+        converted.append(numbers_list(args[2], method, "weights", cls))
+    if len(args) > 3:
+        converted.append(boolean(args[3], method, "makeWhole", cls))
+    return tuple(converted)

@@ -16,7 +16,7 @@ import pytest
 
 import openmmcoordination
 from coordination_testing import PLATFORM_CASES
-from openmmcoordination import CoordinationForce, CoordinationNumberForce
+from openmmcoordination import ContactMapForce, CoordinationForce, CoordinationNumberForce
 from test_property import SEED, check_system, is_openmm_error
 
 CASES = int(os.environ.get("COORDINATION_FUZZ_CASES", "300"))
@@ -84,8 +84,32 @@ def number_xml_seeds():
     return [plain, dual, counted]
 
 
+def contact_map_xml_seeds():
+    """ContactMapForces of every reduction, with contacts of several types, a centre, a Custom function, globals."""
+    summed = ContactMapForce("0.5*k*(s-s0)^2")
+    summed.addGlobalParameter("k", 10.0)
+    summed.addGlobalParameter("s0", 1.0)
+    summed.addEnergyParameterDerivative("k")
+    summed.setCustomSwitchingFunction("exp(-x)")
+    summed.addContact(0, 1, 0.3, 0.2, 1.5)
+    summed.addContact(2, 3, CoordinationForce.Rational, 0.25, 0.05, 1.0, True, [8, 14], 0.1, 1.0)
+    summed.addContact(4, 5, CoordinationForce.Custom, 0.3, 0.0, float("inf"), False, [], 0.0, -1.0)
+    distance = ContactMapForce("sqrt(s)", ContactMapForce.Distance)
+    distance.setUsesPeriodicBoundaryConditions(True)
+    centre = distance.addCenter([0, 1, 2], CoordinationForce.WeightedCenter, [1.0, 2.0, 0.5])
+    distance.addContact(centre, 6, CoordinationForce.NativeQ, 0.3, 0.0, 1.2, True, [50.0, 1.8, 0.3], 0.5, 2.0)
+    distance.addContact(7, 8, CoordinationForce.Smap, 0.3, 0.1, 1.2, True, [6, 4], 0.25, 1.0)
+    components = ContactMapForce("contact_1 + 2*contact_2*contact_3", ContactMapForce.Components)
+    components.addCenter([9, 10], CoordinationForce.CenterOfMass, [], False)
+    components.addContact(-1, 11, CoordinationForce.Cubic, 0.3, 0.1, 0.9, True, [], 0.0, 1.0)
+    components.addContact(3, 9, CoordinationForce.Cosinus, 0.6, 0.0, 0.0, True, [], 0.0, 1.0)
+    components.addContact(5, 5, CoordinationForce.Gaussian, 0.3, 0.0, 1.0, False, [], 0.1, 1.0)
+    return [summed, distance, components]
+
+
 #: Each force class's seeds for the fuzzers. Later classes add theirs.
-XML_SEEDS = {"CoordinationForce": xml_seeds, "CoordinationNumberForce": number_xml_seeds}
+XML_SEEDS = {"CoordinationForce": xml_seeds, "CoordinationNumberForce": number_xml_seeds,
+             "ContactMapForce": contact_map_xml_seeds}
 PLUMED_SEEDS = [
     "c: COORDINATION GROUPA=1-6 GROUPB=4-10 R_0=0.3 NN=6 MM=12 D_0=0.05 D_MAX=1.0",
     "c: COORDINATION GROUPA=1-8 SWITCH={RATIONAL R_0=0.25 D_MAX=0.9} NLIST NL_CUTOFF=1.0 NL_STRIDE=5",

@@ -20,7 +20,7 @@ def test_the_changelog_and_citation_name_this_version():
 
 
 def test_the_module_exports_the_forces_and_the_plumed_translator():
-    assert openmmcoordination.__all__ == ["CoordinationForce", "CoordinationNumberForce", "PlumedInput",
+    assert openmmcoordination.__all__ == ["ContactMapForce", "CoordinationForce", "CoordinationNumberForce", "PlumedInput",
                                           "PlumedTranslator", "fromPlumed", "fromPlumedFile", "toPlumed"]
     assert openmmcoordination.PlumedInput._fields == ("forces", "skipped")
     assert openmmcoordination.fromPlumedFile is openmmcoordination.PlumedTranslator.fromPlumedFile

@@ -751,6 +751,76 @@ def test_symfunc_coordination_powers_means_match_cn_out(case, source):
 
 
 # ---------------------------------------------------------------------------------------------------
+# contactmap-rt28: CONTACTMAP with CMDIST (a) and per-contact components (c), built with ContactMapForce
+# ---------------------------------------------------------------------------------------------------
+
+CONTACTMAP = "contactmap-rt28"
+#: a's contacts (ATOMSn, R_0, REFERENCEn, WEIGHTn) and c's (ATOMSn, R_0); every SWITCHn is RATIONAL D_MAX=2.6 NOSTRETCH.
+CONTACTMAP_A = [((10, 20), 0.5, 0.1, 0.5), ((20, 30), 0.1, 1.1, 1.5), ((15, 25), 0.2, 0.5, 1.0), ((5, 20), 0.3, 0.4, 0.5),
+                ((40, 108), 0.5, 0.3, 0.25)]
+CONTACTMAP_C = [((1, 2), 0.5), ((2, 3), 0.1), ((5, 2), 0.2), ((4, 2), 0.3), ((4, 10), 0.5)]
+
+
+def contact_map(contacts, reduction):
+    """A periodic ContactMapForce of PLUMED's (atoms, r0[, reference, weight]) contacts, RATIONAL D_MAX=2.6 NOSTRETCH."""
+    force = openmmcoordination.ContactMapForce("s" if reduction != openmmcoordination.ContactMapForce.Components else "0",
+                                               reduction)
+    force.setUsesPeriodicBoundaryConditions(True)
+    for (first, second), r0, *rest in contacts:
+        reference, weight = rest if rest else (0.0, 1.0)
+        force.addContact(first - 1, second - 1, CoordinationForce.Rational, r0, 0.0, 2.6, False, [6, 0], reference,
+                         weight)
+    return force
+
+
+@functools.lru_cache(maxsize=None)
+def contactmap_run(case):
+    """Per frame: a, c.contact-1..5, and d a / d x of each entry of a's atom list (its contacts' first atoms, then
+    their second atoms: PLUMED's pair list), from a's contacts alone in force groups 1 to 5 (ds/dx = -F)."""
+    frames = read_xyz(PLUMED_DATA / "trajectories" / "trajectory.xyz")
+    Map = openmmcoordination.ContactMapForce
+    forces = [contact_map(CONTACTMAP_A, Map.Distance)]
+    for n, contact in enumerate(CONTACTMAP_A):
+        single = contact_map([contact], Map.Distance)
+        single.setForceGroup(1 + n)
+        forces.append(single)
+    components = contact_map(CONTACTMAP_C, Map.Components)
+    components.setForceGroup(6)
+    forces.append(components)
+    context = make_context(make_system(len(frames[0].positions), forces, TRICLINIC_DEFAULT_BOX), case)
+    values, derivatives = [], []
+    for frame in frames:
+        set_frame(context, frame.positions, frame.box_vectors)
+        values.append(forces[0].getCollectiveVariableValues(context) + forces[-1].getContactValues(context))
+        entries = np.zeros((10, 3))
+        for n, ((first, second), *_) in enumerate(CONTACTMAP_A):
+            _, group_forces = energy_and_forces(context, groups={1 + n})
+            entries[n] = -group_forces[first - 1]
+            entries[n + 5] = -group_forces[second - 1]
+        derivatives.append(entries)
+    return np.array(values), np.array(derivatives)
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_contactmap_rt28_cmdist_and_components_match_colvar(case):
+    values, _ = contactmap_run(case)
+    colvar = read_colvar(PLUMED_DATA / CONTACTMAP / "colvar.reference")
+    fields = ["a", "c.contact-1", "c.contact-5"]
+    assert [field for field in colvar if field != "time"] == fields
+    reference = np.array([colvar[field][0] for field in fields]).T
+    decimals = np.array([colvar[field][1] for field in fields]).T
+    compare(case, CONTACTMAP, "a c.contact-1 c.contact-5 values", values[:, [0, 1, 5]], reference,
+            plumed_tolerance(decimals, reference, case))
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_contactmap_rt28_cmdist_derivatives_match_deriv(case):
+    _, derivatives = contactmap_run(case)
+    atoms, _, decimals = read_derivatives(PLUMED_DATA / CONTACTMAP / "deriv.reference", 10)["a"]
+    compare(case, CONTACTMAP, "a derivatives", derivatives, atoms, plumed_tolerance(decimals, atoms, case))
+
+
+# ---------------------------------------------------------------------------------------------------
 # Summary (keep last): how many of the folders were reproduced
 # ---------------------------------------------------------------------------------------------------
 
@@ -768,6 +838,7 @@ EXPECTED_QUANTITIES = {
            "symfunc-rt20": ["c2_morethan values", "forces", "virial (diagonal)"],
            "symfunc-rt-single-groupb": ["c1.1-c1.5 values"],
            "symfunc-rt-coordination-powers-multi": ["cn0_mean cn1_mean cn2_mean values"]}.items()},
+    CONTACTMAP: ["a c.contact-1 c.contact-5 values", "a derivatives"],
 }
 #: Quantities obtained by finite differences of the energy: compared on double-precision cases only.
 STRAIN_QUANTITIES = ("box derivatives", "virial")

@@ -26,7 +26,7 @@ import openmm as mm
 import pytest
 
 from coordination_testing import PLATFORM_CASES, case_params, require_case
-from openmmcoordination import CoordinationForce, CoordinationNumberForce
+from openmmcoordination import ContactMapForce, CoordinationForce, CoordinationNumberForce
 
 CASES = int(os.environ.get("COORDINATION_PROPERTY_CASES", "500"))
 GPU_CASES = int(os.environ.get("COORDINATION_PROPERTY_GPU_CASES", "50"))
@@ -186,13 +186,80 @@ def build_coordination_number_force(draw, num_atoms):
     return force, ("k", "s0", "cap")
 
 
+def build_contact_map_force(draw, num_atoms):
+    """A ContactMapForce with random contacts (each of any type, with its own settings and shape, between particles
+    2k and 2k + 1 half of the time, so that the geometry's special distances reach them), centres, a reduction and an
+    energy of its variables (each may be refused)."""
+    rng = draw.rng
+    reduction = draw.pick([ContactMapForce.Sum, ContactMapForce.Distance, ContactMapForce.Components])
+    force = ContactMapForce("s", reduction)
+    for name, value in (("k", 10.0), ("s0", 1.0), ("cap", math.inf)):
+        call(force, "addGlobalParameter", name, value)
+    if rng.random() < 0.9:
+        call(force, "setCustomSwitchingFunction", draw.pick(CUSTOM_FUNCTIONS))
+    centres = []
+    for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.3 else 0):
+        particles = [int(a) for a in rng.integers(0, num_atoms + (1 if rng.random() < 0.05 else 0),
+                                                  int(rng.integers(1, 4)))]
+        weighting = draw.pick([CoordinationForce.GeometricCenter, CoordinationForce.CenterOfMass,
+                               CoordinationForce.WeightedCenter])
+        weights = [float(rng.uniform(0.5, 2.0)) for _ in particles] if weighting == CoordinationForce.WeightedCenter else []
+        if rng.random() < 0.05:
+            weights = [draw.number()]
+        centres.append(force.addCenter(particles, weighting, weights, bool(rng.random() < 0.7)))
+    num_contacts = 0 if rng.random() < 0.03 else int(rng.integers(1, 7))
+    for k in range(num_contacts):
+        if rng.random() < 0.5 and 2 * k + 1 < num_atoms:
+            particles = [2 * k, 2 * k + 1]
+        else:
+            particles = [int(a) for a in rng.integers(0, num_atoms, 2)]
+            if centres and rng.random() < 0.3:
+                particles[0] = draw.pick(centres)
+            if rng.random() < 0.03:
+                particles[1] = draw.pick([num_atoms, -1 - len(centres)])
+        # A contact's settings from their edges 15 % of the time (a map of several contacts is then still often valid).
+        edgy = rng.random() < 0.15
+        length = draw.length if edgy else (lambda typical: float(rng.uniform(*typical)))
+        exponent = draw.exponent if edgy else (lambda: int(rng.integers(1, 13)))
+        switch = draw.pick(SWITCH_TYPES)
+        shape = {CoordinationForce.Rational: [exponent(), exponent() if rng.random() < 0.5 else 0],
+                 CoordinationForce.Smap: [exponent(), exponent()],
+                 CoordinationForce.NativeQ: [length((10, 60)), length((1.0, 2.0)), length((0.1, 0.4))],
+                 }.get(switch, [])
+        if edgy and rng.random() < 0.2:
+            shape = shape + [1.0] if rng.random() < 0.5 else shape[:-1]
+        d0 = length((0.0, 0.2)) if rng.random() < 0.5 else 0.0
+        dmax = d0 + length((0.3, 1.5)) if rng.random() < 0.7 else draw.pick([0.0, math.inf])
+        call(force, "addContact", particles[0], particles[1], switch, length((0.05, 0.5)), d0, dmax,
+             bool(rng.random() < 0.7), shape, draw.number() if edgy else float(rng.uniform(0, 1)),
+             draw.number() if edgy else float(rng.uniform(-2, 2)))
+    names = [force.getCollectiveVariableName(i) for i in range(force.getNumCollectiveVariables())]
+    first, second = (draw.pick(names), draw.pick(names)) if names else ("k", "s0")
+    energy = draw.pick(["0", first, f"k*{first}", f"0.5*k*({first}-s0)^2", f"log({first})", f"sqrt({first})",
+                        f"{first} + 2*{second}", f"min({first}, cap)", f"{first}*{second}", "s", "contact_1"])
+    call(force, "setEnergyFunction", energy)
+    call(force, "setUsesPeriodicBoundaryConditions", bool(rng.random() < 0.5))
+    if rng.random() < 0.3:
+        call(force, "addEnergyParameterDerivative", "k")
+    return force, ("k", "s0", "cap")
+
+
 def as_coordination_force(force):
     """A System's force (a bare openmm.Force from System.getForce) as its own class, if the plugin's."""
+    if ContactMapForce.isinstance(force):
+        return ContactMapForce.cast(force)
     return CoordinationForce.cast(force) if CoordinationForce.isinstance(force) else force
 
 
 def largest_exponent(force):
     force = as_coordination_force(force)
+    if isinstance(force, ContactMapForce):
+        exponents = [1]
+        for n in range(force.getNumContacts()):
+            parameters = force.getContactParameters(n)
+            if parameters[2] in (CoordinationForce.Rational, CoordinationForce.Smap):
+                exponents += [abs(value) for value in parameters[7] if math.isfinite(value)]
+        return max(exponents)
     if not isinstance(force, CoordinationForce):
         return 1
     values = [force.getN(), force.getM()]
@@ -204,6 +271,8 @@ def largest_exponent(force):
 def reported_values(force, context):
     """What a force reports besides energy and forces: s, or a CoordinationNumberForce's reductions and c_i."""
     force = as_coordination_force(force)
+    if isinstance(force, ContactMapForce):
+        return np.array(force.getCollectiveVariableValues(context) + force.getContactValues(context))
     if isinstance(force, CoordinationNumberForce):
         return np.array(force.getCollectiveVariableValues(context) + force.getCoordinationNumbers(context))
     if isinstance(force, CoordinationForce):
@@ -213,7 +282,8 @@ def reported_values(force, context):
 
 #: Each force class of the plugin: a builder of random instances. Later classes add theirs here.
 FORCE_BUILDERS = {"CoordinationForce": build_coordination_force,
-                  "CoordinationNumberForce": build_coordination_number_force}
+                  "CoordinationNumberForce": build_coordination_number_force,
+                  "ContactMapForce": build_contact_map_force}
 
 
 def nanometers(quantity):
@@ -229,6 +299,9 @@ def geometry(draw, force, num_atoms, box_edge):
     special = []
     if isinstance(force, CoordinationForce):
         d0, r0, dmax = (nanometers(q) for q in (force.getD0(), force.getR0(), force.getEffectiveDMax()))
+        special = [0.0, d0, d0 + r0, dmax, 0.5 * box_edge]
+    elif isinstance(force, ContactMapForce) and force.getNumContacts() > 0:
+        _, _, _, r0, d0, dmax, *_ = (nanometers(value) for value in force.getContactParameters(0))
         special = [0.0, d0, d0 + r0, dmax, 0.5 * box_edge]
     for k, distance in enumerate(special):
         first, second = 2 * k, 2 * k + 1
