@@ -67,7 +67,10 @@ void uploadReal2(ComputeArray& array, const vector<double>& values, bool useDoub
 } // namespace
 
 void CommonContactMapArrays::initialize(ComputeContext& cc, const CommonContactMapPlan& plan, const ResolvedContactMap& force) {
-    const bool useDouble = plan.useDouble;
+    // The contacts' numbers and gradients are stored in OpenMM's precision (contactmap.cc's STORAGE4), the centres'
+    // geometry in the kernel's real.
+    const bool useDouble = plan.useDouble, storeDouble = cc.getUseDoublePrecision();
+    const int storage4Size = (storeDouble ? sizeof(mm_double4) : sizeof(mm_float4));
     const int mixedSize = (plan.mixedIsDouble ? sizeof(double) : sizeof(float));
     const int real4Size = (useDouble ? sizeof(mm_double4) : sizeof(mm_float4));
     const int real2Size = (useDouble ? sizeof(mm_double2) : sizeof(mm_float2));
@@ -89,21 +92,21 @@ void CommonContactMapArrays::initialize(ComputeContext& cc, const CommonContactM
         particles[slot] = mm_int4(memberOf(p1), memberOf(p2), uniqueOf(p1), uniqueOf(p2));
         order[slot] = n;
         const SwitchingFunctionConstants& sigma = force.switchings[force.switchingIndex[n]];
-        if (!useDouble && !sigma.singlePrecisionProblem.empty())
+        if (!storeDouble && !sigma.singlePrecisionProblem.empty())
             throw OpenMMException("ContactMapForce: contact " + std::to_string(n) + ": " + sigma.singlePrecisionProblem);
         // switching.cc's per-contact constants (contactmap.cc: switchParams0, switchParams1).
         const bool nativeQ = (sigma.type == CoordinationForce::NativeQ);
         const bool squared = (sigma.path == SwitchingPath::SquaredDistance);
         const double length = (nativeQ ? sigma.qBeta : sigma.isFunctionOfX2() ? 0.0 : sigma.invLength);
         const double second = (nativeQ ? sigma.qCentre : squared ? sigma.inverseR0Squared : 0.0);
-        params0.push_back(realNumber(useDouble, n, "d0", sigma.d0));
-        params0.push_back(realNumber(useDouble, n, nativeQ ? "beta" : "1/r0", length));
-        params0.push_back(sigma.hasCutoff ? realNumber(useDouble, n, "dmax^2", sigma.cutoffSquared) : -1.0);
-        params0.push_back(realNumber(useDouble, n, "stretch factor", sigma.stretchFactor));
-        params1.push_back(realNumber(useDouble, n, "stretch shift", sigma.shift));
-        params1.push_back(realNumber(useDouble, n, nativeQ ? "NativeQ centre" : "1/r0^2", second));
-        params1.push_back(realNumber(useDouble, n, "weight", force.weight[n]));
-        params1.push_back(realNumber(useDouble, n, "reference", force.reference[n]));
+        params0.push_back(realNumber(storeDouble, n, "d0", sigma.d0));
+        params0.push_back(realNumber(storeDouble, n, nativeQ ? "beta" : "1/r0", length));
+        params0.push_back(sigma.hasCutoff ? realNumber(storeDouble, n, "dmax^2", sigma.cutoffSquared) : -1.0);
+        params0.push_back(realNumber(storeDouble, n, "stretch factor", sigma.stretchFactor));
+        params1.push_back(realNumber(storeDouble, n, "stretch shift", sigma.shift));
+        params1.push_back(realNumber(storeDouble, n, nativeQ ? "NativeQ centre" : "1/r0^2", second));
+        params1.push_back(realNumber(storeDouble, n, "weight", force.weight[n]));
+        params1.push_back(realNumber(storeDouble, n, "reference", force.reference[n]));
     }
     contactParticles.initialize<mm_int4>(cc, numContacts, "contactMapParticles");
     contactParticles.upload(particles);
@@ -111,11 +114,11 @@ void CommonContactMapArrays::initialize(ComputeContext& cc, const CommonContactM
     contactAtoms.upload(particles);
     contactOrder.initialize<int>(cc, numContacts, "contactMapOrder");
     contactOrder.upload(order);
-    contactParams0.initialize(cc, numContacts, real4Size, "contactMapParams0");
-    contactParams1.initialize(cc, numContacts, real4Size, "contactMapParams1");
-    uploadReal4(contactParams0, params0, useDouble);
-    uploadReal4(contactParams1, params1, useDouble);
-    contactGradients.initialize(cc, numContacts, real4Size, "contactMapGradients");
+    contactParams0.initialize(cc, numContacts, storage4Size, "contactMapParams0");
+    contactParams1.initialize(cc, numContacts, storage4Size, "contactMapParams1");
+    uploadReal4(contactParams0, params0, storeDouble);
+    uploadReal4(contactParams1, params1, storeDouble);
+    contactGradients.initialize(cc, numContacts, storage4Size, "contactMapGradients");
     contactValues.initialize(cc, numContacts, mixedSize, "contactMapValues");
     variableDerivatives.initialize(cc, plan.reduction == ContactMapForce::Components ? numContacts : 1, mixedSize,
                                    "contactMapVariableDerivatives");

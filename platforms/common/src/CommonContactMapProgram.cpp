@@ -180,6 +180,10 @@ CommonContactMapProgram CommonContactMapProgram::create(ComputeContext& cc, cons
         defines["REAL_IS_DOUBLE"] = "1";
     // OpenMM's positions: float4 except in double precision (mixed precision adds posqCorrection).
     defines["POSITION_TYPE"] = (cc.getUseDoublePrecision() ? "double4" : "float4");
+    // The contacts' numbers and gradients in memory: OpenMM's precision (CommonContactMapArrays).
+    defines["STORAGE4"] = (cc.getUseDoublePrecision() ? "double4" : "float4");
+    defines["STORAGE_REAL"] = (cc.getUseDoublePrecision() ? "double" : "float");
+    defines["MAKE_STORAGE4"] = (cc.getUseDoublePrecision() ? "make_double4" : "make_float4");
     if (plan.mixedIsDouble)
         defines["MIXED_IS_DOUBLE"] = "1";
     defines["SWITCH_PARAMS"] = ", real4 switchParams0, real4 switchParams1";

@@ -26,7 +26,7 @@
  * parameter derivatives NaN, and no force is applied, as wherever E, dE/dv or a variable is not finite.
  *
  * Host defines: NUM_CONTACTS, NUM_CENTERS, NUM_CENTER_ENTRIES, PADDED_NUM_ATOMS, REDUCTION_SUM, REDUCTION_DISTANCE or
- * REDUCTION_COMPONENTS, POSITION_TYPE (OpenMM's posq), USE_PERIODIC (the contacts' distances are minimum images), UNWRAP_POSITIONS (positions
+ * REDUCTION_COMPONENTS, POSITION_TYPE (OpenMM's posq), STORAGE4, STORAGE_REAL and MAKE_STORAGE4 (OpenMM's real4), USE_PERIODIC (the contacts' distances are minimum images), UNWRAP_POSITIONS (positions
  * as the user gave them: OpenMM's cell offsets undone), USE_POSQ_CORRECTION (mixed precision), SMALL_MAP, CONTACTS_IN_USER_ORDER,
  * COINCIDENT_DISTANCE_SQUARED, REAL_IS_DOUBLE, MIXED_IS_DOUBLE, HAS_PARAMETER_DERIVATIVES, and the per-contact
  * constants' names for switching.cc (D0, INV_LENGTH, ...). Host replacements: CONTACT_SWITCH, COMPUTE_ENERGY,
@@ -36,8 +36,8 @@
 /** Every contact's arrays, as the kernels that evaluate contacts receive them. */
 #define CONTACT_PARAMS GLOBAL const POSITION_TYPE* RESTRICT posq, GLOBAL const POSITION_TYPE* RESTRICT posqCorrection, \
         GLOBAL const int4* RESTRICT cellOffsets, GLOBAL const int4* RESTRICT contactAtoms, \
-        GLOBAL const real4* RESTRICT contactParams0, GLOBAL const real4* RESTRICT contactParams1, \
-        GLOBAL const int* RESTRICT contactOrder, GLOBAL real4* RESTRICT contactGradients, GLOBAL mixed* RESTRICT contactValues
+        GLOBAL const STORAGE4* RESTRICT contactParams0, GLOBAL const STORAGE4* RESTRICT contactParams1, \
+        GLOBAL const int* RESTRICT contactOrder, GLOBAL STORAGE4* RESTRICT contactGradients, GLOBAL mixed* RESTRICT contactValues
 #define CONTACT_ARGS posq, posqCorrection, cellOffsets, contactAtoms, contactParams0, contactParams1, contactOrder, \
         contactGradients, contactValues
 /** The particles' positions (the centres' kernels). */
@@ -59,6 +59,36 @@
 #define CENTER_GEOMETRY_PARAMS GLOBAL real4* RESTRICT centerPositions, GLOBAL real4* RESTRICT centerOffsets, \
         GLOBAL real4* RESTRICT centerCells
 #define CENTER_GEOMETRY_ARGS centerPositions, centerOffsets, centerCells
+/**
+ * The contacts' numbers and gradients are stored in OpenMM's precision (STORAGE4: float4 but in double precision) and
+ * evaluated in the program's real (double wherever the device has it): half the memory traffic in single and mixed
+ * precision, at float's relative rounding of each number.
+ */
+DEVICE real4 realOfStorage(STORAGE4 value) {
+    return make_real4((real) value.x, (real) value.y, (real) value.z, (real) value.w);
+}
+
+/**
+ * A sum over the block in a fixed order, which every thread gets: on CUDA by shuffles within each warp, then the warps'
+ * sums in order (two barriers); otherwise common.cc's tree in local memory.
+ */
+DEVICE mixed contactSumOverBlock(mixed value, LOCAL_ARG volatile mixed* temp) {
+#ifdef __CUDA_ARCH__
+    for (int offset = 16; offset > 0; offset /= 2)
+        value += __shfl_down_sync(0xffffffff, value, offset);
+    SYNC_THREADS;
+    if (LOCAL_ID % 32 == 0)
+        temp[LOCAL_ID / 32] = value;
+    SYNC_THREADS;
+    value = temp[0];
+    for (int warp = 1; warp < LOCAL_SIZE / 32; warp++)
+        value += temp[warp];
+    return value;
+#else
+    return reduceOverBlock(value, temp);
+#endif
+}
+
 /** The periodic box, and what rounding its vectors to real left out (0 in double precision). */
 #define GEOMETRY_PARAMS BOX_PARAMS, real4 periodicBoxVecXLow, real4 periodicBoxVecYLow, real4 periodicBoxVecZLow
 #define GEOMETRY_ARGS BOX_ARGS, periodicBoxVecXLow, periodicBoxVecYLow, periodicBoxVecZLow
@@ -245,7 +275,7 @@ DEVICE mixed evaluateContact(int c, CONTACT_PARAMS, CENTER_GEOMETRY_PARAMS, real
         r2 = 0;
         delta = make_real3(0, 0, 0);
     }
-    const real4 switchParams0 = contactParams0[c], switchParams1 = contactParams1[c];
+    const real4 switchParams0 = realOfStorage(contactParams0[c]), switchParams1 = realOfStorage(contactParams1[c]);
     real sigma = 0, scale = 0;
     // (A NaN distance is not beyond the cutoff: it reaches the value.)
     if (!(switchParams0.z >= 0 && r2 > switchParams0.z)) {
@@ -289,7 +319,7 @@ DEVICE mixed contactPass(int first, int stride, CONTACT_PARAMS, CENTER_GEOMETRY_
         sum += value;
 #endif
         if (computeGradient)
-            contactGradients[c] = make_real4(gradient.x, gradient.y, gradient.z, 0);
+            contactGradients[c] = MAKE_STORAGE4((STORAGE_REAL) gradient.x, (STORAGE_REAL) gradient.y, (STORAGE_REAL) gradient.z, 0);
         if (storeValues)
             contactValues[userIndexOf(c, contactOrder)] = value;
     }
@@ -356,7 +386,7 @@ DEVICE void addMemberForce(int atom, real3 force, GLOBAL mm_ulong* RESTRICT forc
 
 /** The forces of contacts first, first + stride, ...: F2 = -dE/dv gradient, F1 = -F2. */
 DEVICE void applyContactForces(int first, int stride, mixed dEdS, GLOBAL const int4* RESTRICT contactAtoms,
-        GLOBAL const int* RESTRICT contactOrder, GLOBAL const real4* RESTRICT contactGradients,
+        GLOBAL const int* RESTRICT contactOrder, GLOBAL const STORAGE4* RESTRICT contactGradients,
         GLOBAL const mixed* RESTRICT variableDerivatives, GLOBAL mm_ulong* RESTRICT forceBuffers,
         GLOBAL mm_long* RESTRICT centerForces) {
     for (int c = first; c < NUM_CONTACTS; c += stride) {
@@ -368,7 +398,7 @@ DEVICE void applyContactForces(int first, int stride, mixed dEdS, GLOBAL const i
         const real scale = -(real) dEdS;
 #endif
         const int4 atoms = contactAtoms[c];
-        const real4 gradient = contactGradients[c];
+        const real4 gradient = realOfStorage(contactGradients[c]);
         const real3 force = make_real3(scale * gradient.x, scale * gradient.y, scale * gradient.z);
         addMemberForce(atoms.y, force, forceBuffers, centerForces);
         addMemberForce(atoms.x, make_real3(-force.x, -force.y, -force.z), forceBuffers, centerForces);
@@ -410,7 +440,7 @@ KERNEL void computeContactMap(CONTACT_PARAMS, CENTER_PARAMS, CENTER_GEOMETRY_PAR
                                   &nonFinite, GEOMETRY_ARGS);
     if (nonFinite)
         blockFlags[0] = 1;
-    const mixed s = reduceOverBlock(sum, reduceTemp); // (its barriers also publish the flag and the values)
+    const mixed s = contactSumOverBlock(sum, reduceTemp); // (its barriers also publish the flag and the values)
     if (LOCAL_ID == 0) {
         mixed dEdS;
         blockFlags[1] = contactMapEnergy(s, blockFlags[0] != 0, true, ENERGY_ARGS, contactValues, &dEdS DERIVATIVE_ARGS);
@@ -445,7 +475,7 @@ KERNEL void computeContacts(CONTACT_PARAMS, CENTER_GEOMETRY_PARAMS, GLOBAL mixed
                                   &nonFinite, GEOMETRY_ARGS);
     if (nonFinite)
         blockNonFinite[0] = 1;
-    const mixed s = reduceOverBlock(sum, reduceTemp);
+    const mixed s = contactSumOverBlock(sum, reduceTemp);
     if (LOCAL_ID == 0) {
         partialSums[GROUP_ID] = s;
         partialFlags[GROUP_ID] = blockNonFinite[0];
@@ -459,7 +489,7 @@ KERNEL void computeContacts(CONTACT_PARAMS, CENTER_GEOMETRY_PARAMS, GLOBAL mixed
  */
 KERNEL void finishContacts(GLOBAL const mixed* RESTRICT partialSums, GLOBAL const int* RESTRICT partialFlags, int numPartials,
         GLOBAL const real4* RESTRICT centerPositions, ENERGY_PARAMS, GLOBAL const int4* RESTRICT contactAtoms,
-        GLOBAL const int* RESTRICT contactOrder, GLOBAL const real4* RESTRICT contactGradients,
+        GLOBAL const int* RESTRICT contactOrder, GLOBAL const STORAGE4* RESTRICT contactGradients,
         GLOBAL mixed* RESTRICT contactValues, GLOBAL mm_ulong* RESTRICT forceBuffers, GLOBAL mm_long* RESTRICT centerForces,
         int computeGradient, int storeValues DERIVATIVE_PARAMS) {
     LOCAL volatile mixed reduceTemp[CONTACT_BLOCK_SIZE];
@@ -478,7 +508,7 @@ KERNEL void finishContacts(GLOBAL const mixed* RESTRICT partialSums, GLOBAL cons
         nonFinite = nonFinite || (centerPositions[k].w != 0);
     if (nonFinite)
         blockFlags[0] = 1;
-    const mixed s = reduceOverBlock(sum, reduceTemp);
+    const mixed s = contactSumOverBlock(sum, reduceTemp);
     if (LOCAL_ID == 0) {
         mixed dEdS;
         blockFlags[1] = contactMapEnergy(s, blockFlags[0] != 0, GROUP_ID == 0, ENERGY_ARGS, contactValues, &dEdS DERIVATIVE_ARGS);
