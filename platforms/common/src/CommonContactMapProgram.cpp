@@ -54,6 +54,9 @@ string kindSource(ComputeContext& cc, bool useDouble, int kind, const SwitchingF
  * double only the rounding of the positions to float remains (5e-6 in single precision, none in mixed).
  */
 const string doubleMath = R"(
+#ifndef __CUDA_ARCH__
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
 #undef real
 #undef real2
 #undef real3
