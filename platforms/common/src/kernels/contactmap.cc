@@ -421,7 +421,7 @@ DEVICE void spreadCenters(int first, int stride, GLOBAL const int4* RESTRICT cen
 #ifdef SMALL_MAP
 /**
  * A small map in one launch of one block: centres, contacts, the block's sum, E, the forces, the centres' forces.
- * Every barrier is outside any branch (PoCL miscompiled barriers inside branches).
+ * Every barrier is outside any branch (PoCL miscompiled barriers inside branches); without centres, four on CUDA.
  */
 KERNEL void computeContactMap(CONTACT_PARAMS, CENTER_PARAMS, CENTER_GEOMETRY_PARAMS, ENERGY_PARAMS,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, int storeValues, GEOMETRY_PARAMS DERIVATIVE_PARAMS) {
@@ -430,9 +430,12 @@ KERNEL void computeContactMap(CONTACT_PARAMS, CENTER_PARAMS, CENTER_GEOMETRY_PAR
     LOCAL int blockFlags[2]; // a member not finite; E and its derivatives finite (forces applied)
     if (LOCAL_ID == 0)
         blockFlags[0] = 0;
-    SYNC_THREADS;
+#if NUM_CENTERS > 0
     bool nonFinite = computeCenters(LOCAL_ID, LOCAL_SIZE, PARTICLE_ARGS, CENTER_ARGS, CENTER_GEOMETRY_ARGS, GEOMETRY_ARGS);
-    SYNC_THREADS;
+#else
+    bool nonFinite = false;
+#endif
+    SYNC_THREADS; // (the centres written, the flag cleared)
 #ifdef REDUCTION_COMPONENTS
     storeValues = 1;
 #endif
@@ -452,9 +455,11 @@ KERNEL void computeContactMap(CONTACT_PARAMS, CENTER_PARAMS, CENTER_GEOMETRY_PAR
     if (computeGradient && blockFlags[1])
         applyContactForces(LOCAL_ID, LOCAL_SIZE, blockDerivative[0], contactAtoms, contactOrder, contactGradients,
                            variableDerivatives, forceBuffers, centerForces);
+#if NUM_CENTERS > 0
     SYNC_THREADS;
     if (computeGradient && blockFlags[1])
         spreadCenters(LOCAL_ID, LOCAL_SIZE, centerEntries, centerEntryAtoms, centerWeights, centerForces, forceBuffers);
+#endif
 }
 #else
 /** The centres' positions (a thread per centre), before computeContacts. */
