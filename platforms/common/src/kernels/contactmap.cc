@@ -22,15 +22,20 @@
  * does not depend on the order of the atomic additions.
  *
  * Non-finite numbers: a member whose position has an infinite or NaN coordinate (tested on the bits: OpenCL is
- * compiled with finite-only math) makes its contact's value NaN and the whole evaluation non-finite: s, E and the
- * parameter derivatives NaN, and no force is applied, as wherever E, dE/dv or a variable is not finite.
+ * compiled with finite-only math), or a particle of a centre, makes the whole evaluation non-finite: every
+ * contact's value, s, E and the parameter derivatives NaN, and no force is applied, as wherever E, dE/dv or a
+ * variable is not finite.
  *
- * Host defines: NUM_CONTACTS, NUM_CENTERS, NUM_CENTER_ENTRIES, PADDED_NUM_ATOMS, REDUCTION_SUM, REDUCTION_DISTANCE or
- * REDUCTION_COMPONENTS, POSITION_TYPE (OpenMM's posq), STORAGE4, STORAGE_REAL and MAKE_STORAGE4 (OpenMM's real4), USE_PERIODIC (the contacts' distances are minimum images), UNWRAP_POSITIONS (positions
- * as the user gave them: OpenMM's cell offsets undone), USE_POSQ_CORRECTION (mixed precision), SMALL_MAP, CONTACTS_IN_USER_ORDER,
- * COINCIDENT_DISTANCE_SQUARED, REAL_IS_DOUBLE, MIXED_IS_DOUBLE, HAS_PARAMETER_DERIVATIVES, and the per-contact
- * constants' names for switching.cc (D0, INV_LENGTH, ...). Host replacements: CONTACT_SWITCH, COMPUTE_ENERGY,
- * ADD_PARAMETER_DERIVATIVES.
+ * Precision: "real" is double wherever the device has it, in every precision (CommonContactMapProgram's doubleMath);
+ * the contacts' numbers and gradients are stored in OpenMM's precision.
+ *
+ * Host defines: NUM_CONTACTS, NUM_CENTERS, NUM_CENTER_ENTRIES, PADDED_NUM_ATOMS, CONTACT_BLOCK_SIZE, REDUCTION_SUM,
+ * REDUCTION_DISTANCE or REDUCTION_COMPONENTS, POSITION_TYPE (OpenMM's posq), STORAGE4, STORAGE_REAL and MAKE_STORAGE4
+ * (OpenMM's real4), USE_PERIODIC (the contacts' distances are minimum images), UNWRAP_POSITIONS (positions as the
+ * user gave them: OpenMM's cell offsets undone), USE_POSQ_CORRECTION (mixed precision), SMALL_MAP,
+ * CONTACTS_IN_USER_ORDER, COINCIDENT_DISTANCE_SQUARED, REAL_IS_DOUBLE, MIXED_IS_DOUBLE, HAS_PARAMETER_DERIVATIVES,
+ * and the per-contact constants' names for switching.cc (D0, INV_LENGTH, ...). Host replacements: CONTACT_SWITCH,
+ * COMPUTE_ENERGY, ADD_PARAMETER_DERIVATIVES.
  */
 
 /** Every contact's arrays, as the kernels that evaluate contacts receive them. */
