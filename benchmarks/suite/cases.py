@@ -1,5 +1,5 @@
-"""Cases S0-S5 (and S2's moving rows), T (switching types) and C (the CPU platform): Case, define_cases, the positions
-and groups of a case, the count of the pairs in the sum."""
+"""Cases S0-S5 (and S2's moving rows), N (per-atom numbers), M (contact maps), T (switching types) and C (the CPU
+platform): Case, define_cases, the positions and groups of a case, the count of the pairs in the sum."""
 import dataclasses
 import importlib.util
 import math
@@ -46,6 +46,7 @@ class Case:
     seed: int = 1
     switching: str = ""
     numbers: bool = False  # a CoordinationNumberForce (SPECIES: MoreThan and Mean of the c_i) instead of s
+    contacts: bool = False  # Pair: a ContactMapForce (SUM), one contact per pair, instead of CoordinationForce
 
 
     @property
@@ -130,6 +131,10 @@ def define_cases(quick):
     n_sizes = [500, 1000] if quick else [1000, 10000, 100000]
     cases += [Case("N", f"N {kind} N={short_count(n)} dmax=1 nm", "Self", (n,), dmax=1.0, stretch=False,
                    numbers=kind == "SPECIES") for n in n_sizes for kind in ("s", "SPECIES")]
+    # M: contact maps (PLUMED's CONTACTMAP SUM), one contact per pair of S4's geometry (partners 0.1-0.6 nm apart in a
+    # box at DENSITY), each PLUMED's SWITCH={RATIONAL R_0=0.3} (n = 6, m = 12, no cutoff).
+    m_sizes = [100, 1000] if quick else [1000, 10000, 100000]
+    cases += [Case("M", f"M {short_count(p)} contacts", "Pair", (p,), dmax=math.inf, contacts=True) for p in m_sizes]
     # T: every switching type, Self over a random box, with no cutoff (every pair) and with dmax = 1 nm (stretched).
     t_atoms = 2000 if quick else 16384
     cases += [Case("T", f"T {name} dmax={dmax_label(dmax)}", "Self", (t_atoms,), dmax=dmax, switching=name)

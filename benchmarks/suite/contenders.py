@@ -6,7 +6,7 @@ import math
 import openmm as mm
 from openmm import unit
 
-from openmmcoordination import CoordinationForce
+from openmmcoordination import ContactMapForce, CoordinationForce
 
 from . import fluid
 from .cases import SWITCHING_TYPES
@@ -41,15 +41,29 @@ def runs_on(contender, case):
     C runs on the CPU-side platforms only)."""
     if case.family == "C":
         return False
-    if case.moving or case.family in ("T", "N"):
+    if case.moving or case.family in ("T", "N", "M"):
         return contender == PLUGIN
     if contender in ANCHORS:
         return case.mode != "Pair" and math.isfinite(case.effective_dmax)
     return True
 
 
+def contact_map_force(case, geometry, k=1.0):
+    """Family M's ContactMapForce: SUM of one contact per pair, PLUMED's SWITCH={RATIONAL R_0=r0}, the suite's energy."""
+    force = ContactMapForce(ENERGY, ContactMapForce.Sum)
+    force.addGlobalParameter("k", k)
+    force.addGlobalParameter("s0", 0.0)
+    for a, b in zip(geometry.group_a, geometry.group_b):
+        force.addContact(int(a), int(b), case.r0)
+    force.setUsesPeriodicBoundaryConditions(case.pbc)
+    return force
+
+
 def plugin_force(case, geometry, k=1.0):
-    """The CoordinationForce of a case (family N's SPECIES rows: a CoordinationNumberForce, MoreThan and Mean)."""
+    """The CoordinationForce of a case (family N's SPECIES rows: a CoordinationNumberForce, MoreThan and Mean;
+    family M: a ContactMapForce)."""
+    if case.contacts:
+        return contact_map_force(case, geometry, k)
     if case.numbers:
         from openmmcoordination import CoordinationNumberForce
         force = CoordinationNumberForce(NUMBERS_ENERGY)
@@ -287,6 +301,8 @@ def last_force(system):
 def coordination_of(contender, context, system):
     """s at the context's positions, from the contender's force (None for the NonbondedForce: it has no s)."""
     force = last_force(system)
+    if contender == PLUGIN and ContactMapForce.isinstance(force):  # family M: its one variable, s
+        return ContactMapForce.cast(force).getCollectiveVariableValues(context)[0]
     if contender == PLUGIN:
         plugin = CoordinationForce.cast(force)
         try:
@@ -305,7 +321,7 @@ def kernel_candidates(contender, context, system):
     """The pairs the plugin's kernel tests against the cutoff in one evaluation now (None for the other
     contenders, and for a build of the plugin without getNumCandidatePairsInContext, which
     tools/compare-trees.sh may time with this suite)."""
-    if contender != PLUGIN:
+    if contender != PLUGIN or ContactMapForce.isinstance(last_force(system)):
         return None
     method = getattr(CoordinationForce.cast(last_force(system)), "getNumCandidatePairsInContext", None)
     return None if method is None else method(context)

@@ -1,10 +1,11 @@
-# Shared by the GPU platform plugins: the common kernel's C++ sources (the kernel class and its plan,
-# arrays, program, kernel set, box and switching-function defines), and its kernel sources (.cc)
+# Shared by the GPU platform plugins: the common kernels' C++ sources (CoordinationForce's kernel class and its
+# plan, arrays, program, kernel set, box and switching-function defines; ContactMapForce's the same), and their
+# kernel sources (.cc)
 # embedded into a generated C++ file so that the platform compiles them at run time (as one program:
 # CommonCoordinationProgram concatenates them in the order of this list).
 set(COORDINATION_COMMON_DIR "${CMAKE_CURRENT_LIST_DIR}")
 set(COORDINATION_KERNEL_FILES "")
-foreach(kernel_name common centers switching sorting neighborList finish numbers tiles reorder)
+foreach(kernel_name common centers switching sorting neighborList finish numbers tiles reorder contactmap)
     list(APPEND COORDINATION_KERNEL_FILES "${COORDINATION_COMMON_DIR}/src/kernels/${kernel_name}.cc")
 endforeach()
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${COORDINATION_KERNEL_FILES})
@@ -31,5 +32,10 @@ set(COORDINATION_COMMON_SOURCES
     "${COORDINATION_COMMON_DIR}/src/CommonCoordinationKernelSet.cpp"
     "${COORDINATION_COMMON_DIR}/src/CommonCoordinationBox.cpp"
     "${COORDINATION_COMMON_DIR}/src/CommonSwitchingDefines.cpp"
+    "${COORDINATION_COMMON_DIR}/src/CommonCalcContactMapForceKernel.cpp"
+    "${COORDINATION_COMMON_DIR}/src/CommonContactMapPlan.cpp"
+    "${COORDINATION_COMMON_DIR}/src/CommonContactMapArrays.cpp"
+    "${COORDINATION_COMMON_DIR}/src/CommonContactMapProgram.cpp"
+    "${COORDINATION_COMMON_DIR}/src/CommonContactMapKernelSet.cpp"
     "${generated_dir}/CoordinationKernelSources.cpp")
 set(COORDINATION_COMMON_INCLUDES "${COORDINATION_COMMON_DIR}/include" "${generated_dir}")

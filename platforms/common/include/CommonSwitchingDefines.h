@@ -20,6 +20,13 @@ namespace CoordinationPlugin {
 SwitchingPath addSwitchingFunctionDefines(OpenMM::ComputeContext& cc, const SwitchingFunctionConstants& sigma,
                                  std::map<std::string, std::string>& defines,
                                  std::map<std::string, std::string>& replacements);
+/**
+ * The same for a program whose "real" is double (useDouble) or float whatever the context's precision (a
+ * ContactMapForce evaluates its contacts in double in mixed precision).
+ */
+SwitchingPath addSwitchingFunctionDefines(OpenMM::ComputeContext& cc, const SwitchingFunctionConstants& sigma, bool useDouble,
+                                 std::map<std::string, std::string>& defines,
+                                 std::map<std::string, std::string>& replacements);
 
 } // namespace CoordinationPlugin
 

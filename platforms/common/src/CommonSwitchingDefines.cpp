@@ -19,8 +19,8 @@ namespace {
  * magnitude below float's smallest normal number is 0 (NVRTC refuses a float literal that underflows, and such a
  * value counts as 0 in float anyway), and one beyond float's range is refused, naming it.
  */
-string realConstant(ComputeContext& cc, const string& name, double value) {
-    if (!cc.getUseDoublePrecision()) {
+string realConstant(ComputeContext& cc, bool useDouble, const string& name, double value) {
+    if (!useDouble) {
         if (std::fabs(value) < std::numeric_limits<float>::min())
             value = 0.0;
         else if (std::fabs(value) > std::numeric_limits<float>::max())
@@ -37,14 +37,19 @@ string realConstant(ComputeContext& cc, const string& name, double value) {
 SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc, const SwitchingFunctionConstants& sigma,
                                                               std::map<string, string>& defines,
                                                               std::map<string, string>& replacements) {
-    const bool useDouble = cc.getUseDoublePrecision();
+    return addSwitchingFunctionDefines(cc, sigma, cc.getUseDoublePrecision(), defines, replacements);
+}
+
+SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc, const SwitchingFunctionConstants& sigma,
+                                                              bool useDouble, std::map<string, string>& defines,
+                                                              std::map<string, string>& replacements) {
     if (!useDouble && !sigma.singlePrecisionProblem.empty())
         throw OpenMMException("CoordinationForce: " + sigma.singlePrecisionProblem);
     SwitchingPath path = SwitchingPath::Distance;
-    defines["D0"] = realConstant(cc, "D0", sigma.d0);
-    defines["INV_LENGTH"] = realConstant(cc, "INV_LENGTH", sigma.invLength);
-    defines["STRETCH_FACTOR"] = realConstant(cc, "STRETCH_FACTOR", sigma.stretchFactor);
-    defines["SHIFT"] = realConstant(cc, "SHIFT", sigma.shift);
+    defines["D0"] = realConstant(cc, useDouble, "D0", sigma.d0);
+    defines["INV_LENGTH"] = realConstant(cc, useDouble, "INV_LENGTH", sigma.invLength);
+    defines["STRETCH_FACTOR"] = realConstant(cc, useDouble, "STRETCH_FACTOR", sigma.stretchFactor);
+    defines["SHIFT"] = realConstant(cc, useDouble, "SHIFT", sigma.shift);
     // The type's device code in switching.cc, selected by its define (in the order of CoordinationForce::SwitchingFunction).
     static const char* const typeDefines[] = {"SWITCH_RATIONAL", "SWITCH_EXPONENTIAL", "SWITCH_GAUSSIAN", "SWITCH_SMAP",
                                               "SWITCH_CUBIC", "SWITCH_TANH", "SWITCH_COSINUS", "SWITCH_NATIVEQ",
@@ -58,43 +63,43 @@ SwitchingPath CoordinationPlugin::addSwitchingFunctionDefines(ComputeContext& cc
         defines["N_EXP"] = cc.intToString(sigma.n);
         defines["M_EXP"] = cc.intToString(sigma.m);
         defines["M_IS_2N"] = (sigma.mIsTwiceN ? "1" : "0");
-        defines["N_OVER_M"] = realConstant(cc, "N_OVER_M", sigma.taylorValue);
-        defines["TAYLOR_BAND"] = realConstant(cc, "TAYLOR_BAND", SwitchingFunctionConstants::TaylorBand);
-        defines["TAYLOR_FIRST"] = realConstant(cc, "TAYLOR_FIRST", sigma.taylorFirst);
-        defines["TAYLOR_SECOND"] = realConstant(cc, "TAYLOR_SECOND", sigma.taylorSecond);
-        defines["DIRECT_POWER_LIMIT"] = realConstant(cc, "DIRECT_POWER_LIMIT", RationalSwitchingFunction::DirectPowerLimit);
+        defines["N_OVER_M"] = realConstant(cc, useDouble, "N_OVER_M", sigma.taylorValue);
+        defines["TAYLOR_BAND"] = realConstant(cc, useDouble, "TAYLOR_BAND", SwitchingFunctionConstants::TaylorBand);
+        defines["TAYLOR_FIRST"] = realConstant(cc, useDouble, "TAYLOR_FIRST", sigma.taylorFirst);
+        defines["TAYLOR_SECOND"] = realConstant(cc, useDouble, "TAYLOR_SECOND", sigma.taylorSecond);
+        defines["DIRECT_POWER_LIMIT"] = realConstant(cc, useDouble, "DIRECT_POWER_LIMIT", RationalSwitchingFunction::DirectPowerLimit);
         if (sigma.directPowersSuffice)
             defines["DIRECT_POWERS_SUFFICE"] = "1";
         if (!useDouble)
-            defines["NEAR_ONE_BAND"] = realConstant(cc, "NEAR_ONE_BAND", SwitchingFunctionConstants::SinglePrecisionNearOneBand);
+            defines["NEAR_ONE_BAND"] = realConstant(cc, useDouble, "NEAR_ONE_BAND", SwitchingFunctionConstants::SinglePrecisionNearOneBand);
         if (sigma.path == SwitchingPath::SquaredDistance) {
             path = SwitchingPath::SquaredDistance;
             defines["R2_PATH"] = "1";
-            defines["INV_R0_SQUARED"] = realConstant(cc, "INV_R0_SQUARED", sigma.inverseR0Squared);
-            defines["R2_BAND"] = realConstant(cc, "R2_BAND", useDouble ? SwitchingFunctionConstants::SquaredTaylorBand
+            defines["INV_R0_SQUARED"] = realConstant(cc, useDouble, "INV_R0_SQUARED", sigma.inverseR0Squared);
+            defines["R2_BAND"] = realConstant(cc, useDouble, "R2_BAND", useDouble ? SwitchingFunctionConstants::SquaredTaylorBand
                                                               : SwitchingFunctionConstants::SquaredNearOneBand);
         }
         break;
     }
     case CoordinationForce::Smap:
         defines["SMAP_A"] = cc.intToString(sigma.smapA);
-        defines["SMAP_B"] = realConstant(cc, "SMAP_B", sigma.smapB);
-        defines["SMAP_C"] = realConstant(cc, "SMAP_C", sigma.smapC);
-        defines["SMAP_EXPONENT"] = realConstant(cc, "SMAP_EXPONENT", sigma.smapExponent);
+        defines["SMAP_B"] = realConstant(cc, useDouble, "SMAP_B", sigma.smapB);
+        defines["SMAP_C"] = realConstant(cc, useDouble, "SMAP_C", sigma.smapC);
+        defines["SMAP_EXPONENT"] = realConstant(cc, useDouble, "SMAP_EXPONENT", sigma.smapExponent);
         break;
     case CoordinationForce::Cosinus:
-        defines["COSINUS_PI"] = realConstant(cc, "COSINUS_PI", sigma.cosinusFrequency);
-        defines["COSINUS_MINUS_HALF_PI"] = realConstant(cc, "COSINUS_MINUS_HALF_PI", sigma.cosinusSlope);
+        defines["COSINUS_PI"] = realConstant(cc, useDouble, "COSINUS_PI", sigma.cosinusFrequency);
+        defines["COSINUS_MINUS_HALF_PI"] = realConstant(cc, useDouble, "COSINUS_MINUS_HALF_PI", sigma.cosinusSlope);
         break;
     case CoordinationForce::NativeQ:
-        defines["NATIVEQ_BETA"] = realConstant(cc, "NATIVEQ_BETA", sigma.qBeta);
-        defines["NATIVEQ_CENTRE"] = realConstant(cc, "NATIVEQ_CENTRE", sigma.qCentre);
+        defines["NATIVEQ_BETA"] = realConstant(cc, useDouble, "NATIVEQ_BETA", sigma.qBeta);
+        defines["NATIVEQ_CENTRE"] = realConstant(cc, useDouble, "NATIVEQ_CENTRE", sigma.qCentre);
         break;
     case CoordinationForce::Custom: {
         if (sigma.isFunctionOfX2()) {
             path = SwitchingPath::SquaredDistance;
             defines["SWITCH_OF_X2"] = "1";
-            defines["INV_R0_SQUARED"] = realConstant(cc, "INV_R0_SQUARED", sigma.inverseR0Squared);
+            defines["INV_R0_SQUARED"] = realConstant(cc, useDouble, "INV_R0_SQUARED", sigma.inverseR0Squared);
         }
         // value and customDerivative as functions of v (the kernel's name for x or x2).
         std::map<string, Lepton::ParsedExpression> expressions;

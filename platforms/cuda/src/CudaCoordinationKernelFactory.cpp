@@ -1,3 +1,4 @@
+#include "CommonCalcContactMapForceKernel.h"
 #include "CommonCoordinationKernels.h"
 #include "openmm/KernelFactory.h"
 #include "openmm/OpenMMException.h"
@@ -12,7 +13,7 @@ using namespace OpenMM;
 namespace {
 
 /**
- * Creates the common CoordinationForce kernel on a CUDA context (its first device: with several
+ * Creates the common CoordinationForce and ContactMapForce kernels on a CUDA context (its first device: with several
  * devices, OpenMM sums every device's forces into the first one's buffer).
  */
 class CudaCoordinationKernelFactory : public KernelFactory {
@@ -22,6 +23,8 @@ public:
         CudaContext& cu = *data.contexts[0];
         if (name == CalcCoordinationForceKernel::Name())
             return new CommonCalcCoordinationForceKernel(name, platform, cu, true);
+        if (name == CalcContactMapForceKernel::Name())
+            return new CommonCalcContactMapForceKernel(name, platform, cu);
         throw OpenMMException("CudaCoordinationKernelFactory: no kernel named '" + name + "'");
     }
 };
@@ -29,8 +32,10 @@ public:
 void registerFactories() {
     for (int i = 0; i < Platform::getNumPlatforms(); i++) {
         Platform& platform = Platform::getPlatform(i);
-        if (platform.getName() == "CUDA")
+        if (platform.getName() == "CUDA") {
             platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new CudaCoordinationKernelFactory());
+            platform.registerKernelFactory(CalcContactMapForceKernel::Name(), new CudaCoordinationKernelFactory());
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 #undef cl_khr_command_buffer
 #undef cl_khr_command_buffer_mutable_dispatch
 #undef cl_khr_command_buffer_multi_device
+#include "CommonCalcContactMapForceKernel.h"
 #include "CommonCoordinationKernels.h"
 #include "openmm/KernelFactory.h"
 #include "openmm/OpenMMException.h"
@@ -18,7 +19,7 @@ using namespace OpenMM;
 namespace {
 
 /**
- * Creates the common CoordinationForce kernel on an OpenCL context (its first device: with several
+ * Creates the common CoordinationForce and ContactMapForce kernels on an OpenCL context (its first device: with several
  * devices, OpenMM sums every device's forces into the first one's buffer).
  */
 class OpenCLCoordinationKernelFactory : public KernelFactory {
@@ -28,6 +29,8 @@ public:
         OpenCLContext& cl = *data.contexts[0];
         if (name == CalcCoordinationForceKernel::Name())
             return new CommonCalcCoordinationForceKernel(name, platform, cl);
+        if (name == CalcContactMapForceKernel::Name())
+            return new CommonCalcContactMapForceKernel(name, platform, cl);
         throw OpenMMException("OpenCLCoordinationKernelFactory: no kernel named '" + name + "'");
     }
 };
@@ -35,8 +38,10 @@ public:
 void registerFactories() {
     for (int i = 0; i < Platform::getNumPlatforms(); i++) {
         Platform& platform = Platform::getPlatform(i);
-        if (platform.getName() == "OpenCL")
+        if (platform.getName() == "OpenCL") {
             platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new OpenCLCoordinationKernelFactory());
+            platform.registerKernelFactory(CalcContactMapForceKernel::Name(), new OpenCLCoordinationKernelFactory());
+        }
     }
 }
 

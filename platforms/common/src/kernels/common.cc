@@ -303,6 +303,7 @@ DEVICE void addFixedPoint(mm_long* hi, mm_long* lo, mixed* sum, mixed* compensat
 DEFINE_REDUCE_OVER_BLOCK(reduceLongOverBlock, mm_long)
 #endif
 
+#ifdef NUM_GRADIENT_ROWS
 /**
  * The gradient row of a slot: its row (below), or, for a slot whose atom is centre k, row NUM_SLOT_ROWS + k, which
  * collects the centre's gradient from all its slots (computeCenterPositions clears it, the finish spreads it).
@@ -326,3 +327,4 @@ DEVICE void addGradient(GLOBAL mm_long* RESTRICT gradientBuffer, int row, real3 
     ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[row + NUM_GRADIENT_ROWS], (mm_ulong) realToFixedPoint(gradient.y));
     ATOMIC_ADD((GLOBAL mm_ulong*) &gradientBuffer[row + 2 * NUM_GRADIENT_ROWS], (mm_ulong) realToFixedPoint(gradient.z));
 }
+#endif

@@ -11,6 +11,7 @@ KERNEL void invertAtomOrder(GLOBAL const int* RESTRICT atomIndex, GLOBAL int* RE
         positionOfParticle[atomIndex[position]] = position;
 }
 
+#ifdef NUM_A
 /**
  * The current atom position of a group entry's member id: a particle's position, or a centre's id (NUM_ATOMS + k)
  * unchanged.
@@ -43,3 +44,4 @@ KERNEL void translateParticles(GLOBAL const int* RESTRICT positionOfParticle,
         centerAtoms[i] = positionOfParticle[centerParticles[i]];
 #endif
 }
+#endif

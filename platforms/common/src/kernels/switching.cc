@@ -11,7 +11,17 @@
  * COSINUS_MINUS_HALF_PI; NativeQ: NATIVEQ_BETA, NATIVEQ_CENTRE; Custom: SWITCH_OF_X2 and INV_R0_SQUARED
  * for an expression of x2. The Custom expression is Lepton-generated on the host and replaces
  * CUSTOM_SWITCHING_FUNCTION (it sets value and customDerivative from v).
+ *
+ * The per-pair constants (D0, INV_LENGTH, STRETCH_FACTOR, SHIFT, INV_R0_SQUARED, NATIVEQ_BETA, NATIVEQ_CENTRE) are
+ * literals for a CoordinationForce. A ContactMapForce (contactmap.cc) compiles this file once per kind of switching
+ * function in its map, its functions renamed per kind, with those constants read from each contact's parameters:
+ * it defines SWITCH_PARAMS (extra parameters of the functions that read them) and SWITCH_ARGS (the same, passed on),
+ * and the constants as names of those parameters. Empty otherwise.
  */
+#ifndef SWITCH_PARAMS
+#define SWITCH_PARAMS
+#define SWITCH_ARGS
+#endif
 
 /**
  * x^k for a compile-time k >= 0.
@@ -97,7 +107,7 @@ DEVICE real rationalClosedForm(real x, const int n, const int m, real* dSigmaDx)
  * Taylor band, so there sigma = (1+x+...+x^(n-1)) / (1+x+...+x^(m-1)), the same function without the
  * cancellation (above 1 in powers of 1/x, which cannot overflow).
  */
-DEVICE real switchingFunction(real r, real* dSigmaDr) {
+DEVICE real switchingFunction(real r, real* dSigmaDr SWITCH_PARAMS) {
     real x = (r - (real) D0) * (real) INV_LENGTH;
     real value, dSigmaDx;
     if (x <= 0) {
@@ -160,7 +170,7 @@ DEVICE real switchingFunction(real r, real* dSigmaDr) {
  * no square root. Near x = 1, where the rational form needs its special cases, it falls back to
  * switchingFunction(r).
  */
-DEVICE real pairSwitch(real r2, real* scale) {
+DEVICE real pairSwitch(real r2, real* scale SWITCH_PARAMS) {
 #ifdef R2_PATH
     const real y = r2 * (real) INV_R0_SQUARED;
 #if M_IS_2N
@@ -180,7 +190,7 @@ DEVICE real pairSwitch(real r2, real* scale) {
 #if !defined(R2_PATH) || !M_IS_2N
     const real r = SQRT(r2);
     real dSigmaDr;
-    const real value = switchingFunction(r, &dSigmaDr);
+    const real value = switchingFunction(r, &dSigmaDr SWITCH_ARGS);
     *scale = (r > 0 ? dSigmaDr / r : (real) 0);
     return value;
 #endif
@@ -191,7 +201,7 @@ DEVICE real pairSwitch(real r2, real* scale) {
  * x = (r - d0)/(dmax - d0); r for NativeQ; x2 = r^2/r0^2 for a Custom function of x2); *dValue receives
  * dsigma/dv.
  */
-DEVICE real switchOfVariable(real v, real* dValue) {
+DEVICE real switchOfVariable(real v, real* dValue SWITCH_PARAMS) {
     real value;
 #if defined(SWITCH_EXPONENTIAL)
     value = EXP(-v);
@@ -266,10 +276,10 @@ DEVICE real customFiniteOrNaN(real value, real* scale) {
  * sigma(r) (stretched) of a pair at squared distance r2; *scale receives dsigma/dr / r. PLUMED's rules:
  * sigma = 1 for r <= d0 (not for x2), stretched sigma' = sigma * STRETCH_FACTOR + SHIFT.
  */
-DEVICE real pairSwitch(real r2, real* scale) {
+DEVICE real pairSwitch(real r2, real* scale SWITCH_PARAMS) {
 #ifdef SWITCH_OF_X2
     real dValue;
-    const real value = switchOfVariable(r2 * (real) INV_R0_SQUARED, &dValue);
+    const real value = switchOfVariable(r2 * (real) INV_R0_SQUARED, &dValue SWITCH_ARGS);
     // Coincident atoms (r = 0) get no force, whatever the derivative there (1/(1+sqrt(x2)) has none).
     *scale = (r2 > 0 ? (real) (2 * INV_R0_SQUARED * STRETCH_FACTOR) * dValue : (real) 0);
     return customFiniteOrNaN(value * (real) STRETCH_FACTOR + (real) SHIFT, scale);
@@ -280,13 +290,13 @@ DEVICE real pairSwitch(real r2, real* scale) {
     if (r <= (real) D0)
         value = 1;
     else
-        value = switchOfVariable(r, &dSigmaDr);
+        value = switchOfVariable(r, &dSigmaDr SWITCH_ARGS);
 #else
     const real x = (r - (real) D0) * (real) INV_LENGTH;
     if (x <= 0)
         value = 1;
     else {
-        value = switchOfVariable(x, &dSigmaDr);
+        value = switchOfVariable(x, &dSigmaDr SWITCH_ARGS);
         dSigmaDr *= (real) INV_LENGTH;
     }
 #endif
@@ -314,7 +324,7 @@ DEVICE real pairSwitch(real r2, real* scale) {
 #endif
 #endif
 DEVICE bool evaluatePair(real3 delta, real* sigma, real3* dSigmaDSecond, const bool wrap, const bool zeroBeyondCutoff,
-        BOX_PARAMS) {
+        BOX_PARAMS SWITCH_PARAMS) {
 #ifdef USE_PERIODIC
     if (wrap) {
 #ifdef GROUPS_SWAPPED
@@ -333,7 +343,7 @@ DEVICE bool evaluatePair(real3 delta, real* sigma, real3* dSigmaDSecond, const b
         // (A NaN distance counts as inside, as below, so that it reaches s.)
         const bool inside = !(r2 > (real) CUTOFF_SQUARED);
         real scale;
-        const real value = pairSwitch(r2, &scale);
+        const real value = pairSwitch(r2, &scale SWITCH_ARGS);
         *sigma = (inside ? value : (real) 0);
         scale = (inside ? scale : (real) 0);
         *dSigmaDSecond = make_real3(delta.x * scale, delta.y * scale, delta.z * scale);
@@ -345,7 +355,7 @@ DEVICE bool evaluatePair(real3 delta, real* sigma, real3* dSigmaDSecond, const b
         return false;
 #endif
     real scale;
-    *sigma = pairSwitch(r2, &scale);
+    *sigma = pairSwitch(r2, &scale SWITCH_ARGS);
     *dSigmaDSecond = make_real3(delta.x * scale, delta.y * scale, delta.z * scale);
     return true;
 }
