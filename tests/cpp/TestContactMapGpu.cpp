@@ -99,7 +99,7 @@ TEST(ContactMapGpu, ALargeMapWithCentresInATriclinicBoxMatchesTheOracleAndRepeat
 }
 
 TEST(ContactMapGpu, ASmallMapWithMoreContactsThanOneBlockHasThreadsMatchesTheOracle) {
-    // 1,500 contacts: one block of at most 1,024 threads, some threads evaluating two; no periodicity, in a box.
+    // 1,500 contacts: one block of at most 256 threads, each thread evaluating several; no periodicity, in a box.
     const Box box = Box::rectangular();
     const int numParticles = 200;
     const vector<OracleContact> contacts = randomContacts(1500, numParticles, 0, 8);

@@ -19,8 +19,12 @@ struct CommonContactMapPlan {
      * such a map is latency-bound, and a second launch would cost more than the contacts.
      */
     static constexpr int SmallMapMaxContacts = 2048;
-    /** The small map's block: as many threads as contacts, up to this (and the device's limit). */
-    static constexpr int MaxSmallBlockSize = 1024;
+    /**
+     * The small map's block: as many threads as contacts, up to this (and the device's limit). Not more: on CUDA a
+     * block of 1,024 threads of this kernel, evaluated in double, needs more registers than an H100's
+     * multiprocessor has (its launch failed with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
+     */
+    static constexpr int MaxSmallBlockSize = 256;
     /** The blocks of the large map's kernels (a thread per contact). */
     static constexpr int ContactBlockSize = 256;
 
