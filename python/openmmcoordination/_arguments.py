@@ -26,6 +26,8 @@ SWITCHING_FUNCTION = "one of the CoordinationForce.SwitchingFunction values (Rat
 CV_INDEX = "an index from 0 to getNumCollectiveVariables() - 1"
 REDUCTION_INDEX = "an index from 0 to getNumReductions() - 1"
 REDUCTION_TYPE = "one of the CoordinationNumberForce.ReductionType values (Sum to Moment: 0 to 10)"
+CENTER_INDEX = "an index from 0 to getNumCenters() - 1"
+CENTER_WEIGHTING = "one of the CoordinationForce.CenterWeighting values (GeometricCenter to WeightedCenter: 0 to 2)"
 
 
 def _quantity(value, target, method, name, expected, cls="CoordinationForce"):
@@ -124,3 +126,23 @@ def reduction(args, method, cls="CoordinationNumberForce"):
         return args
     return (integer(args[0], method, "type", REDUCTION_TYPE, cls=cls),) + tuple(
         text(value, method, name, cls=cls) for name, value in zip(names[1:], args[1:]))
+
+
+def numbers_list(values, method, name, cls="CoordinationForce"):
+    """A list of floats from an iterable of Python or numpy numbers (a numpy array too)."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError("%s.%s: %s must be a list of numbers (or a numpy array), not %s"
+                        % (cls, method, name, type(values).__name__))
+    return [number(value, method, "%s entry %d" % (name, position), cls=cls) for position, value in enumerate(values)]
+
+
+def center_arguments(args, method):
+    """The positional arguments (particles[, weighting[, weights[, makeWhole]]]) of addCenter, converted (a wrong
+    number of arguments is left to the wrapper's own TypeError)."""
+    convert = (lambda value: atoms(value, method),
+               lambda value: integer(value, method, "weighting", CENTER_WEIGHTING),
+               lambda value: numbers_list(value, method, "weights"),
+               lambda value: boolean(value, method, "makeWhole"))
+    if not args or len(args) > len(convert):
+        return args
+    return tuple(conversion(value) for conversion, value in zip(convert, args))

@@ -574,6 +574,37 @@ TEST(Centers, XmlRoundTripKeepsEveryCentre) {
     EXPECT_EQ(numbersCopy->getGroupB(), numbers.getGroupB());
 }
 
+TEST(Centers, XmlOfTheVersionsBeforeCentresIsStillRead) {
+    // CoordinationForceProxy's version 2 and CoordinationNumberForceProxy's version 1 have no Centers node.
+    auto older = [](const OpenMM::Force& force, const string& version, const string& olderVersion) {
+        std::stringstream stream;
+        OpenMM::XmlSerializer::serialize<OpenMM::Force>(&force, "Force", stream);
+        string xml = stream.str();
+        const size_t at = xml.find("version=\"" + version + "\"");
+        EXPECT_NE(at, string::npos);
+        xml.replace(at, version.size() + 10, "version=\"" + olderVersion + "\"");
+        const size_t centers = xml.find("<Centers/>");
+        EXPECT_NE(centers, string::npos);
+        xml.erase(centers, string("<Centers/>").size());
+        std::stringstream input(xml);
+        return std::unique_ptr<OpenMM::Force>(OpenMM::XmlSerializer::deserialize<OpenMM::Force>(input));
+    };
+    CoordinationForce force;
+    force.setGroupA({0, 2, 5});
+    force.setR0(0.41);
+    std::unique_ptr<OpenMM::Force> read = older(force, "3", "2");
+    ASSERT_NE(dynamic_cast<CoordinationForce*>(read.get()), nullptr);
+    expectSameCoordinationSettings(dynamic_cast<CoordinationForce&>(*read), force);
+    EXPECT_EQ(dynamic_cast<CoordinationForce&>(*read).getNumCenters(), 0);
+    CoordinationNumberForce numbers("total");
+    numbers.addReduction(CoordinationNumberForce::Sum, "", "total");
+    numbers.setGroupA({1, 3});
+    std::unique_ptr<OpenMM::Force> numbersRead = older(numbers, "2", "1");
+    ASSERT_NE(dynamic_cast<CoordinationNumberForce*>(numbersRead.get()), nullptr);
+    EXPECT_EQ(dynamic_cast<CoordinationNumberForce&>(*numbersRead).getGroupA(), numbers.getGroupA());
+    EXPECT_EQ(dynamic_cast<CoordinationNumberForce&>(*numbersRead).getNumReductions(), 1);
+}
+
 TEST(Centers, UpdateParametersInContextChangesACentre) {
     Scenario scenario;
     scenario.name = "before";
