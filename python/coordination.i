@@ -139,6 +139,18 @@ LENGTH_RESULT(getNativeQReference)
     defaultValue = _arguments.number(defaultValue, "setGlobalParameterDefaultValue", "defaultValue")
 %}
 
+/* Centres: particles as groups take them, the weighting an int of CenterWeighting, weights any iterable of numbers. */
+%pythonprepend CoordinationPlugin::CoordinationForce::addCenter %{
+    args = _arguments.center_arguments(args, "addCenter")
+%}
+%pythonprepend CoordinationPlugin::CoordinationForce::setCenterParameters %{
+    index = _arguments.integer(index, "setCenterParameters", "index", _arguments.CENTER_INDEX)
+    particles = _arguments.atoms(particles, "setCenterParameters")
+    weighting = _arguments.integer(weighting, "setCenterParameters", "weighting", _arguments.CENTER_WEIGHTING)
+    weights = _arguments.numbers_list(weights, "setCenterParameters", "weights")
+    makeWhole = _arguments.boolean(makeWhole, "setCenterParameters", "makeWhole")
+%}
+
 %pythonprepend CoordinationPlugin::CoordinationForce::getCollectiveVariableName %{
     index = _arguments.integer(index, "getCollectiveVariableName", "index", _arguments.CV_INDEX)
 %}
@@ -225,6 +237,7 @@ static PyObject* coordinationPlumedInput(const std::vector<ForceClass*>& forces,
 %typemap(doctype) OpenMM::Force "openmm.Force"
 %typemap(doctype) std::vector<double> "list[float]"
 %typemap(doctype) CoordinationPlugin::CoordinationNumberForce::ReductionType "int"
+%typemap(doctype) CoordinationPlugin::CoordinationForce::CenterWeighting "int"
 
 /* Values computed into a vector (getCollectiveVariableValues, getCoordinationNumbers) are returned as a list of
    floats, as OpenMM's CustomCVForce.getCollectiveVariableValues returns them. */
@@ -252,6 +265,32 @@ static PyObject* coordinationPlumedInput(const std::vector<ForceClass*>& forces,
                                  PyUnicode_FromStringAndSize($2->data(), $2->size()),
                                  PyUnicode_FromStringAndSize($3->data(), $3->size())));
 }
+
+/* A centre's weights: a sequence of floats (the Python layer converts numpy arrays and numbers first); OpenMM's own
+   typemap for a vector of doubles needs its numpy helpers, which live in OpenMM's module. */
+%typemap(in) const std::vector<double>& weights (std::vector<double> temp) {
+    PyObject* sequence = PySequence_Fast($input, "weights must be a sequence of numbers");
+    if (sequence == NULL)
+        SWIG_fail;
+    const Py_ssize_t size = PySequence_Fast_GET_SIZE(sequence);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        const double value = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sequence, i));
+        if (value == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(sequence);
+            SWIG_fail;
+        }
+        temp.push_back(value);
+    }
+    Py_DECREF(sequence);
+    $1 = &temp;
+}
+%typemap(typecheck, precedence=SWIG_TYPECHECK_DOUBLE_ARRAY) const std::vector<double>& weights {
+    $1 = (PySequence_Check($input) && !PyUnicode_Check($input)) ? 1 : 0;
+}
+
+/* getCenterParameters(index) returns the tuple (particles, weighting, weights, makeWhole): written in Python below. */
+%ignore CoordinationPlugin::CoordinationForce::getCenterParameters;
+%ignore CoordinationPlugin::CoordinationForce::CenterInfo;
 
 /* CoordinationForce.fromPlumed gives the force of the action as its own class (COORDINATIONNUMBER: a
    CoordinationNumberForce). */
@@ -481,7 +520,36 @@ toPlumed = PlumedTranslator.toPlumed
             CoordinationPlugin::CoordinationForce::fromPlumedFile(pathOrText, skipped);
         return coordinationPlumedInput(forces, skipped);
     }
+    /* A centre's settings as (particles, weighting, weights, makeWhole). */
+    PyObject* _getCenterParameters(int index) const {
+        std::vector<int> particles;
+        CoordinationPlugin::CoordinationForce::CenterWeighting weighting;
+        std::vector<double> weights;
+        bool makeWhole;
+        self->getCenterParameters(index, particles, weighting, weights, makeWhole);
+        PyObject* particleList = PyList_New(particles.size());
+        for (size_t i = 0; i < particles.size(); i++)
+            PyList_SET_ITEM(particleList, i, PyLong_FromLong(particles[i]));
+        PyObject* weightList = PyList_New(weights.size());
+        for (size_t i = 0; i < weights.size(); i++)
+            PyList_SET_ITEM(weightList, i, PyFloat_FromDouble(weights[i]));
+        return Py_BuildValue("(NiNN)", particleList, static_cast<int>(weighting), weightList, PyBool_FromLong(makeWhole));
+    }
     %pythoncode %{
+    def getCenterParameters(self, index):
+        r"""
+        Get a centre's settings.
+
+        :type index: int
+        :param index: 0 .. getNumCenters() - 1: the centre whose id is -1 - index
+        :rtype: tuple
+        :return: (particles, weighting, weights, makeWhole): its particle indices (list[int]), its weighting (int: a
+            CoordinationForce.CenterWeighting value), its weights (list[float]: WeightedCenter; empty otherwise) and
+            whether the group is made whole under periodic boundary conditions (bool)
+        """
+        index = _arguments.integer(index, "getCenterParameters", "index", _arguments.CENTER_INDEX)
+        return self._getCenterParameters(index)
+
     # copy.copy, copy.deepcopy and pickle go through XmlSerializer, as for OpenMM's own forces, and give an object
     # of the force's own class (OpenMM's Force methods would give a bare openmm.Force).
     def __getstate__(self):

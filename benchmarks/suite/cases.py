@@ -1,4 +1,4 @@
-"""Cases S0-S5 (and S2's moving rows), N (per-atom numbers), M (contact maps), T (switching types) and C (the CPU
+"""Cases S0-S5 (and S2's moving rows), N (per-atom numbers), M (contact maps), V (a centre in a group), T (switching types) and C (the CPU
 platform): Case, define_cases, the positions and groups of a case, the count of the pairs in the sum."""
 import dataclasses
 import importlib.util
@@ -47,11 +47,15 @@ class Case:
     switching: str = ""
     numbers: bool = False  # a CoordinationNumberForce (SPECIES: MoreThan and Mean of the c_i) instead of s
     contacts: bool = False  # Pair: a ContactMapForce (SUM), one contact per pair, instead of CoordinationForce
+    cluster: int = 0  # Dual: a compact cluster of this many more particles, the first of them group A's atom
+    center: bool = False  # group A's slot is the cluster's centre of mass (PLUMED's COM) instead of its first atom
 
 
     @property
     def particles(self):
         """Particles of the System: disjoint groups, two per pair in Pair mode."""
+        if self.cluster:
+            return self.sizes[1] + self.cluster
         return {"Self": self.sizes[0], "Dual": sum(self.sizes), "Pair": 2 * self.sizes[0]}[self.mode]
 
     @property
@@ -135,6 +139,12 @@ def define_cases(quick):
     # box at DENSITY), each PLUMED's SWITCH={RATIONAL R_0=0.3} (n = 6, m = 12, no cutoff).
     m_sizes = [100, 1000] if quick else [1000, 10000, 100000]
     cases += [Case("M", f"M {short_count(p)} contacts", "Pair", (p,), dmax=math.inf, contacts=True) for p in m_sizes]
+    # V: a centre in a group (PLUMED's COM in GROUPA), next to the same force with the centre's first atom in its
+    # place; the same System (B at water density, a compact cluster for the centre) in both rows.
+    v_cluster, v_others = (100, 1000) if quick else (1000, 10000)
+    cases += [Case("V", f"V {'COM of ' + short_count(v_cluster) if center else 'atom'} x {short_count(v_others)} "
+                        f"dmax=1 nm", "Dual", (1, v_others), dmax=1.0, cluster=v_cluster, center=center)
+              for center in (False, True)]
     # T: every switching type, Self over a random box, with no cutoff (every pair) and with dmax = 1 nm (stretched).
     t_atoms = 2000 if quick else 16384
     cases += [Case("T", f"T {name} dmax={dmax_label(dmax)}", "Self", (t_atoms,), dmax=dmax, switching=name)
@@ -158,6 +168,17 @@ class Geometry:
     edge: float
     group_a: list
     group_b: list
+    cluster: list = dataclasses.field(default_factory=list)  # family V: the centre's particles (group A: the first)
+
+    def center_position(self):
+        """The cluster's centre of mass, weighted by water's masses (cluster_masses; the cluster lies inside the box)."""
+        weights = cluster_masses(len(self.cluster))
+        return np.sum(weights[:, None] * self.positions[self.cluster], axis=0) / np.sum(weights)
+
+
+def cluster_masses(count):
+    """Water's masses (O, H, H, ...) for a cluster of `count` particles: the weights of family V's centre of mass."""
+    return np.resize(np.array([15.999, 1.008, 1.008]), count)
 
 
 def lattice_sites(num_atoms):
@@ -194,6 +215,15 @@ def make_geometry(case):
     if case.moving:
         return Geometry(fluid_positions(case.particles, edge, rng), edge, list(range(case.particles)), [])
     positions = rng.random((case.particles, 3)) * edge
+    if case.cluster:
+        # B everywhere at DENSITY, the cluster at the same density in a cube at the box's centre.
+        others = case.sizes[1]
+        edge = (others / DENSITY) ** (1.0 / 3.0)
+        positions[:others] = rng.random((others, 3)) * edge
+        side = (case.cluster / DENSITY) ** (1.0 / 3.0)
+        positions[others:] = 0.5 * (edge - side) + rng.random((case.cluster, 3)) * side
+        cluster = list(range(others, case.particles))
+        return Geometry(positions, edge, cluster[:1], list(range(others)), cluster)
     if case.mode == "Self":
         return Geometry(positions, edge, list(range(case.sizes[0])), [])
     first = case.sizes[0]
@@ -272,6 +302,9 @@ def have_scipy():
 def count_unique_pairs(case, geometry):
     """(pairs in the sum, how they were counted)."""
     dmax = case.effective_dmax
+    if case.center:  # group A's slot is the cluster's centre
+        geometry = Geometry(np.vstack([geometry.positions, geometry.center_position()]), geometry.edge,
+                            [len(geometry.positions)], geometry.group_b)
     if math.isinf(dmax):
         return case.candidate_pairs, "all pairs"
     if case.mode == "Pair":

@@ -41,7 +41,7 @@ def runs_on(contender, case):
     C runs on the CPU-side platforms only)."""
     if case.family == "C":
         return False
-    if case.moving or case.family in ("T", "N", "M"):
+    if case.moving or case.family in ("T", "N", "M", "V"):
         return contender == PLUGIN
     if contender in ANCHORS:
         return case.mode != "Pair" and math.isfinite(case.effective_dmax)
@@ -75,6 +75,12 @@ def plugin_force(case, geometry, k=1.0):
     force.addGlobalParameter("s0", 0.0)
     force.setMode(getattr(CoordinationForce, case.mode))
     force.setGroupA(geometry.group_a)
+    if case.center:
+        # The cluster's centre of mass, weighted by water's masses as given weights (the suite's particles are
+        # massless, so that they stay in place; the kernels treat every weighting alike).
+        from .cases import cluster_masses
+        weights = [float(w) for w in cluster_masses(len(geometry.cluster))]
+        force.setGroupA([force.addCenter(geometry.cluster, CoordinationForce.WeightedCenter, weights)])
     if case.mode != "Self":
         force.setGroupB(geometry.group_b)
     force.setR0(case.r0)

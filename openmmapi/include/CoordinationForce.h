@@ -87,9 +87,13 @@ namespace CoordinationPlugin {
  *
  * The centre is sum_k w_k x_k / sum_k w_k with w_k = 1 (GeometricCenter, PLUMED's CENTER), the System's masses
  * (CenterOfMass: COM, or CENTER MASS) or given weights (WeightedCenter: CENTER WEIGHTS=). As PLUMED does unless
- * NOPBC, when the System uses periodic boundary conditions the group is first made whole: each particle is placed
- * at the minimum image of the one before it in the list. The force on the centre is spread back to its particles,
- * w_k / sum w of it to particle k.
+ * NOPBC, when the System uses periodic boundary conditions (System::usesPeriodicBoundaryConditions(): one of its
+ * forces does) the group is first made whole: each particle is placed at the minimum image of the one before it in
+ * the list; a centre not made whole takes the positions as the Context holds them. The force on the centre is spread
+ * back to its particles, w_k / sum w of it to particle k. A centre is one member of the groups wherever its id
+ * appears: listed in both groups (or twice), its pair with itself counts 0, as an atom's does; a centre and one of
+ * its own particles are two members. A non-finite coordinate of a centre's particle is a non-finite position of the
+ * force (NaN energy and no force, as for the groups' atoms).
  *
  * The automatic dmax (0) is PLUMED's default for the type: the keyword form's cutoff for Rational,
  * d0 + r0 for Cosinus (where it reaches 0), none for the others (Cubic needs an explicit dmax).
@@ -206,13 +210,14 @@ public:
     /**
      * Get group A.
      *
-     * @return the 0-based particle indices of group A, in the order given; default empty
+     * @return the 0-based particle indices (and centre ids) of group A, in the order given; default empty
      */
     const std::vector<int>& getGroupA() const { return groupA; }
     /**
      * Set group A (PLUMED's GROUPA). An index may appear more than once (it counts once per entry).
      *
-     * @param atoms   0-based particle indices; must be non-empty and within the System when a Context is created
+     * @param atoms   0-based particle indices, or centres (the ids addCenter() returned); must be non-empty and
+     *                within the System when a Context is created
      */
     void setGroupA(const std::vector<int>& atoms) { groupA = atoms; }
     /**

@@ -18,7 +18,9 @@ namespace CoordinationPlugin {
  * with sigma the switching function of the inherited settings (every type, r0, d0, dmax, stretch, periodic
  * boundary conditions: as for CoordinationForce) and p the power of COORDINATION_MOMENTS (setRPower(), default
  * 0: PLUMED's COORDINATIONNUMBER). Modes: Self (PLUMED's SPECIES=A: B is A) and Dual (SPECIESA=A SPECIESB=B);
- * Pair mode has no per-atom numbers and is refused. As in PLUMED's CONTACT_MATRIX, a pair closer than
+ * Pair mode has no per-atom numbers and is refused. Centres (addCenter(): PLUMED's COM and CENTER virtual atoms) may
+ * stand in either group: a centre in group A has its own c_i, as a virtual atom in PLUMED's SPECIESA does, and a
+ * centre in group B counts as a neighbour. As in PLUMED's CONTACT_MATRIX, a pair closer than
  * DBL_EPSILON in r^2 (1.5e-8 nm: the same atom, or two atoms at one place) contributes 0, and so does a pair
  * whose sigma is below DBL_EPSILON (2.2e-16).
  *

@@ -39,8 +39,8 @@ int memberOfEntry(const ResolvedCenters& centers, int entry, const string& group
         fail(what + ", which is not the id of a centre of this force (it has " + std::to_string(numCenters) +
              (numCenters == 1 ? " centre" : " centres") +
              (numCenters > 0 ? ", ids -1 to " + std::to_string(-numCenters) : "") +
-             "); a negative entry stands for a centre: use the id addCenter() returned, or indices 0 to " +
-             std::to_string(numParticles - 1));
+             "); a negative entry stands for a centre: use the id addCenter() returned, or a particle: the System "
+             "has " + std::to_string(numParticles) + " particles; use indices 0 to " + std::to_string(numParticles - 1));
     return centers.memberOf(entry, "CoordinationForce: group " + groupName + " entry " + std::to_string(slot));
 }
 

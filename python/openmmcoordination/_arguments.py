@@ -142,7 +142,8 @@ def member(value, method, name, cls="ContactMapForce"):
 def numbers_list(values, method, name, cls="ContactMapForce"):
     """A list of floats from an iterable of numbers (Python, numpy, or Quantities in OpenMM's units)."""
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise TypeError("%s.%s: %s must be a list of numbers, not %s" % (cls, method, name, type(values).__name__))
+        raise TypeError("%s.%s: %s must be a list of numbers (or a numpy array), not %s"
+                        % (cls, method, name, type(values).__name__))
     return [number(value, method, "%s entry %d" % (name, i), cls=cls) for i, value in enumerate(values)]
 
 
@@ -179,3 +180,8 @@ def center(args, method, cls="ContactMapForce"):
     if len(args) > 3:
         converted.append(boolean(args[3], method, "makeWhole", cls))
     return tuple(converted)
+
+
+def center_arguments(args, method):
+    """The positional arguments (particles[, weighting[, weights[, makeWhole]]]) of CoordinationForce.addCenter."""
+    return center(args, method, cls="CoordinationForce")

@@ -10,7 +10,9 @@
 #include "CoordinationTestUtilities.h"
 #include "openmm/NonbondedForce.h"
 #include "openmm/serialization/XmlSerializer.h"
+#include <algorithm>
 #include <cfloat>
+#include <memory>
 #include <sstream>
 
 using namespace CoordinationPlugin;
@@ -228,11 +230,15 @@ void expectScenarioMatchesBruteForce(const Scenario& scenario) {
                          Tolerance::ForceResolution);
         if (!Tolerance::Double || seed != 1)
             continue;
-        // -dE/dx by central differences, on the centres' particles (and a particle of each group outside them).
+        // -dE/dx by central differences, on the centres' particles (the first and last four of a larger centre; each
+        // particle once) and a particle of each group outside them.
         const vector<Vec3> forces = state.getForces();
         vector<int> probed;
         for (const CenterSpec& center : scenario.centers)
-            probed.insert(probed.end(), center.particles.begin(), center.particles.end());
+            for (size_t j = 0; j < center.particles.size(); j++)
+                if ((j < 4 || j + 4 >= center.particles.size()) &&
+                    std::find(probed.begin(), probed.end(), center.particles[j]) == probed.end())
+                    probed.push_back(center.particles[j]);
         for (const vector<int>* group : {&scenario.groupA, &scenario.groupB})
             for (int entry : *group)
                 if (entry >= 0) {
@@ -359,12 +365,141 @@ TEST(Centers, ACentreAmongManyAtomsWithACutoff) {
     expectScenarioMatchesBruteForce(scenario);
     if (testPlatform().platform == "Reference")
         return; // it tests every pair
-    // The CPU's cell grid and the GPU's neighbour list pruned the pairs, the centre's among them.
+    // The CPU's cell grid and the GPU's neighbour list pruned the pairs, the centre's among them. A GPU prunes only
+    // where the tiles exceed one pass of its warps (an H100 runs these in one pass): the same force with particle 0
+    // in the centre's place says whether this platform and device prune this geometry.
+    const vector<Vec3> positions = scenarioPositions(scenario, 17);
     const CoordinationForce force = makeCenterForce(scenario);
     CenterContext system(force, scenario);
-    system.getContext().setPositions(scenarioPositions(scenario, 17));
-    const long long slots = scenario.groupA.size();
-    EXPECT_LT(system.getForce().getNumCandidatePairsInContext(system.getContext()), slots * (slots - 1) / 4);
+    system.getContext().setPositions(positions);
+    Scenario atomsOnly = scenario;
+    atomsOnly.centers.clear();
+    atomsOnly.groupA[0] = 0;
+    const CoordinationForce atomsOnlyForce = makeCenterForce(atomsOnly);
+    CenterContext atomsOnlySystem(atomsOnlyForce, atomsOnly);
+    atomsOnlySystem.getContext().setPositions(positions);
+    const long long slots = scenario.groupA.size(), allPairs = slots * (slots - 1) / 2;
+    const long long candidates = system.getForce().getNumCandidatePairsInContext(system.getContext());
+    const long long atomsOnlyCandidates =
+        atomsOnlySystem.getForce().getNumCandidatePairsInContext(atomsOnlySystem.getContext());
+    if (testPlatform().platform == "CPU")
+        EXPECT_LT(atomsOnlyCandidates, allPairs / 2) << "the CPU's cell grid prunes";
+    if (atomsOnlyCandidates < allPairs)
+        EXPECT_LT(candidates, allPairs / 2) << "pruned without the centre (" << atomsOnlyCandidates << " of "
+                                            << allPairs << "), so with it";
+    else
+        EXPECT_EQ(candidates, allPairs) << "not pruned without the centre, nor with it";
+}
+
+TEST(Centers, CentresOfThousandsOfEntriesMatchTheBruteForce) {
+    // 4,500 member entries: more than a GPU block computes for itself (computeCenterPositions does).
+    Scenario scenario;
+    scenario.name = "Dual, rectangular box: a COM of 3,000 particles across the box's corner, 1,500 repeated entries";
+    scenario.box = Box::rectangular();
+    scenario.numParticles = 3100;
+    // Made whole in double precision only: in float each of the thousands of minimum-image steps of the straddling
+    // cluster rounds by about ulp(box) * T_j / W, a centre error of a few 1e-6 nm, above the force tolerance (the
+    // same sum as with a few particles; not made whole, the weights w_j / W ~ 1/N keep the float error small).
+    CenterSpec large = center({}, CoordinationForce::CenterOfMass, Tolerance::Double);
+    for (int i = 0; i < 3000; i++)
+        large.particles.push_back(i);
+    CenterSpec repeated = center({}, CoordinationForce::GeometricCenter, false);
+    for (int i = 0; i < 1500; i++)
+        repeated.particles.push_back(3000 + (i * 7) % 10);
+    scenario.centers = {large, repeated};
+    scenario.groupA = {-1, -2, 3010, 3011};
+    for (int i = 3012; i < 3040; i++)
+        scenario.groupB.push_back(i);
+    scenario.groupB.push_back(-2);
+    scenario.settings = centerSettings(1.1);
+    expectScenarioMatchesBruteForce(scenario);
+}
+
+TEST(Centers, ACentreOfElevenHundredParticlesMatchesTheBruteForce) {
+    // Within what a GPU block computes for itself, over more than one batch of loads per lane. (A hundred atoms in
+    // group B and a short cutoff: the force tolerance is relative to the forces' root mean square, which the centre's
+    // particles, each with a share of about 1/1,100 of the centre's force, would otherwise pull far below the atoms'
+    // forces; and few pairs per atom keep float's cancellation in the atoms' sums small.)
+    Scenario scenario;
+    scenario.name = "Dual, rectangular box: a COM of 1,100 particles across the box's corner";
+    scenario.box = Box::rectangular();
+    scenario.numParticles = 1400;
+    CenterSpec large = center({}, CoordinationForce::CenterOfMass, Tolerance::Double); // (as above)
+    for (int i = 0; i < 1100; i++)
+        large.particles.push_back(i);
+    scenario.centers = {large};
+    scenario.groupA = {-1, 1100, 1101};
+    for (int i = 1102; i < 1202; i++)
+        scenario.groupB.push_back(i);
+    scenario.settings = centerSettings(0.8);
+    expectScenarioMatchesBruteForce(scenario);
+}
+
+/** Ten centres of three particles each and ten atoms, in Self mode (more centres than a GPU block computes). */
+Scenario tenCentresScenario() {
+    Scenario scenario;
+    scenario.name = "Self, rectangular box: ten centres";
+    scenario.box = Box::rectangular();
+    scenario.mode = CoordinationForce::Self;
+    scenario.numParticles = 40;
+    for (int k = 0; k < 10; k++) {
+        scenario.centers.push_back(center({3 * k, 3 * k + 1, 3 * k + 2},
+                                          k % 2 ? CoordinationForce::CenterOfMass : CoordinationForce::GeometricCenter,
+                                          k % 3 != 0));
+        scenario.groupA.push_back(-1 - k);
+    }
+    for (int i = 30; i < 40; i++)
+        scenario.groupA.push_back(i);
+    scenario.settings = centerSettings(1.2);
+    return scenario;
+}
+
+TEST(Centers, TenCentresMatchTheBruteForce) {
+    expectScenarioMatchesBruteForce(tenCentresScenario());
+}
+
+TEST(Centers, ForcesStayTheSameWhateverEvaluationsCameBetween) {
+    // The GPU keeps the centres' gradient rows per evaluation parity and clears the other parity's in the pair
+    // kernel: force and energy-only evaluations in any sequence must give bitwise the same forces at the same
+    // positions (a row left uncleared would add an earlier evaluation's gradient). For a few centres and for ten,
+    // the plain force and a CoordinationNumberForce (whose energy-only evaluation runs no finish).
+    Scenario few;
+    few.box = Box::rectangular();
+    few.centers = {center({0, 1, 2, 3}, CoordinationForce::CenterOfMass),
+                   center({4, 5, 6}, CoordinationForce::GeometricCenter, false)};
+    few.groupA = {-1, 7, 8};
+    few.groupB = {9, 10, 11, 12, 13, 14, 15, 16, 17, -2};
+    few.settings = centerSettings(1.1);
+    for (const Scenario& scenario : {few, tenCentresScenario()})
+        for (bool numbers : {false, true}) {
+            SCOPED_TRACE(string(numbers ? "numbers, " : "") + scenario.name);
+            std::unique_ptr<CoordinationForce> force;
+            if (numbers) {
+                auto* numbersForce = new CoordinationNumberForce("0.5*total^2");
+                static_cast<CoordinationForce&>(*numbersForce) = makeCenterForce(scenario);
+                numbersForce->setEnergyFunction("0.5*total^2");
+                numbersForce->addReduction(CoordinationNumberForce::Sum, "", "total");
+                force.reset(numbersForce);
+            }
+            else
+                force.reset(new CoordinationForce(makeCenterForce(scenario)));
+            CenterContext system(*force, scenario);
+            system.getContext().setPositions(scenarioPositions(scenario, 5));
+            const vector<Vec3> first = system.getContext().getState(OpenMM::State::Forces).getForces();
+            EXPECT_GT(rootMeanSquare(first), 0.0);
+            for (const char* sequence : {"EF", "F", "EEF", "EEEF", "FF"})
+                for (const char* step = sequence; *step != 0; step++) {
+                    if (*step == 'E') {
+                        system.getContext().getState(OpenMM::State::Energy);
+                        continue;
+                    }
+                    const vector<Vec3> again = system.getContext().getState(OpenMM::State::Forces).getForces();
+                    for (int i = 0; i < scenario.numParticles; i++)
+                        for (int axis = 0; axis < 3; axis++)
+                            ASSERT_EQ(again[i][axis], first[i][axis])
+                                << "after " << sequence << ": particle " << i << " axis " << axis;
+                }
+        }
 }
 
 TEST(Centers, CoordinationNumbersCountACentreInEitherGroup) {
@@ -572,6 +707,37 @@ TEST(Centers, XmlRoundTripKeepsEveryCentre) {
     ASSERT_NE(numbersCopy, nullptr);
     ASSERT_EQ(numbersCopy->getNumCenters(), 1);
     EXPECT_EQ(numbersCopy->getGroupB(), numbers.getGroupB());
+}
+
+TEST(Centers, XmlOfTheVersionsBeforeCentresIsStillRead) {
+    // CoordinationForceProxy's version 2 and CoordinationNumberForceProxy's version 1 have no Centers node.
+    auto older = [](const OpenMM::Force& force, const string& version, const string& olderVersion) {
+        std::stringstream stream;
+        OpenMM::XmlSerializer::serialize<OpenMM::Force>(&force, "Force", stream);
+        string xml = stream.str();
+        const size_t at = xml.find("version=\"" + version + "\"");
+        EXPECT_NE(at, string::npos);
+        xml.replace(at, version.size() + 10, "version=\"" + olderVersion + "\"");
+        const size_t centers = xml.find("<Centers/>");
+        EXPECT_NE(centers, string::npos);
+        xml.erase(centers, string("<Centers/>").size());
+        std::stringstream input(xml);
+        return std::unique_ptr<OpenMM::Force>(OpenMM::XmlSerializer::deserialize<OpenMM::Force>(input));
+    };
+    CoordinationForce force;
+    force.setGroupA({0, 2, 5});
+    force.setR0(0.41);
+    std::unique_ptr<OpenMM::Force> read = older(force, "3", "2");
+    ASSERT_NE(dynamic_cast<CoordinationForce*>(read.get()), nullptr);
+    expectSameCoordinationSettings(dynamic_cast<CoordinationForce&>(*read), force);
+    EXPECT_EQ(dynamic_cast<CoordinationForce&>(*read).getNumCenters(), 0);
+    CoordinationNumberForce numbers("total");
+    numbers.addReduction(CoordinationNumberForce::Sum, "", "total");
+    numbers.setGroupA({1, 3});
+    std::unique_ptr<OpenMM::Force> numbersRead = older(numbers, "2", "1");
+    ASSERT_NE(dynamic_cast<CoordinationNumberForce*>(numbersRead.get()), nullptr);
+    EXPECT_EQ(dynamic_cast<CoordinationNumberForce&>(*numbersRead).getGroupA(), numbers.getGroupA());
+    EXPECT_EQ(dynamic_cast<CoordinationNumberForce&>(*numbersRead).getNumReductions(), 1);
 }
 
 TEST(Centers, UpdateParametersInContextChangesACentre) {

@@ -422,8 +422,8 @@ TEST(CoordinationNumberInput, XmlRoundTripKeepsEverySetting) {
 
 TEST(CoordinationNumberInput, MalformedXmlIsRejected) {
     const std::string xml = serialize(unusualForce());
-    expectOpenMMExceptionMentioning([&] { deserialize(edited(xml, "version=\"1\"", "version=\"2\"")); },
-                                    {"CoordinationNumberForce", "version 2"});
+    expectOpenMMExceptionMentioning([&] { deserialize(edited(xml, "version=\"2\"", "version=\"3\"")); },
+                                    {"CoordinationNumberForce", "version 3"});
     expectOpenMMExceptionMentioning([&] { deserialize(edited(xml, "type=\"10\"", "type=\"11\"")); },
                                     {"reduction 10", "type 11"});
     expectOpenMMExceptionMentioning([&] { deserialize(edited(xml, "rPower=\"1.5\"", "rPower=\"-1\"")); }, {"rPower"});

@@ -139,7 +139,7 @@ TEST(Serialization, MissingRequiredAttributeIsRejected) {
 }
 
 TEST(Serialization, UnknownVersionIsRejected) {
-    const std::string xml = edited(serialize(unusualForce(1.25)), "version=\"2\"", "version=\"99\"");
+    const std::string xml = edited(serialize(unusualForce(1.25)), "version=\"3\"", "version=\"99\"");
     expectOpenMMExceptionMentioning([&]() { deserialize(xml); }, {"version", "99"});
 }
 

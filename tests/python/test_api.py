@@ -440,7 +440,7 @@ def malformed_xml():
         "truncated": xml[:xml.rindex(">", 0, len(xml) // 2) + 1],
         "truncated after the force's attributes": xml[:xml.index("<GroupA>")],
         "unknown mode": xml.replace('mode="2"', 'mode="7"'),
-        "newer version": xml.replace('version="2"', 'version="99"'),
+        "newer version": xml.replace('version="3"', 'version="99"'),
         "group A missing": xml.replace("GroupA", "GroupX"),
         "not XML": "this is not XML",
         "a tag with no force in it": "<Force this is not XML/>",

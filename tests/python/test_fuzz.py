@@ -50,7 +50,13 @@ def xml_seeds():
                   setSmapExponents=(6, 4), setR0=0.3, setDMax=1.2)
     native = _force("s", CoordinationForce.Self, CoordinationForce.NativeQ, ([0, 2, 4, 6],),
                     setNativeQParameters=(50.0, 1.8, 0.3), setDMax=1.0)
-    return [parameters, custom, smap, native]
+    centres = _force("s", CoordinationForce.Dual, CoordinationForce.Rational, ([0, 1, 2], [3, 4, 5, 1]),
+                     setR0=0.3, setDMax=1.0, setUsesPeriodicBoundaryConditions=True)
+    centres.addCenter([6, 7, 8], CoordinationForce.CenterOfMass)
+    centres.addCenter([9, 10, 11], CoordinationForce.WeightedCenter, [0.5, 1.0, 2.0], False)
+    centres.setGroupA([-1, 0, 1])
+    centres.setGroupB([-2, 3, 4, -1])
+    return [parameters, custom, smap, native, centres]
 
 
 def number_xml_seeds():
@@ -81,7 +87,16 @@ def number_xml_seeds():
     for reduction_type, parameters in ((CoordinationNumberForce.Sum, ""), (CoordinationNumberForce.Mean, ""),
                                        (CoordinationNumberForce.LessThan, "EXP R_0=2 D_0=0.5")):
         counted.addReduction(reduction_type, parameters)
-    return [plain, dual, counted]
+    centred = CoordinationNumberForce("sum")
+    centred.setMode(CoordinationForce.Dual)
+    centred.addCenter([8, 9, 10])
+    centred.addCenter([0, 11], CoordinationForce.WeightedCenter, [2.0, 1.0])
+    centred.setGroupA([-2, 1, 2, 3])
+    centred.setGroupB([-1, 4, 5, 6, 7])
+    centred.setR0(0.3)
+    centred.setDMax(1.0)
+    centred.addReduction(CoordinationNumberForce.Sum)
+    return [plain, dual, counted, centred]
 
 
 def contact_map_xml_seeds():

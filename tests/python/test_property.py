@@ -242,6 +242,60 @@ def build_contact_map_force(draw, num_atoms):
     if rng.random() < 0.3:
         call(force, "addEnergyParameterDerivative", "k")
     return force, ("k", "s0", "cap")
+CENTER_WEIGHTINGS = [CoordinationForce.GeometricCenter, CoordinationForce.CenterOfMass, CoordinationForce.WeightedCenter]
+
+
+def add_centers_randomly(force, draw, num_atoms):
+    """One to three centres (each weighting, made whole or not; 10 % of them refused: no particles, an index outside
+    the System, a weight count that differs, weights that sum to 0 or are not finite, weights on another weighting)
+    standing in random group entries, sometimes beside an id that is no centre."""
+    rng = draw.rng
+    for _ in range(int(rng.integers(1, 4))):
+        size = int(rng.integers(1, num_atoms + 1))
+        particles = [int(a) for a in rng.integers(0, num_atoms, size)]
+        weighting = draw.pick(CENTER_WEIGHTINGS)
+        weights = [float(w) for w in rng.uniform(0.2, 2.0, size)] if weighting == CoordinationForce.WeightedCenter else []
+        if rng.random() < 0.1:
+            flaw = int(rng.integers(6))
+            if flaw == 0:
+                particles, weights = [], []
+            elif flaw == 1:
+                particles[0] = draw.pick([num_atoms, -1, 2**31 - 1])
+            elif flaw == 2:
+                weights = weights + [1.0]
+            elif flaw == 3:
+                weighting, weights = CoordinationForce.WeightedCenter, [1.0, -1.0] * size
+                particles = particles * 2
+            elif flaw == 4:
+                weighting, weights = CoordinationForce.WeightedCenter, [draw.pick([math.inf, math.nan])] * size
+            else:
+                weights = [1.0] * size
+                weighting = draw.pick([CoordinationForce.GeometricCenter, CoordinationForce.CenterOfMass])
+        call(force, "addCenter", particles, weighting, weights, bool(rng.random() < 0.7))
+    ids = [-1 - k for k in range(force.getNumCenters())]
+    groups = [list(force.getGroupA()), list(force.getGroupB())]
+    for group in groups:
+        for position in range(len(group)):
+            if ids and rng.random() < 0.3:
+                group[position] = draw.pick(ids)
+    if groups[0] and rng.random() < 0.05:
+        groups[0][0] = -len(ids) - 1  # no such centre
+    call(force, "setGroupA", groups[0])
+    call(force, "setGroupB", groups[1])
+
+
+def build_coordination_force_with_centers(draw, num_atoms):
+    """A CoordinationForce whose groups hold centres (PLUMED's COM and CENTER) among the particles."""
+    force, parameter_names = build_coordination_force(draw, num_atoms)
+    add_centers_randomly(force, draw, num_atoms)
+    return force, parameter_names
+
+
+def build_coordination_number_force_with_centers(draw, num_atoms):
+    """A CoordinationNumberForce whose groups (A's entries and B's neighbours) hold centres."""
+    force, parameter_names = build_coordination_number_force(draw, num_atoms)
+    add_centers_randomly(force, draw, num_atoms)
+    return force, parameter_names
 
 
 def as_coordination_force(force):
@@ -283,7 +337,9 @@ def reported_values(force, context):
 #: Each force class of the plugin: a builder of random instances. Later classes add theirs here.
 FORCE_BUILDERS = {"CoordinationForce": build_coordination_force,
                   "CoordinationNumberForce": build_coordination_number_force,
-                  "ContactMapForce": build_contact_map_force}
+                  "ContactMapForce": build_contact_map_force,
+                  "CoordinationForce with centres": build_coordination_force_with_centers,
+                  "CoordinationNumberForce with centres": build_coordination_number_force_with_centers}
 
 
 def nanometers(quantity):

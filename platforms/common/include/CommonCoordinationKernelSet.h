@@ -43,8 +43,8 @@ public:
         addNumbersEnergyKernel;
     int numberSumsParityArg = -1, numbersEnergyParityArg = -1, addNumbersEnergyArg = -1,
         numbersParameterDerivativesArg = -1;
-    OpenMM::ComputeKernel centerKernel;    // the centres' positions (forces with centres)
-    int centerParityArg = -1, centerBoxArg = -1;
+    OpenMM::ComputeKernel centerKernel;    // the centres' positions (forces with centres not computed in every block)
+    int centerBoxArg = -1;
     OpenMM::ComputeKernel buildKernel;     // the neighbour list's (culling only)
     int buildChunkRowsArg = -1, buildChunkSlotsArg = -1, buildListCapacityArg = -1, buildParityArg = -1, buildBoxArg = -1;
 

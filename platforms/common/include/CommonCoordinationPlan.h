@@ -24,8 +24,19 @@ struct CommonCoordinationPlan {
     // row and 6.0 us with a thread per 8 rows). Where the platform caps the grid below that, a thread takes
     // several rows, loading FinishBatch of them at once.
     static constexpr int FinishBatch = 8;
-    // computeCenterPositions: a block of this many threads per centre.
-    static constexpr int CenterBlockSize = 128;
+    // Centres: a block computes a centre as CenterLanes partial sums (a fixed order, whatever the block's size),
+    // each loading CenterBatch member entries at once; computeCenterPositions has a block of CenterLanes threads
+    // per centre.
+    static constexpr int CenterLanes = 128;
+    static constexpr int CenterBatch = 8;
+    static constexpr int CenterBlockSize = CenterLanes;
+    // Centres of at most this many member entries in all, and this many centres, are computed at the start of
+    // every block of each kernel that reads positions (no launch of their own, which costs 2-3 us at the V
+    // benchmark's size on an H100). A block then waits on memory about twice per CenterLanes * CenterBatch entries
+    // of each centre (index, then position; the repeats across blocks hit the L2) and passes 8 barriers per
+    // centre: at 2,048 entries, two rounds, below the launch it saves; beyond, the launch is the cheaper.
+    static constexpr int MaxCenterEntriesInBlock = 2048;
+    static constexpr int MaxCentersInBlock = 8;
     // computeTileBounds: one thread per slot, this many per block (BoundsBlockSize / TileSize tiles).
     static constexpr int BoundsBlockSize = 128;
     // With a cutoff the slots are re-sorted into spatial order every this many evaluations (and whenever
@@ -67,7 +78,8 @@ struct CommonCoordinationPlan {
     int numA = 0, numB = 0, numUnique = 0;
     // ds/dx is accumulated per slot, not per atom: row k is A's slot k, row NUM_A + k B's slot k (Dual and
     // Pair), in the order the tile kernel visits the slots, so that a tile's gradient writes are contiguous
-    // (numSlotRows); then a row per centre, which collects the gradients of the centre's slots.
+    // (numSlotRows); then two rows per centre (one per evaluation parity), which collect the gradients of the
+    // centre's slots.
     int numSlotRows = 0, numGradientRows = 0;
     // Centres: the System's particles (a slot's atom at or beyond it is a centre), the centres, their member
     // entries (all centres' particles in order), and whether the entries' positions are unwrapped (centerOffsets:
@@ -75,6 +87,9 @@ struct CommonCoordinationPlan {
     // the unique slots' in cellOffsets.
     int numAtoms = 0, numCenters = 0, numCenterEntries = 0;
     bool centerOffsets = false;
+    // Whether every block computes the centres itself (MaxCenterEntriesInBlock, MaxCentersInBlock), rather than
+    // computeCenterPositions.
+    bool centersInBlock = false;
     int numGlobals = 0, numParameterDerivatives = 0;
     int tilesA = 0, tilesB = 0;
     long long numTiles = 0;            // tiles of 32x32 pairs (Self, Dual)

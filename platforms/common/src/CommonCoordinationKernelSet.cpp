@@ -44,18 +44,40 @@ public:
         add(cc.getEnergyBuffer());
         return add(1);
     }
-    /** The centres' arrays of the finish (CENTER_FINISH_PARAMS), where the force has centres. */
-    void addCenterFinish(const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
+    /**
+     * The centres' arrays of the finish (CENTER_FINISH_PARAMS), where the force has centres; in the pair kernel's
+     * fused finish (inKernelWithCenters) only those the kernel's CENTER_KERNEL_PARAMS lack.
+     */
+    void addCenterFinish(const CommonCoordinationPlan& plan, CommonCoordinationArrays& a, bool inKernelWithCenters = false) {
         if (plan.numCenters == 0)
             return;
+        if (inKernelWithCenters && plan.centersInBlock) {
+            add(a.centerOfEntry);
+            return;
+        }
         add(a.centerAtoms);
         add(a.centerOfEntry);
         add(a.centerForceWeights);
     }
-    /** The centres' positions (CENTER_POSITION_PARAMS), where the force has centres. */
+    /**
+     * What a kernel that reads slots' positions needs of the centres (CENTER_KERNEL_PARAMS): their member arrays
+     * where every block computes them, otherwise their positions; nothing without centres.
+     */
     void addCenterPositions(const CommonCoordinationPlan& plan, CommonCoordinationArrays& a) {
-        if (plan.numCenters > 0)
+        if (plan.numCenters == 0)
+            return;
+        if (plan.centersInBlock)
+            addCenterMembers(a);
+        else
             add(a.centerPositions);
+    }
+    /** The centres' member arrays (centers.cc: blockCenterPosition). */
+    void addCenterMembers(CommonCoordinationArrays& a) {
+        add(a.centerAtoms);
+        add(a.centerFirstEntry);
+        add(a.centerForceWeights);
+        add(a.centerDifferenceWeights);
+        add(a.centerWhole);
     }
     /** OpenMM's energy-parameter-derivative buffer (a placeholder until the first evaluation) and the indices into it. */
     int addParameterDerivatives(CommonCoordinationArrays& a) {
@@ -74,7 +96,7 @@ private:
 void CommonCoordinationKernelSet::create(ComputeContext& cc, ComputeProgram& program, const CommonCoordinationPlan& plan,
                                          CommonCoordinationArrays& arrays) {
     createPairKernel(cc, program, plan, arrays);
-    if (plan.numCenters > 0)
+    if (plan.numCenters > 0 && !plan.centersInBlock)
         createCenterKernel(cc, program, plan, arrays);
     if (plan.mode != CoordinationForce::Pair) {
         createGroupKernels(cc, program, plan, arrays, groupA, arrays.sortedA, arrays.atomsA, arrays.uniqueA, true);
@@ -136,7 +158,7 @@ void CommonCoordinationKernelSet::createPairKernel(ComputeContext& cc, ComputePr
         args.add(a.blocksDone);
         if (plan.numParameterDerivatives > 0)
             pairParameterDerivativesArg = args.addParameterDerivatives(a);
-        args.addCenterFinish(plan, a);
+        args.addCenterFinish(plan, a, true);
     }
     args.addCenterPositions(plan, a);
 }
@@ -147,15 +169,8 @@ void CommonCoordinationKernelSet::createCenterKernel(ComputeContext& cc, Compute
     Arguments args(centerKernel);
     args.add(cc.getPosq());
     args.add(a.cellOffsets);
-    args.add(a.centerAtoms);
-    args.add(a.centerFirstEntry);
-    args.add(a.centerForceWeights);
-    args.add(a.centerDifferenceWeights);
-    args.add(a.centerWhole);
+    args.addCenterMembers(a);
     args.add(a.centerPositions);
-    args.add(a.gradientBuffer);
-    args.add(a.nonFiniteFlags);
-    centerParityArg = args.add(0);
     centerBoxArg = args.addBox(plan.useDouble);
 }
 

@@ -218,9 +218,8 @@ int CommonCalcCoordinationForceKernel::preparePairKernel(bool computeGradient, b
     updateCellOffsets();
     const CommonCoordinationBox box = CommonCoordinationBox::current(cc);
     const int parity = built->state.listParity;
-    if (plan.numCenters > 0) {
-        // The centres' positions, before any kernel reads a slot's.
-        k.centerKernel->setArg(k.centerParityArg, parity);
+    if (plan.numCenters > 0 && !plan.centersInBlock) {
+        // The centres' positions, before any kernel reads a slot's (small centres: each block of those kernels).
         box.setArgs(*k.centerKernel, k.centerBoxArg, plan.useDouble);
         k.centerKernel->execute(plan.numCenters * Plan::CenterBlockSize, Plan::CenterBlockSize);
     }

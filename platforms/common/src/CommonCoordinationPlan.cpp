@@ -57,7 +57,9 @@ CommonCoordinationPlan CommonCoordinationPlan::create(const ResolvedCoordination
         p.numCenterEntries += force.centers.particles[k].size();
         p.centerOffsets = p.centerOffsets || !p.periodic || !force.centers.makeWhole[k];
     }
-    p.numGradientRows = p.numSlotRows + p.numCenters;
+    p.numGradientRows = p.numSlotRows + 2 * p.numCenters;
+    p.centersInBlock = p.numCenters > 0 && p.numCenterEntries <= MaxCenterEntriesInBlock &&
+                       p.numCenters <= MaxCentersInBlock;
     p.numbers = force.numbers.enabled;
     p.numReductions = force.numbers.reductions.size();
     p.numbersBlockSize = NumbersBlockSize;

@@ -35,7 +35,10 @@ void addSizeDefines(ComputeContext& cc, const CommonCoordinationPlan& plan, map<
         defines["NUM_ATOMS"] = cc.intToString(plan.numAtoms);
         defines["NUM_CENTERS"] = cc.intToString(plan.numCenters);
         defines["NUM_CENTER_ENTRIES"] = cc.intToString(plan.numCenterEntries);
-        defines["CENTER_BLOCK_SIZE"] = cc.intToString(Plan::CenterBlockSize);
+        defines["CENTER_LANES"] = cc.intToString(Plan::CenterLanes);
+        defines["CENTER_BATCH"] = cc.intToString(Plan::CenterBatch);
+        if (plan.centersInBlock)
+            defines["CENTERS_IN_BLOCK"] = "1";
         defines["CENTER_OFFSET_BASE"] = cc.intToString(std::max(plan.numUnique, 1));
         if (plan.centerOffsets)
             defines["CENTER_OFFSETS"] = "1";

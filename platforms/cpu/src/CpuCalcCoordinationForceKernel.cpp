@@ -205,10 +205,18 @@ bool CpuCalcCoordinationForceKernel::prepareEntries(ContextImpl& context) {
     const Vec3* box = data.periodicBoxVectors;
     if (force->hasNonFinitePosition(*data.positions))
         return false;
-    // The member ids index the particles' positions, followed by the centres' where there are centres.
-    if (force->centers.size() > 0)
-        memberPositions = force->centers.extendPositions(*data.positions, box);
-    const vector<Vec3>& positions = (force->centers.size() > 0 ? memberPositions : *data.positions);
+    // The member ids index the particles' positions, followed by the centres' where there are centres (only the
+    // groups' own entries are copied: the System may be far larger than the force).
+    const ResolvedCenters& centers = force->centers;
+    if (centers.size() > 0) {
+        memberPositions.resize(centers.numParticles + centers.size());
+        for (int member : force->uniqueParticles)
+            if (!centers.isCenter(member))
+                memberPositions[member] = (*data.positions)[member];
+        const vector<Vec3> centerPositions = centers.computePositions(*data.positions, box);
+        std::copy(centerPositions.begin(), centerPositions.end(), memberPositions.begin() + centers.numParticles);
+    }
+    const vector<Vec3>& positions = (centers.size() > 0 ? memberPositions : *data.positions);
     useCells = grid.build(*force, positions, box, entriesA, entriesB, items);
     if (!useCells) {
         // Entries in group order.

@@ -2,7 +2,8 @@
  * CoordinationForce on OpenMM's common compute framework: one source for CUDA and OpenCL, in the files of
  * platforms/common/src/kernels, which the host compiles as one program, concatenated in this order:
  *   common.cc        types, the periodic box, positions, sums (compensated, fixed point, over a block)
- *   centers.cc       centres (HAS_CENTERS): their positions, computed at the start of each evaluation
+ *   centers.cc       centres (HAS_CENTERS): their positions, computed at the start of each block (small centres) or
+ *                    of each evaluation
  *   switching.cc     sigma(r) of every switching function type (SWITCH_*), and one pair's contribution
  *   sorting.cc       the slots' spatial order (sort keys, gather) and the tiles' bounding boxes
  *   neighborList.cc  the neighbour list of (row tile, column slots) chunks
@@ -36,8 +37,8 @@
  * MODE_SELF/MODE_DUAL/MODE_PAIR, NUM_TILES_A, NUM_TILES_B, NUM_TILES, PADDED_NUM_ATOMS, USE_PERIODIC, USE_CUTOFF,
  * CUTOFF_SQUARED, USE_CULLING, CULL_CHUNK, PADDED_CUTOFF, PADDED_CUTOFF_SQUARED, INV_SORT_CELL, CHECK_SAME_ATOM, FUSED_FINISH,
  * HAS_PARAMETER_DERIVATIVES, REAL_IS_DOUBLE, MIXED_IS_DOUBLE, the switching function's (switching.cc); with centres
- * HAS_CENTERS, NUM_ATOMS, NUM_CENTERS, NUM_CENTER_ENTRIES, NUM_SLOT_ROWS, CENTER_BLOCK_SIZE, CENTER_OFFSETS and
- * CENTER_OFFSET_BASE (centers.cc); with the list USE_NEIGHBOR_LIST,
+ * HAS_CENTERS, NUM_ATOMS, NUM_CENTERS, NUM_CENTER_ENTRIES, NUM_SLOT_ROWS, CENTER_LANES, CENTER_BATCH, CENTERS_IN_BLOCK,
+ * CENTER_OFFSETS and CENTER_OFFSET_BASE (centers.cc); with the list USE_NEIGHBOR_LIST,
  * PADDED_LIST_CUTOFF, PADDED_LIST_CUTOFF_SQUARED, HALF_SKIN_SQUARED, LIST_WARPS_PER_BLOCK and LIST_STATE_* (indices into the
  * list's state: rebuild flags for even/odd evaluations, chunks of the build under way, chunks of the list).
  * Host replacements: COMPUTE_ENERGY, ADD_PARAMETER_DERIVATIVES (finish.cc), CUSTOM_SWITCHING_FUNCTION
@@ -143,21 +144,38 @@ DEVICE real3 minimumImage(real3 delta, BOX_PARAMS) {
 }
 
 /**
- * Centres (HAS_CENTERS): a slot's atom index at or beyond NUM_ATOMS is centre (atom - NUM_ATOMS), whose position
- * computeCenterPositions wrote into centerPositions this evaluation. Every function and kernel that reads a slot's
- * position takes them (CENTER_POSITION_PARAMS, last); the finish spreads the centres' gradient rows to their
- * particles (CENTER_FINISH_PARAMS, last). Without centres they are empty: the code is that of a force without them.
+ * Centres (HAS_CENTERS): a slot's atom index at or beyond NUM_ATOMS is centre (atom - NUM_ATOMS). Every kernel that
+ * reads a slot's position takes CENTER_KERNEL_PARAMS (last) and starts with PREPARE_CENTERS; the functions that
+ * read a slot's position take CENTER_POSITION_PARAMS (last). Where the centres are small (CENTERS_IN_BLOCK) each
+ * block computes them all at its start into local memory (centers.cc: the kernel's arguments are the centres'
+ * member arrays); otherwise computeCenterPositions, launched first, wrote them into the global centerPositions (the
+ * kernel's argument). The finish spreads the centres' gradient rows to their particles (CENTER_FINISH_PARAMS, last;
+ * in a kernel that also has CENTER_KERNEL_PARAMS, only what those lack: CENTER_FUSED_FINISH_PARAMS). Without
+ * centres they are empty: the code is that of a force without them.
  */
 #ifdef HAS_CENTERS
+#ifdef CENTERS_IN_BLOCK
+#define CENTER_MEMBER_PARAMS , GLOBAL const int* RESTRICT centerAtoms, GLOBAL const int* RESTRICT centerFirstEntry, \
+        GLOBAL const real* RESTRICT centerForceWeights, GLOBAL const real* RESTRICT centerDifferenceWeights, \
+        GLOBAL const int* RESTRICT centerWhole
+#define CENTER_KERNEL_PARAMS CENTER_MEMBER_PARAMS
+#define CENTER_POSITION_PARAMS , LOCAL_ARG const real4* RESTRICT centerPositions
+#define CENTER_FUSED_FINISH_PARAMS , GLOBAL const int* RESTRICT centerOfEntry
+#else
+#define CENTER_KERNEL_PARAMS , GLOBAL const real4* RESTRICT centerPositions
 #define CENTER_POSITION_PARAMS , GLOBAL const real4* RESTRICT centerPositions
+#define CENTER_FUSED_FINISH_PARAMS CENTER_FINISH_PARAMS
+#endif
 #define CENTER_POSITION_ARGS , centerPositions
 #define CENTER_FINISH_PARAMS , GLOBAL const int* RESTRICT centerAtoms, GLOBAL const int* RESTRICT centerOfEntry, \
         GLOBAL const real* RESTRICT centerForceWeights
 #define CENTER_FINISH_ARGS , centerAtoms, centerOfEntry, centerForceWeights
 #else
+#define CENTER_KERNEL_PARAMS
 #define CENTER_POSITION_PARAMS
 #define CENTER_POSITION_ARGS
 #define CENTER_FINISH_PARAMS
+#define CENTER_FUSED_FINISH_PARAMS
 #define CENTER_FINISH_ARGS
 #endif
 
@@ -304,14 +322,32 @@ DEFINE_REDUCE_OVER_BLOCK(reduceLongOverBlock, mm_long)
 #endif
 
 #ifdef NUM_GRADIENT_ROWS
+#ifdef HAS_CENTERS
 /**
- * The gradient row of a slot: its row (below), or, for a slot whose atom is centre k, row NUM_SLOT_ROWS + k, which
- * collects the centre's gradient from all its slots (computeCenterPositions clears it, the finish spreads it).
+ * Centre k's gradient row in an evaluation of parity `parity`: the centres' rows are kept twice, by parity. The
+ * evaluation's pair kernel adds to its parity's rows and clears the other parity's (the previous evaluation's, which
+ * its finish has spread; nothing touches them in this evaluation); the finish spreads this parity's rows.
  */
-DEVICE int gradientRowOf(int row, int atom) {
+DEVICE int centerGradientRow(int center, int parity) {
+    return NUM_SLOT_ROWS + parity * NUM_CENTERS + center;
+}
+
+/** Clear the centres' gradient rows of the other parity (the pair kernel, every evaluation). */
+DEVICE void clearOtherCenterRows(GLOBAL mm_long* RESTRICT gradientBuffer, int parity) {
+    for (int center = GLOBAL_ID; center < NUM_CENTERS; center += GLOBAL_SIZE)
+        for (int component = 0; component < 3; component++)
+            gradientBuffer[centerGradientRow(center, 1 - parity) + component * NUM_GRADIENT_ROWS] = 0;
+}
+#endif
+
+/**
+ * The gradient row of a slot: its row (below), or, for a slot whose atom is centre k, centerGradientRow(k, parity),
+ * which collects the centre's gradient from all its slots.
+ */
+DEVICE int gradientRowOf(int row, int atom, int parity) {
 #ifdef HAS_CENTERS
     if (atom >= NUM_ATOMS)
-        return NUM_SLOT_ROWS + atom - NUM_ATOMS;
+        return centerGradientRow(atom - NUM_ATOMS, parity);
 #endif
     return row;
 }

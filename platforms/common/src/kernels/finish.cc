@@ -16,7 +16,7 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
         GLOBAL mixed* RESTRICT results, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL const int* RESTRICT slotAtomsA, GLOBAL const int* RESTRICT slotAtomsB,
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, GLOBAL const mm_long* RESTRICT partialFixed,
-        int first, int stride, bool writeResults, bool nonFinitePositions, LOCAL_ARG volatile mixed* reduceTemp,
+        int first, int stride, bool writeResults, bool nonFinitePositions, int parity, LOCAL_ARG volatile mixed* reduceTemp,
         LOCAL_ARG volatile mm_long* longTemp, LOCAL_ARG mixed* derivative DERIVATIVE_PARAMS CENTER_FINISH_PARAMS) {
     mixed sum = 0, compensation = 0;
     for (int i = LOCAL_ID; i < numPartials; i += LOCAL_SIZE)
@@ -91,11 +91,11 @@ DEVICE void finishBlock(GLOBAL const mixed* RESTRICT partialSums, int numPartial
         }
     }
 #ifdef HAS_CENTERS
-    // Each centre's gradient row to its particles, w_j / W to entry j, a thread per member entry (the rows are
-    // complete: the pair kernel has finished, or with FUSED_FINISH every block has passed its fence).
-    // computeCenterPositions clears the rows at the next evaluation.
+    // Each centre's gradient row (this evaluation's parity) to its particles, w_j / W to entry j, a thread per
+    // member entry (the rows are complete: the pair kernel has finished, or with FUSED_FINISH every block has passed
+    // its fence). The next evaluation's pair kernel clears them (centerGradientRow).
     for (int entry = first; entry < NUM_CENTER_ENTRIES; entry += stride) {
-        const int row = NUM_SLOT_ROWS + centerOfEntry[entry];
+        const int row = centerGradientRow(centerOfEntry[entry], parity);
         const int atom = centerAtoms[entry];
         const real entryScale = -scale * centerForceWeights[entry];
         for (int component = 0; component < 3; component++)
@@ -118,7 +118,7 @@ KERNEL void finishCoordination(GLOBAL const mixed* RESTRICT partialSums, int num
     LOCAL mixed derivative[1];
     finishBlock(partialSums, numPartials, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB,
                 forceBuffers, computeGradient, partialFixed, GLOBAL_ID, GLOBAL_SIZE, GROUP_ID == 0,
-                nonFiniteFlags[parity] != 0, reduceTemp, longTemp, derivative DERIVATIVE_ARGS CENTER_FINISH_ARGS);
+                nonFiniteFlags[parity] != 0, parity, reduceTemp, longTemp, derivative DERIVATIVE_ARGS CENTER_FINISH_ARGS);
 }
 
 #ifdef FUSED_FINISH
@@ -145,7 +145,7 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
     // (Never with the neighbour list: no fixed-point partials.)
     finishBlock(partialSums, NUM_GROUPS, globals, results, energyBuffer, addEnergy, gradientBuffer, slotAtomsA, slotAtomsB,
                 forceBuffers, computeGradient, 0, LOCAL_ID, LOCAL_SIZE, true,
-                ((GLOBAL volatile const int*) nonFiniteFlags)[parity] != 0, reduceTemp, 0, derivative DERIVATIVE_ARGS
+                ((GLOBAL volatile const int*) nonFiniteFlags)[parity] != 0, parity, reduceTemp, 0, derivative DERIVATIVE_ARGS
                 CENTER_FINISH_ARGS);
     if (LOCAL_ID == 0)
         *blocksDone = 0;
@@ -153,7 +153,7 @@ DEVICE void finishInLastBlock(GLOBAL const mixed* RESTRICT partialSums, GLOBAL c
 
 #define FUSED_FINISH_PARAMS , GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT results, \
         GLOBAL mixed* RESTRICT energyBuffer, int addEnergy, GLOBAL mm_ulong* RESTRICT forceBuffers, \
-        GLOBAL unsigned int* RESTRICT blocksDone DERIVATIVE_PARAMS CENTER_FINISH_PARAMS
+        GLOBAL unsigned int* RESTRICT blocksDone DERIVATIVE_PARAMS CENTER_FUSED_FINISH_PARAMS
 /* The kernel's arrays of the slots' atoms (the gradient rows' atoms): A's, then B's. */
 #define FUSED_FINISH_TAIL(slotAtomsA, slotAtomsB) \
     LOCAL mixed derivative[1]; \

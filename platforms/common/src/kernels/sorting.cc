@@ -64,7 +64,8 @@ DEVICE int cellCoordinate(real cells) {
  */
 KERNEL void computeSortKeys(GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets,
         GLOBAL const int* RESTRICT atoms, GLOBAL const int* RESTRICT uniques, int numSlots,
-        GLOBAL mm_long* RESTRICT keys, BOX_PARAMS CENTER_POSITION_PARAMS) {
+        GLOBAL mm_long* RESTRICT keys, BOX_PARAMS CENTER_KERNEL_PARAMS) {
+    PREPARE_CENTERS
     for (int slot = GLOBAL_ID; slot < numSlots; slot += GLOBAL_SIZE) {
         real3 pos = atomPosition(posq, cellOffsets, atoms[slot], uniques[slot], periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ
                                  CENTER_POSITION_ARGS);
@@ -137,7 +138,8 @@ KERNEL void computeTileBounds(GLOBAL const real4* RESTRICT posq, GLOBAL const in
         , GLOBAL const real4* RESTRICT listPositions, GLOBAL int* RESTRICT listState, int capacity, int forceRebuild,
         int keepsBooks
 #endif
-        CENTER_POSITION_PARAMS) {
+        CENTER_KERNEL_PARAMS) {
+    PREPARE_CENTERS
     LOCAL real4 origins[BOUNDS_BLOCK_SIZE / TILE_SIZE];
     LOCAL real lows[3 * BOUNDS_BLOCK_SIZE];
     LOCAL real highs[3 * BOUNDS_BLOCK_SIZE];

@@ -6,14 +6,23 @@
 #if defined(MODE_SELF) || defined(MODE_DUAL)
 /**
  * The slots of both groups in the tile kernel's order: their atoms, unique indices (cell offsets) and, with
- * culling, their positions this evaluation (computeTileBounds writes them).
+ * culling, their positions this evaluation (computeTileBounds writes them); without culling the centres' positions;
+ * the evaluation's parity (the centres' gradient rows).
  */
+#ifdef USE_CULLING
+#define SLOT_CENTER_PARAMS
+#define SLOT_CENTER_ARGS
+#else
+#define SLOT_CENTER_PARAMS CENTER_POSITION_PARAMS
+#define SLOT_CENTER_ARGS CENTER_POSITION_ARGS
+#endif
 #define SLOT_PARAMS GLOBAL const real4* RESTRICT posq, GLOBAL const int4* RESTRICT cellOffsets, \
         GLOBAL const int* RESTRICT sortedAtomsA, GLOBAL const int* RESTRICT sortedAtomsB, \
         GLOBAL const int* RESTRICT sortedUniqueA, GLOBAL const int* RESTRICT sortedUniqueB, \
-        GLOBAL const real4* RESTRICT sortedPositionsA, GLOBAL const real4* RESTRICT sortedPositionsB CENTER_POSITION_PARAMS
+        GLOBAL const real4* RESTRICT sortedPositionsA, GLOBAL const real4* RESTRICT sortedPositionsB, int parity \
+        SLOT_CENTER_PARAMS
 #define SLOT_ARGS posq, cellOffsets, sortedAtomsA, sortedAtomsB, sortedUniqueA, sortedUniqueB, sortedPositionsA, \
-        sortedPositionsB CENTER_POSITION_ARGS
+        sortedPositionsB, parity SLOT_CENTER_ARGS
 
 /**
  * The position of slot `slot` of group A or B: with culling, read contiguously from the sorted positions;
@@ -195,8 +204,8 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
 #else
     const int rowAtom = -1, atom = -1;
 #endif
-    const int rowGradientRow = gradientRowOf(rowSlot, rowAtom);
-    const int columnGradientRow = gradientRowOf((columnsOfB ? NUM_A : 0) + columnSlotOfLane, atom);
+    const int rowGradientRow = gradientRowOf(rowSlot, rowAtom, parity);
+    const int columnGradientRow = gradientRowOf((columnsOfB ? NUM_A : 0) + columnSlotOfLane, atom, parity);
 #ifdef COORDINATION_NUMBERS
     numberTile(validTile && fullRows && fullColumns && !diagonal, diagonal, singleCopy, lane, pos, rowPos, validRow,
                validColumnOfLane, rowSlot, columnSlotOfLane, rowGradientRow, columnGradientRow, numbersPass,
@@ -290,7 +299,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         , GLOBAL mm_long* RESTRICT partialFixed, GLOBAL int* RESTRICT listState,
         GLOBAL const int* RESTRICT chunkRows, GLOBAL const int* RESTRICT chunkSlots, int useList, int capacity
 #endif
-        NUMBERS_KERNEL_PARAMS FUSED_FINISH_PARAMS CENTER_POSITION_PARAMS) {
+        NUMBERS_KERNEL_PARAMS FUSED_FINISH_PARAMS CENTER_KERNEL_PARAMS) {
 #ifdef USE_WARP_SHUFFLE
     LOCAL_ARG real4* columnPos = 0; // the columns live in registers
     LOCAL_ARG real3* columnGradient = 0;
@@ -323,7 +332,11 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
     const int warp = LOCAL_ID / TILE_SIZE;
     if (GLOBAL_ID == 0)
         nonFiniteFlags[1 - parity] = 0; // for the next evaluation
+#ifdef HAS_CENTERS
+    clearOtherCenterRows(gradientBuffer, parity);
+#endif
 #ifndef USE_CULLING
+    PREPARE_CENTERS // (with culling computeTileBounds read the centres)
     // Every slot's position, for the finiteness flag (with culling, computeTileBounds reads them all).
     for (int slot = GLOBAL_ID; slot < NUM_A + (MODE_IS_SELF ? 0 : NUM_B); slot += GLOBAL_SIZE)
         if (!isFinitePosition(slotPosition(slot >= NUM_A, slot >= NUM_A ? slot - NUM_A : slot, SLOT_ARGS, BOX_ARGS)))
@@ -470,10 +483,14 @@ KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL c
         GLOBAL const int* RESTRICT atomsB, GLOBAL const int* RESTRICT uniqueA, GLOBAL const int* RESTRICT uniqueB,
         GLOBAL mm_long* RESTRICT gradientBuffer, GLOBAL mixed* RESTRICT partialSums, int computeGradient,
         BOX_PARAMS, GLOBAL const int4* RESTRICT cellOffsets, GLOBAL int* RESTRICT nonFiniteFlags, int parity
-        FUSED_FINISH_PARAMS CENTER_POSITION_PARAMS) {
+        FUSED_FINISH_PARAMS CENTER_KERNEL_PARAMS) {
     LOCAL volatile mixed reduceTemp[PAIR_BLOCK_SIZE];
     if (GLOBAL_ID == 0)
         nonFiniteFlags[1 - parity] = 0; // for the next evaluation
+#ifdef HAS_CENTERS
+    clearOtherCenterRows(gradientBuffer, parity);
+#endif
+    PREPARE_CENTERS
     mixed sum = 0, compensation = 0;
     for (int index = GLOBAL_ID; index < NUM_A; index += GLOBAL_SIZE) {
         const int first = atomsA[index], second = atomsB[index];
@@ -491,8 +508,8 @@ KERNEL void computeCoordinationPairs(GLOBAL const real4* RESTRICT posq, GLOBAL c
         if (evaluatePair(delta, &sigma, &gradient, true, false, BOX_ARGS)) {
             compensatedAdd(&sum, &compensation, (mixed) sigma);
             if (computeGradient) {
-                addGradient(gradientBuffer, gradientRowOf(NUM_A + index, second), gradient);
-                addGradient(gradientBuffer, gradientRowOf(index, first), make_real3(-gradient.x, -gradient.y, -gradient.z));
+                addGradient(gradientBuffer, gradientRowOf(NUM_A + index, second, parity), gradient);
+                addGradient(gradientBuffer, gradientRowOf(index, first, parity), make_real3(-gradient.x, -gradient.y, -gradient.z));
             }
         }
     }

@@ -1,0 +1,201 @@
+"""Centres (PLUMED's COM and CENTER virtual atoms) from Python: the API as OpenMM users write it (numpy arguments, the
+tuple of getCenterParameters, the enum values on the class, docstrings), s, energy and forces against a numpy model
+that computes each centre the PLUMED way (the group made whole atom by atom, then the weighted mean) on every
+platform case, and the centres' trip through XML, pickle and copy."""
+import copy
+import pickle
+
+import numpy as np
+import openmm as mm
+import pytest
+
+from coordination_testing import (ALL_CASES, FINITE_DIFFERENCE_RELATIVE, assert_close, assert_forces_close,
+                                  coordination_numpy, energy_and_forces, make_context, minimum_image_rectangular,
+                                  require_case, switching_function)
+from openmmcoordination import CoordinationForce, CoordinationNumberForce
+
+BOX = np.array([2.4, 2.7, 3.0])
+NUM_PARTICLES = 20
+MASSES = 1.0 + 2.5 * (np.arange(NUM_PARTICLES) % 4) + 0.125 * np.arange(NUM_PARTICLES)
+R0, DMAX = 0.6, 1.1
+
+#: (particles, weighting, weights, makeWhole) of each centre of the test force.
+CENTERS = [([0, 1, 2, 3], CoordinationForce.CenterOfMass, [], True),
+           ([4, 5, 6], CoordinationForce.WeightedCenter, [0.5, 2.0, 1.25], False),
+           ([7, 8], CoordinationForce.GeometricCenter, [], True)]
+GROUP_A = [-1, 9, 10, -3]
+GROUP_B = [-2, 11, 12, 13, 14, 15, 16, 17, 18, 19, 9]
+
+
+def center_weights(particles, weighting, weights):
+    if weighting == CoordinationForce.CenterOfMass:
+        return MASSES[particles]
+    if weighting == CoordinationForce.WeightedCenter:
+        return np.asarray(weights, dtype=float)
+    return np.ones(len(particles))
+
+
+def plumed_center(positions, particles, weighting, weights, make_whole):
+    """The centre PLUMED computes: each particle at the minimum image of the one placed before it, then the mean."""
+    placed = [positions[particles[0]]]
+    for particle in particles[1:]:
+        step = positions[particle] - placed[-1]
+        placed.append(placed[-1] + (minimum_image_rectangular(step, BOX) if make_whole else step))
+    w = center_weights(particles, weighting, weights)
+    return np.sum(w[:, None] * np.array(placed), axis=0) / np.sum(w)
+
+
+def explicit(positions):
+    """The particles' positions followed by the centres', and the groups over them (centre k: NUM_PARTICLES + k)."""
+    extended = np.vstack([positions] + [plumed_center(positions, *center)[None, :] for center in CENTERS])
+
+    def member(entry):
+        return entry if entry >= 0 else NUM_PARTICLES + (-1 - entry)
+    return extended, [member(a) for a in GROUP_A], [member(b) for b in GROUP_B]
+
+
+def numpy_coordination(positions):
+    extended, group_a, group_b = explicit(positions)
+    return coordination_numpy(extended, CoordinationForce.Dual, group_a, group_b, BOX, r0=R0, dmax=DMAX)
+
+
+def numpy_forces(positions, step=1e-6):
+    """-dE/dx of E = s by central differences of the numpy model (independent of any derivative code)."""
+    forces = np.zeros_like(positions)
+    for i in range(len(positions)):
+        for axis in range(3):
+            displaced = positions.copy()
+            displaced[i, axis] += step
+            forward = numpy_coordination(displaced)
+            displaced[i, axis] -= 2 * step
+            forces[i, axis] = -(forward - numpy_coordination(displaced)) / (2 * step)
+    return forces
+
+
+def centre_force():
+    force = CoordinationForce("s")
+    force.setMode(CoordinationForce.Dual)
+    force.setR0(R0)
+    force.setDMax(DMAX)
+    force.setUsesPeriodicBoundaryConditions(True)
+    for k, (particles, weighting, weights, whole) in enumerate(CENTERS):
+        assert force.addCenter(np.array(particles), np.int32(weighting), np.array(weights), np.bool_(whole)) == -1 - k
+    force.setGroupA(np.array(GROUP_A))
+    force.setGroupB(GROUP_B)
+    return force
+
+
+def centre_system(force):
+    system = mm.System()
+    for mass in MASSES:
+        system.addParticle(float(mass))
+    system.setDefaultPeriodicBoxVectors(mm.Vec3(BOX[0], 0, 0), mm.Vec3(0, BOX[1], 0), mm.Vec3(0, 0, BOX[2]))
+    system.addForce(force)
+    return system
+
+
+def straddling_positions(seed):
+    """Random positions in the box, with centre 0's particles straddling its corner (only a whole centre is near them)."""
+    rng = np.random.default_rng(seed)
+    positions = rng.uniform(0, 1, (NUM_PARTICLES, 3)) * BOX
+    cluster = rng.uniform(-0.15, 0.15, (4, 3))
+    positions[:4] = np.where(cluster < 0, cluster + BOX, cluster)
+    return positions
+
+
+def test_the_api_takes_numpy_arguments_and_returns_a_tuple():
+    force = centre_force()
+    assert force.getNumCenters() == 3
+    assert force.getCenterParameters(np.int64(1)) == ([4, 5, 6], CoordinationForce.WeightedCenter, [0.5, 2.0, 1.25],
+                                                      False)
+    particles, weighting, weights, whole = force.getCenterParameters(0)
+    assert (particles, weighting, weights, whole) == ([0, 1, 2, 3], 1, [], True)
+    assert isinstance(whole, bool) and isinstance(weighting, int)
+    force.setCenterParameters(np.int16(2), range(3), CoordinationForce.WeightedCenter, np.float32([1, 2, 3]), 0)
+    assert force.getCenterParameters(2) == ([0, 1, 2], 2, [1.0, 2.0, 3.0], False)
+    assert (CoordinationForce.GeometricCenter, CoordinationForce.CenterOfMass, CoordinationForce.WeightedCenter) == \
+        (0, 1, 2)
+    for method in (CoordinationForce.addCenter, CoordinationForce.getCenterParameters,
+                   CoordinationForce.setCenterParameters, CoordinationForce.getNumCenters):
+        assert method.__doc__ and "centre" in method.__doc__
+
+
+def test_bad_arguments_are_clear_errors():
+    force = CoordinationForce()
+    with pytest.raises(TypeError, match="weights entry 1 must be a number"):
+        force.addCenter([0, 1], CoordinationForce.WeightedCenter, [1.0, "2"])
+    with pytest.raises(TypeError, match="weighting must be an integer"):
+        force.addCenter([0], 1.5)
+    with pytest.raises(mm.OpenMMException, match="unknown centre weighting 5"):
+        force.addCenter([0], 5)
+    with pytest.raises(mm.OpenMMException, match="index 0 is out of range; this force has no centres"):
+        force.getCenterParameters(0)
+    assert force.getNumCenters() == 0
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_centres_match_the_numpy_model(case):
+    case = require_case(case)
+    context = make_context(centre_system(centre_force()), case)
+    for seed in (1, 2):
+        positions = straddling_positions(seed)
+        context.setPositions(positions)
+        energy, forces = energy_and_forces(context)
+        expected = numpy_coordination(positions)
+        assert expected > 0.5
+        assert_close(energy, expected, case, scale=1.0, what="energy")
+        assert_close(CoordinationForce.cast(context.getSystem().getForce(0)).getCoordination(context), expected, case,
+                     scale=1.0, what="s")
+        numerical = numpy_forces(positions)
+        if case.double:  # central differences are good to about 1e-9 of the largest force
+            np.testing.assert_allclose(forces, numerical, rtol=0, atol=FINITE_DIFFERENCE_RELATIVE * np.abs(forces).max())
+        else:
+            assert_forces_close(forces, numerical, case)
+
+
+def test_a_whole_centre_differs_from_the_plain_mean_of_a_straddling_group():
+    # The model's own check: the cluster straddles the box corner, so the plain mean lies far from it.
+    positions = straddling_positions(1)
+    whole = plumed_center(positions, [0, 1, 2, 3], CoordinationForce.GeometricCenter, [], True)
+    plain = plumed_center(positions, [0, 1, 2, 3], CoordinationForce.GeometricCenter, [], False)
+    assert np.linalg.norm(minimum_image_rectangular(whole - plain, BOX)) > 0.3
+    assert switching_function(0.0, R0, dmax=DMAX) == pytest.approx(1.0)
+
+
+def test_a_coordination_number_force_takes_a_centre_in_either_group():
+    force = CoordinationNumberForce("total")
+    force.addReduction(CoordinationNumberForce.Sum, "", "total")
+    force.setMode(CoordinationForce.Dual)
+    force.setR0(R0)
+    force.setDMax(DMAX)
+    force.setUsesPeriodicBoundaryConditions(True)
+    for particles, weighting, weights, whole in CENTERS:
+        force.addCenter(particles, weighting, weights, whole)
+    force.setGroupA(GROUP_A)
+    force.setGroupB(GROUP_B)
+    context = make_context(centre_system(force))
+    positions = straddling_positions(3)
+    context.setPositions(positions)
+    extended, group_a, group_b = explicit(positions)
+    expected = [coordination_numpy(extended, CoordinationForce.Dual, [a], group_b, BOX, r0=R0, dmax=DMAX)
+                for a in group_a]
+    numbers = CoordinationNumberForce.cast(context.getSystem().getForce(0)).getCoordinationNumbers(context)
+    np.testing.assert_allclose(numbers, expected, rtol=1e-10, atol=1e-12)
+    assert_close(energy_and_forces(context)[0], sum(expected), "Reference", scale=1.0)
+
+
+@pytest.mark.parametrize("cls", [CoordinationForce, CoordinationNumberForce])
+def test_centres_survive_xml_pickle_and_copy(cls):
+    force = cls("s" if cls is CoordinationForce else "0")
+    for particles, weighting, weights, whole in CENTERS:
+        force.addCenter(particles, weighting, weights, whole)
+    force.setMode(CoordinationForce.Dual)
+    force.setGroupA(GROUP_A)
+    force.setGroupB(GROUP_B)
+    expected = [force.getCenterParameters(k) for k in range(3)]
+    xml = mm.XmlSerializer.serialize(force)
+    assert ('version="3"' if cls is CoordinationForce else 'version="2"') in xml
+    for copied in (cls.cast(mm.XmlSerializer.deserialize(xml)), pickle.loads(pickle.dumps(force)), copy.deepcopy(force)):
+        assert type(copied) is cls
+        assert [copied.getCenterParameters(k) for k in range(copied.getNumCenters())] == expected
+        assert list(copied.getGroupA()) == GROUP_A and list(copied.getGroupB()) == GROUP_B
