@@ -447,7 +447,8 @@ TEST(Centers, CentresOfThousandsOfEntriesMatchTheBruteForce) {
 }
 
 TEST(Centers, ACentreOfElevenHundredParticlesMatchesTheBruteForce) {
-    // Within what a GPU block computes for itself, over more than one batch of loads per lane. (A hundred atoms in
+    // A centre larger than what a GPU block computes for itself: computeCenterPositions, with more than one batch of
+    // loads per lane. (A hundred atoms in
     // group B and a short cutoff: the force tolerance is relative to the forces' root mean square, which the centre's
     // particles, each with a share of about 1/1,100 of the centre's force, would otherwise pull far below the atoms'
     // forces; and few pairs per atom keep float's cancellation in the atoms' sums small.)
