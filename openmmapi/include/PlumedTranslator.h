@@ -45,16 +45,16 @@ namespace CoordinationPlugin {
  *                the parameters of the reduction, unchanged: a switching function of a number, which UNITS
  *                does not scale.
  * CONTACTMAP     ContactMapForce with the energy "s" (SUM: Sum; CMDIST: Distance) or "0" (neither: Components,
- *                one variable contact_n per contact, PLUMED's components contact-n). ATOMS1=a,b, ATOMS2=...
+ *                one variable contact_n per contact, the components contact-n of PLUMED). ATOMS1=a,b, ATOMS2=...
  *                (numbered from 1; PLUMED stops at the first missing number, so a later one is refused), each
  *                two atoms or centres; SWITCH={...} for every contact or SWITCH1={...}, SWITCH2=... for each
- *                (one per contact; any type, read as COORDINATION's SWITCH, UNITS scaling its lengths; the
- *                CUSTOM contacts must share one FUNC, the force's one expression); REFERENCE1=, REFERENCE2=
+ *                (one per contact; any type, read as the SWITCH of COORDINATION, UNITS scaling its lengths; the
+ *                CUSTOM contacts must share one FUNC, the one expression of the force); REFERENCE1=, REFERENCE2=
  *                (up to the first missing number, the others 0) or REFERENCE= for all (default 0); WEIGHT1=,
  *                ... or WEIGHT= likewise (default 1); NOPBC; SERIAL and NUMERICAL_DERIVATIVES accepted and
  *                ignored. Refused as PLUMED refuses them: SUM with CMDIST, an ATOMSn that is not two atoms, no
  *                switching function, a missing SWITCHn, SWITCH with SWITCH1 (REFERENCE with REFERENCE1,
- *                WEIGHT with WEIGHT1), CMDIST of one contact without REFERENCE1 (PLUMED's check counts the
+ *                WEIGHT with WEIGHT1), CMDIST of one contact without REFERENCE1 (the check of PLUMED counts the
  *                numbered references); also a map without contacts. CONTACTMAP has no R_0/NN/MM keyword
  *                form: R_0= is refused with the SWITCH spelling.
  * GROUP          no force: its atoms (ATOMS, less REMOVE, then SORT or UNIQUE) for every later atom
@@ -63,12 +63,12 @@ namespace CoordinationPlugin {
  *                the atoms, in the order of their definitions, as PLUMED numbers its virtual atoms). NDX_FILE
  *                is refused.
  * COM, CENTER    no force: a centre (a virtual atom) for every later atom list that names its label (GROUPA,
- *                GROUPB, SPECIES, SPECIESA, SPECIESB, ATOMSn of CONTACTMAP, GROUP's ATOMS), alone or in a list
+ *                GROUPB, SPECIES, SPECIESA, SPECIESB, ATOMSn of CONTACTMAP, the ATOMS of GROUP), alone or in a list
  *                ("GROUPA=c1,5-7"). "c1: COM ATOMS=..." is CoordinationForce::CenterOfMass; "CENTER ATOMS=..."
  *                GeometricCenter, with MASS (or WEIGHTS=@Masses) CenterOfMass, with WEIGHTS=w1,w2,... (one per
  *                atom, sum not 0) WeightedCenter; NOPBC is makeWhole false (PLUMED makes the group whole
  *                otherwise). ATOMS may name GROUPs but not other centres. SET_MASS and SET_CHARGE are accepted
- *                and ignored. Refused: PHASES, SAFE_PHASES, WEIGHTS=@Charges or an action's label, MASS with
+ *                and ignored. Refused: PHASES, SAFE_PHASES, WEIGHTS=@Charges or the label of an action, MASS with
  *                WEIGHTS, a weight count other than the atom count.
  * @endcode
  *
