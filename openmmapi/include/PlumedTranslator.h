@@ -65,10 +65,10 @@ namespace CoordinationPlugin {
  * COM, CENTER    no force: a centre (a virtual atom) for every later atom list that names its label (GROUPA,
  *                GROUPB, SPECIES, SPECIESA, SPECIESB, ATOMSn of CONTACTMAP, the ATOMS of GROUP), alone or in a list
  *                ("GROUPA=c1,5-7"). "c1: COM ATOMS=..." is CoordinationForce::CenterOfMass; "CENTER ATOMS=..."
- *                GeometricCenter, with MASS (or WEIGHTS=@Masses) CenterOfMass, with WEIGHTS=w1,w2,... (one per
+ *                GeometricCenter, with MASS (or WEIGHTS naming the masses) CenterOfMass, with WEIGHTS=w1,w2,... (one per
  *                atom, sum not 0) WeightedCenter; NOPBC is makeWhole false (PLUMED makes the group whole
  *                otherwise). ATOMS may name GROUPs but not other centres. SET_MASS and SET_CHARGE are accepted
- *                and ignored. Refused: PHASES, SAFE_PHASES, WEIGHTS=@Charges or the label of an action, MASS with
+ *                and ignored. Refused: PHASES, SAFE_PHASES, WEIGHTS naming the charges or an action, MASS with
  *                WEIGHTS, a weight count other than the atom count.
  * @endcode
  *
