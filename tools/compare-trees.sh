@@ -14,7 +14,9 @@
 # BENCH_ARGS (more suite options, e.g. "--precisions single"), RUNS (default "before after before after"),
 # GUARD (seconds; no run starts unless the longest run so far still fits, default: no limit), OUT (default
 # build/compare). Logs: $OUT/bench-<tree>-<n>.log and the suite's results per run; at the end a table of each
-# case's ms per evaluation (S6: ns/day and % slower) per run.
+# case's ms per evaluation (S6: ns/day and % slower) per run. A case that needs what a tree's module lacks (an
+# older tree without ContactMapForce, say) is skipped by the suite in that tree's runs, one log line per case: its
+# cells stay empty and the list under the table names it.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
@@ -38,8 +40,10 @@ install() {
     if [ -f "$out/site-$2/openmmcoordination/__init__.py" ] && [ -z "${REINSTALL:-}" ]; then
         echo "$2: already installed in $out/site-$2 (REINSTALL=1 rebuilds it)"; return 0
     fi
-    (cd "$1" && "$python" -m pip install -q --disable-pip-version-check --upgrade --no-build-isolation --no-deps \
-        --target "$out/site-$2" .) > "$out/pip-$2.log" 2>&1
+    # The interpreter's folder first on PATH: an older tree's CMake finds SWIG only on PATH (swig==4.5.0 from PyPI
+    # lives next to the interpreter of a virtual environment that is not activated).
+    (cd "$1" && PATH="$(dirname "$python"):$PATH" "$python" -m pip install -q --disable-pip-version-check --upgrade \
+        --no-build-isolation --no-deps --target "$out/site-$2" .) > "$out/pip-$2.log" 2>&1
     rc=$?
     echo "$2: pip install exit status $rc in $((SECONDS - t0)) s"
     [ $rc = 0 ] || tail -30 "$out/pip-$2.log"
@@ -74,20 +78,33 @@ done
 echo "== ms per evaluation (S6: ns/day and % slower) per run"
 "$python" - "${logs[@]}" <<'PYTHON'
 import re, sys
-rows, columns = {}, []
+rows, columns, order, skipped = {}, [], [], {}
 # "[ t s] label | contender | platform precision: x ms/eval, ..." and S6's "[ t s] label | contender: x ns/day, y % slower"
 measured = re.compile(r"^\[\s*[\d.]+ s\] (.+?) \| (.+?)(?: \| (\S+ \S+))?: ([-\d.e+]+) (ms/eval|ns/day)(?:, ([-\d.e+]+) % slower)?")
+# "[ t s] label: skipped: this tree has no ContactMapForce": a case the tree's module cannot build
+lacking = re.compile(r"^\[\s*[\d.]+ s\] (.+?): skipped: (this tree has no .+)$")
 for path in sys.argv[1:]:
     column = path.rsplit("/", 1)[-1][len("bench-"):-len(".log")]
     columns.append(column)
+    previous = None
     for line in open(path, errors="replace"):
         match = measured.match(line)
         if match:
             label, contender, where, value, unit, slower = match.groups()
             key = (label, contender, where or "", unit)
             rows.setdefault(key, {})[column] = value + (f" ({slower} %)" if slower else "")
+            if key not in order:  # a row one tree skipped goes where the tree that has it measured it
+                order.insert(order.index(previous) + 1 if previous is not None else 0, key)
+            previous = key
+        match = lacking.match(line.rstrip("\n"))
+        if match:
+            skipped.setdefault(match.groups(), []).append(column)
 print("| case | contender | platform | unit | " + " | ".join(columns) + " |")
 print("|---|---|---|---|" + "---:|" * len(columns))
-for key, values in rows.items():
-    print("| " + " | ".join(key) + " | " + " | ".join(values.get(column, "") for column in columns) + " |")
+for key in order:
+    print("| " + " | ".join(key) + " | " + " | ".join(rows[key].get(column, "") for column in columns) + " |")
+if skipped:
+    print("Skipped (the tree's module lacks what the case needs; empty cells above):")
+    for (label, reason), skipping in skipped.items():
+        print(f"- {label}: {reason} ({', '.join(skipping)})")
 PYTHON

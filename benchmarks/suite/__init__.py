@@ -2,7 +2,8 @@
 
     common      names of the contenders and case families, the progress log, Skip
     cases       Case, define_cases (S0-S5), the geometries and the count of the pairs in the sum
-    contenders  the plugin's force, OpenMM's CustomCVForce route, the anchors, the Systems, PLUMED's published numbers
+    plugin      every call on the plugin's forces: each case's force, what is read back, what a case needs of the module
+    contenders  OpenMM's CustomCVForce route, the anchors, the Systems, PLUMED's published numbers
     timing      contexts, draining the queue, measure_added, the time budget, the pair-kernel ceiling
     runner      the contenders of cases S0-S5 and S2's moving rows (Prepared, attempt, run_case_contender)
     fluid       S2's moving rows: the LJ fluid's constants and its moving contexts

@@ -10,6 +10,7 @@ OPENMM_NO_GROUPS = "OpenMM CustomCVForce, no groups"  # CustomCVForce(E(s)) over
 NONBONDED = "OpenMM NonbondedForce LJ+RF"  # a real MD pair loop on the same particles; it has no s
 PLUMED = "PLUMED (published)"
 NO_BIAS = "none (no bias)"
+ENERGY = "0.5*k*(s-s0)^2"  # the bias of s, the same for the plugin and OpenMM's CustomCVForce routes
 #: Contenders whose s is compared with the plugin's.
 VALUE_CONTENDERS = (OPENMM, CUSTOM_NONBONDED, OPENMM_NO_GROUPS)
 CONTENDER_ORDER = {PLUGIN: 0, CUSTOM_NONBONDED: 1, OPENMM: 2, OPENMM_NO_GROUPS: 3, NONBONDED: 4, PLUMED: 5,

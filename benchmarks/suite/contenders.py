@@ -1,20 +1,16 @@
-"""The contenders' forces and Systems: this plugin's CoordinationForce, OpenMM's own route (a CustomCVForce
-as cvpack builds it), the anchors (OpenMM's CustomNonbondedForce summing sigma without interaction groups, a
-CustomCVForce over it, a NonbondedForce LJ + reaction field), and PLUMED's published numbers."""
+"""The contenders' forces and Systems: this plugin's CoordinationForce (built, and read back, in plugin.py), OpenMM's
+own route (a CustomCVForce as cvpack builds it), the anchors (OpenMM's CustomNonbondedForce summing sigma without
+interaction groups, a CustomCVForce over it, a NonbondedForce LJ + reaction field), and PLUMED's published numbers."""
 import math
 
 import openmm as mm
 from openmm import unit
 
-from openmmcoordination import ContactMapForce, CoordinationForce
-
 from . import fluid
-from .cases import SWITCHING_TYPES
-from .common import CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS, PLUGIN, PLUMED
+from .common import CUSTOM_NONBONDED, ENERGY, NONBONDED, OPENMM, OPENMM_NO_GROUPS, PLUGIN, PLUMED
+from .plugin import candidate_pairs, plugin_force, plugin_value
 from .report import case_fields
 
-ENERGY = "0.5*k*(s-s0)^2"
-NUMBERS_ENERGY = "0.5*k*(mean-s0)^2+k*morethan"  # family N's CoordinationNumberForce
 #: Host set-up cost of OpenMM's interaction groups (CommonCalcCustomNonbondedForceKernel::initInteractionGroups
 #: checks every atom pair of the two sets; a binary search when the sets overlap), seconds per pair checked.
 OVERLAPPING_SETUP_SECONDS_PER_PAIR = 2e-8
@@ -46,55 +42,6 @@ def runs_on(contender, case):
     if contender in ANCHORS:
         return case.mode != "Pair" and math.isfinite(case.effective_dmax)
     return True
-
-
-def contact_map_force(case, geometry, k=1.0):
-    """Family M's ContactMapForce: SUM of one contact per pair, PLUMED's SWITCH={RATIONAL R_0=r0}, the suite's energy."""
-    force = ContactMapForce(ENERGY, ContactMapForce.Sum)
-    force.addGlobalParameter("k", k)
-    force.addGlobalParameter("s0", 0.0)
-    for a, b in zip(geometry.group_a, geometry.group_b):
-        force.addContact(int(a), int(b), case.r0)
-    force.setUsesPeriodicBoundaryConditions(case.pbc)
-    return force
-
-
-def plugin_force(case, geometry, k=1.0):
-    """The CoordinationForce of a case (family N's SPECIES rows: a CoordinationNumberForce, MoreThan and Mean;
-    family M: a ContactMapForce)."""
-    if case.contacts:
-        return contact_map_force(case, geometry, k)
-    if case.numbers:
-        from openmmcoordination import CoordinationNumberForce
-        force = CoordinationNumberForce(NUMBERS_ENERGY)
-        force.addReduction(CoordinationNumberForce.Mean)
-        force.addReduction(CoordinationNumberForce.MoreThan, "RATIONAL R_0=4")
-    else:
-        force = CoordinationForce(ENERGY)
-    force.addGlobalParameter("k", k)
-    force.addGlobalParameter("s0", 0.0)
-    force.setMode(getattr(CoordinationForce, case.mode))
-    force.setGroupA(geometry.group_a)
-    if case.center:
-        # The cluster's centre of mass, weighted by water's masses as given weights (the suite's particles are
-        # massless, so that they stay in place; the kernels treat every weighting alike).
-        from .cases import cluster_masses
-        weights = [float(w) for w in cluster_masses(len(geometry.cluster))]
-        force.setGroupA([force.addCenter(geometry.cluster, CoordinationForce.WeightedCenter, weights)])
-    if case.mode != "Self":
-        force.setGroupB(geometry.group_b)
-    force.setR0(case.r0)
-    force.setN(case.n)
-    force.setM(case.m)
-    force.setD0(case.d0)
-    force.setDMax(case.dmax)
-    force.setStretch(case.stretch)
-    force.setUsesPeriodicBoundaryConditions(case.pbc)
-    for method, arguments in SWITCHING_TYPES.get(case.switching, ()):
-        if method == "setSwitchingFunction":
-            arguments = tuple(getattr(CoordinationForce, name) for name in arguments)
-        getattr(force, method)(*arguments)
-    return force
 
 
 def geometric_sum(terms):
@@ -304,17 +251,11 @@ def last_force(system):
     return system.getForce(system.getNumForces() - 1)
 
 
-def coordination_of(contender, context, system):
+def coordination_of(contender, case, context, system):
     """s at the context's positions, from the contender's force (None for the NonbondedForce: it has no s)."""
     force = last_force(system)
-    if contender == PLUGIN and ContactMapForce.isinstance(force):  # family M: its one variable, s
-        return ContactMapForce.cast(force).getCollectiveVariableValues(context)[0]
-    if contender == PLUGIN:
-        plugin = CoordinationForce.cast(force)
-        try:
-            return plugin.getCoordination(context)
-        except Exception:  # a CoordinationNumberForce (family N) has no s: its first reduction, the mean of the c_i
-            return plugin.getCollectiveVariableValues(context)[0]
+    if contender == PLUGIN:  # family M: its one variable, s; family N's SPECIES rows: the mean of the c_i
+        return plugin_value(case, context, force)
     if contender == CUSTOM_NONBONDED:
         state = context.getState(getEnergy=True, groups={force.getForceGroup()})
         return state.getPotentialEnergy().value_in_unit(unit.kilojoule_per_mole)
@@ -323,14 +264,11 @@ def coordination_of(contender, context, system):
     return force.getCollectiveVariableValues(context)[0]
 
 
-def kernel_candidates(contender, context, system):
+def kernel_candidates(contender, case, context, system):
     """The pairs the plugin's kernel tests against the cutoff in one evaluation now (None for the other
-    contenders, and for a build of the plugin without getNumCandidatePairsInContext, which
+    contenders, a contact map, and a build of the plugin without getNumCandidatePairsInContext, which
     tools/compare-trees.sh may time with this suite)."""
-    if contender != PLUGIN or ContactMapForce.isinstance(last_force(system)):
-        return None
-    method = getattr(CoordinationForce.cast(last_force(system)), "getNumCandidatePairsInContext", None)
-    return None if method is None else method(context)
+    return candidate_pairs(case, context, last_force(system)) if contender == PLUGIN else None
 
 
 def add_published(cases, prepared, results):

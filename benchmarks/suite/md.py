@@ -8,7 +8,8 @@ from openmm import app, unit
 
 from .cases import Case, Geometry, count_unique_pairs
 from .common import NATIVE_PRECISION, NO_BIAS, OPENMM, PLUGIN, Skip, log
-from .contenders import coordination_of, openmm_force, openmm_setup_problem, plugin_force
+from .contenders import coordination_of, openmm_force, openmm_setup_problem
+from .plugin import plugin_force
 from .report import case_fields, measured_fields
 from .runner import attempt
 from .timing import make_context, measure_added, platform_precisions, seconds_per_step, steps_for
@@ -137,7 +138,7 @@ def md_variant(case, geometry, pairs, contender, water, base, precision, options
     else:
         system.addForce(openmm_force(case, geometry, system.getNumParticles(), k=1e-3))
     biased = md_context(system, water.positions, options.platform, precision)
-    s = coordination_of(contender, biased[0], system)  # at the minimized positions, the same for both contenders
+    s = coordination_of(contender, case, biased[0], system)  # at the minimized positions, the same for both contenders
     measurement = measure_added(base, biased, options, options.reps, min_rep)
     fields = measured_fields(measurement, pairs, s)
     fields.update({"ms_per_evaluation": None, "pairs_per_second": None, "ns_per_day": ns_per_day(measurement.biased),

@@ -9,6 +9,7 @@ from .cases import count_unique_pairs, make_geometry
 from .common import NATIVE_PRECISION, OPENMM, PLUGIN, Skip, log
 from .contenders import (build_system, coordination_of, kernel_candidates, openmm_setup_problem,
                          periodic_cutoff_problem, runs_on)
+from .plugin import unsupported
 from .report import case_fields, measured_fields
 from .timing import device_name, make_context, measure_added, platform_label, platform_precisions
 
@@ -75,9 +76,9 @@ def run_contender(case, contender, platform, precision, prepared, options, reps,
     setup = time.perf_counter() - start
     measurement = measure_added(base, biased, options, reps, options.min_rep_ms / 1e3,
                                 fluid.steps(options.quick) if case.moving else 1)
-    s = coordination_of(contender, biased[0], biased_system)
+    s = coordination_of(contender, case, biased[0], biased_system)
     fields = measured_fields(measurement, pairs, s)
-    fields["kernel_candidates"] = kernel_candidates(contender, biased[0], biased_system)
+    fields["kernel_candidates"] = kernel_candidates(contender, case, biased[0], biased_system)
     log(f"{case.label} | {contender} | {platform} {precision}: {measurement.added * 1e3:.4g} ms/eval, "
         f"s = {'none' if s is None else f'{s:.7g}'} (set-up {setup:.1f} s, K = {measurement.steps}, "
         f"{measurement.reps} reps)")
@@ -102,10 +103,31 @@ def attempt(results, base_fields, work):
     results.add({**base_fields, **fields})
 
 
+def row_fields(case, contender, platform, precision):
+    """The fields that name a row: its case, contender, platform and precision."""
+    return {"case": case.family, "label": case.label, "mode": case.mode, "atoms": case.atoms,
+            "contender": contender, "platform": platform_label(platform), "precision": precision}
+
+
+def supported_cases(cases, options, results):
+    """The cases the imported plugin can build. Each case it cannot (a tree without ContactMapForce, say, timed by
+    tools/compare-trees.sh) gets one line in the log and a skipped row of the plugin per precision, and is left out
+    for every contender, so that two trees are compared on the cases both have."""
+    kept = []
+    for case in cases:
+        reason = unsupported(case)
+        if reason is None:
+            kept.append(case)
+            continue
+        log(f"{case.label}: skipped: {reason}")
+        for precision in platform_precisions(options.platform, options.precisions):
+            results.add({**row_fields(case, PLUGIN, options.platform, precision), "status": "skipped", "note": reason})
+    return kept
+
+
 def run_case_contender(case, contender, platform, precision, prepared, options, reps, results, budget, state):
     """One (case, contender, platform, precision) row."""
-    base_fields = {"case": case.family, "label": case.label, "mode": case.mode, "atoms": case.atoms,
-                   "contender": contender, "platform": platform_label(platform), "precision": precision}
+    base_fields = row_fields(case, contender, platform, precision)
 
     def work():
         budget.check()
