@@ -1,7 +1,9 @@
 #ifndef OPENMM_COORDINATIONNUMBERFORCE_H_
 #define OPENMM_COORDINATIONNUMBERFORCE_H_
 
-#include "CoordinationForce.h"
+#include "PairSwitchingForce.h"
+#include "internal/windowsExportCoordination.h"
+#include "openmm/Context.h"
 #include <string>
 #include <vector>
 
@@ -15,10 +17,10 @@ namespace CoordinationPlugin {
  * c_i = sum over entries j of group B (group A in Self mode), j != i, of sigma(r_ij) * r_ij^p
  * @endcode
  *
- * with sigma the switching function of the inherited settings (every type, r0, d0, dmax, stretch, periodic
- * boundary conditions: as for CoordinationForce) and p the power of COORDINATION_MOMENTS (setRPower(), default
+ * with sigma the force's switching function (SwitchingSettings: every type, r0, d0, dmax, stretch; the setters of
+ * PairSwitchingForce, as for CoordinationForce) and p the power of COORDINATION_MOMENTS (setRPower(), default
  * 0: PLUMED's COORDINATIONNUMBER). Modes: Self (PLUMED's SPECIES=A: B is A) and Dual (SPECIESA=A SPECIESB=B);
- * Pair mode has no per-atom numbers and is refused. Centres (addCenter(): PLUMED's COM and CENTER virtual atoms) may
+ * Pair mode has no per-atom numbers and is refused when a Context is created. Centres (addCenter(): PLUMED's COM and CENTER virtual atoms) may
  * stand in either group: a centre in group A has its own c_i, as a virtual atom in PLUMED's SPECIESA does, and a
  * centre in group B counts as a neighbour. As in PLUMED's CONTACT_MATRIX, a pair closer than
  * DBL_EPSILON in r^2 (1.5e-8 nm: the same atom, or two atoms at one place) contributes 0, and so does a pair
@@ -54,7 +56,7 @@ namespace CoordinationPlugin {
  * the energy or a dE/dc_i that is not finite, such as Min with a c_i of 0) the energy is NaN and no force is
  * applied, on every platform.
  */
-class OPENMM_EXPORT_COORDINATION CoordinationNumberForce : public CoordinationForce {
+class OPENMM_EXPORT_COORDINATION CoordinationNumberForce : public PairSwitchingForce {
 public:
     /**
      * How the coordination numbers are reduced to a collective variable (see the class comment for each).
@@ -84,7 +86,7 @@ public:
         Moment = 10
     };
     /**
-     * Create a CoordinationNumberForce: Self mode, no reductions, the inherited switching function defaults.
+     * Create a CoordinationNumberForce: Self mode, no reductions, the default switching function.
      *
      * @param energy   the energy: a Lepton expression of the reductions' names and of global parameters
      *                 (kJ/mol). Default "0".
@@ -181,6 +183,21 @@ public:
      * @return the line
      */
     std::string toPlumed(const std::string& label = "c") const override;
+
+    /**
+     * The class's name in messages.
+     *
+     * @return "CoordinationNumberForce"
+     */
+    std::string getForceClassName() const override { return "CoordinationNumberForce"; }
+
+protected:
+    /**
+     * Create the ForceImpl (called by OpenMM when a Context is created).
+     *
+     * @return a new CoordinationNumberForceImpl
+     */
+    OpenMM::ForceImpl* createImpl() const override;
 
 private:
     class ReductionInfo;

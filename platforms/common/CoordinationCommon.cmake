@@ -1,19 +1,21 @@
-# Shared by the GPU platform plugins: the common kernels' C++ sources (CoordinationForce's kernel class and its
-# plan, arrays, program, kernel set, box and switching-function defines; ContactMapForce's the same), and their
-# kernel sources (.cc)
-# embedded into a generated C++ file so that the platform compiles them at run time (as one program:
-# CommonCoordinationProgram concatenates them in the order of this list).
+# Shared by the GPU platform plugins: the common kernels' C++ sources (src/<concern>/, headers in include/<concern>/)
+# and their kernel sources (src/kernels/<concern>/*.cc), embedded into a generated C++ file so that the platform
+# compiles them at run time: each is CoordinationKernelSources::<file name without .cc> (file names are unique), and
+# each program (CommonPairProgram, CommonContactMapProgram) concatenates the ones it needs in its own order.
 set(COORDINATION_COMMON_DIR "${CMAKE_CURRENT_LIST_DIR}")
-set(COORDINATION_KERNEL_FILES "")
-foreach(kernel_name common centers switching sorting neighborList finish numbers tiles reorder contactmap)
-    list(APPEND COORDINATION_KERNEL_FILES "${COORDINATION_COMMON_DIR}/src/kernels/${kernel_name}.cc")
-endforeach()
+file(GLOB_RECURSE COORDINATION_KERNEL_FILES CONFIGURE_DEPENDS "${COORDINATION_COMMON_DIR}/src/kernels/*.cc")
+list(SORT COORDINATION_KERNEL_FILES)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${COORDINATION_KERNEL_FILES})
 set(generated_dir "${CMAKE_BINARY_DIR}/generated")
 set(header "#ifndef COORDINATION_KERNEL_SOURCES_H_\n#define COORDINATION_KERNEL_SOURCES_H_\n#include <string>\nnamespace CoordinationPlugin {\n/** Kernel sources of platforms/common/src/kernels, compiled by the platform at run time. */\nclass CoordinationKernelSources {\npublic:\n")
 set(body "#include \"CoordinationKernelSources.h\"\nusing namespace CoordinationPlugin;\n")
+set(kernel_names "")
 foreach(kernel_file ${COORDINATION_KERNEL_FILES})
     get_filename_component(kernel_name "${kernel_file}" NAME_WE)
+    if(kernel_name IN_LIST kernel_names)
+        message(FATAL_ERROR "Two kernel sources named ${kernel_name}.cc under ${COORDINATION_COMMON_DIR}/src/kernels")
+    endif()
+    list(APPEND kernel_names "${kernel_name}")
     file(READ "${kernel_file}" kernel_text)
     string(APPEND header "    static const std::string ${kernel_name};\n")
     string(APPEND body "const std::string CoordinationKernelSources::${kernel_name} = R\"KERNELSOURCE(${kernel_text})KERNELSOURCE\";\n")
@@ -24,18 +26,6 @@ file(WRITE "${generated_dir}/CoordinationKernelSources.cpp.new" "${body}")
 configure_file("${generated_dir}/CoordinationKernelSources.h.new" "${generated_dir}/CoordinationKernelSources.h" COPYONLY)
 configure_file("${generated_dir}/CoordinationKernelSources.cpp.new" "${generated_dir}/CoordinationKernelSources.cpp" COPYONLY)
 
-set(COORDINATION_COMMON_SOURCES
-    "${COORDINATION_COMMON_DIR}/src/CommonCoordinationKernels.cpp"
-    "${COORDINATION_COMMON_DIR}/src/CommonCoordinationPlan.cpp"
-    "${COORDINATION_COMMON_DIR}/src/CommonCoordinationArrays.cpp"
-    "${COORDINATION_COMMON_DIR}/src/CommonCoordinationProgram.cpp"
-    "${COORDINATION_COMMON_DIR}/src/CommonCoordinationKernelSet.cpp"
-    "${COORDINATION_COMMON_DIR}/src/CommonCoordinationBox.cpp"
-    "${COORDINATION_COMMON_DIR}/src/CommonSwitchingDefines.cpp"
-    "${COORDINATION_COMMON_DIR}/src/CommonCalcContactMapForceKernel.cpp"
-    "${COORDINATION_COMMON_DIR}/src/CommonContactMapPlan.cpp"
-    "${COORDINATION_COMMON_DIR}/src/CommonContactMapArrays.cpp"
-    "${COORDINATION_COMMON_DIR}/src/CommonContactMapProgram.cpp"
-    "${COORDINATION_COMMON_DIR}/src/CommonContactMapKernelSet.cpp"
-    "${generated_dir}/CoordinationKernelSources.cpp")
+file(GLOB COORDINATION_COMMON_HOST_SOURCES CONFIGURE_DEPENDS "${COORDINATION_COMMON_DIR}/src/*/*.cpp")
+set(COORDINATION_COMMON_SOURCES ${COORDINATION_COMMON_HOST_SOURCES} "${generated_dir}/CoordinationKernelSources.cpp")
 set(COORDINATION_COMMON_INCLUDES "${COORDINATION_COMMON_DIR}/include" "${generated_dir}")

@@ -3,7 +3,8 @@
 Importing this package loads the plugin's platform kernels into OpenMM (from ``lib/plugins`` next
 to this file) and registers its XML serialization, then exposes :class:`CoordinationForce`,
 :class:`CoordinationNumberForce` (per-atom coordination numbers and their reductions),
-:class:`ContactMapForce` (PLUMED's CONTACTMAP) and the PLUMED
+:class:`ContactMapForce` (PLUMED's CONTACTMAP), their bases :class:`CoordinationBiasForce` and
+:class:`PairSwitchingForce`, :class:`SwitchingSettings` (one switching function) and the PLUMED
 translator (:func:`fromPlumedFile`, :func:`fromPlumed`, :func:`toPlumed`).
 """
 import os as _os
@@ -28,15 +29,18 @@ pluginLoadedLibNames = _load_plugins()
 
 from .coordination import (  # noqa: E402
     ContactMapForce,
+    CoordinationBiasForce,
     CoordinationForce,
     CoordinationNumberForce,
+    PairSwitchingForce,
     PlumedInput,
     PlumedTranslator,
+    SwitchingSettings,
     fromPlumed,
     fromPlumedFile,
     toPlumed,
 )
 
-__all__ = ["ContactMapForce", "CoordinationForce", "CoordinationNumberForce", "PlumedInput", "PlumedTranslator", "fromPlumed",
-           "fromPlumedFile", "toPlumed"]
+__all__ = ["ContactMapForce", "CoordinationBiasForce", "CoordinationForce", "CoordinationNumberForce", "PairSwitchingForce",
+           "PlumedInput", "PlumedTranslator", "SwitchingSettings", "fromPlumed", "fromPlumedFile", "toPlumed"]
 __version__ = "0.2.0"  # also in pyproject.toml and CMakeLists.txt (tests/python/test_packaging.py checks)

@@ -17,12 +17,12 @@ _PER_NANOMETER = unit.nanometer**-1
 #: The range of a C++ int, which every integer argument is passed as.
 _INT_MIN, _INT_MAX = -2**31, 2**31 - 1
 #: What the integer arguments allow, for the message of a value beyond a C++ int (the C++ setter checks the rest).
-EXPONENT_FROM_1 = "1 to 16777216 (CoordinationForce.MaxExponent)"
-EXPONENT_FROM_0 = "0 to 16777216 (CoordinationForce.MaxExponent)"
+EXPONENT_FROM_1 = "1 to 16777216 (SwitchingSettings.MaxExponent)"
+EXPONENT_FROM_0 = "0 to 16777216 (SwitchingSettings.MaxExponent)"
 GLOBAL_PARAMETER_INDEX = "an index from 0 to getNumGlobalParameters() - 1"
 DERIVATIVE_INDEX = "an index from 0 to getNumEnergyParameterDerivatives() - 1"
 MODE = "CoordinationForce.Self, Dual or Pair"
-SWITCHING_FUNCTION = "one of the CoordinationForce.SwitchingFunction values (Rational to Custom: 0 to 8)"
+SWITCHING_FUNCTION = "one of the SwitchingFunction values (CoordinationForce.Rational to Custom: 0 to 8)"
 CV_INDEX = "an index from 0 to getNumCollectiveVariables() - 1"
 REDUCTION_INDEX = "an index from 0 to getNumReductions() - 1"
 REDUCTION_TYPE = "one of the CoordinationNumberForce.ReductionType values (Sum to Moment: 0 to 10)"
@@ -48,10 +48,16 @@ def length(value, method, name, cls="CoordinationForce"):
                      cls=cls)
 
 
-def inverse_length(value, method, name):
+def inverse_length(value, method, name, cls="CoordinationForce"):
     """An inverse length in 1/nm: a number or a Quantity of 1/length."""
     return _quantity(value, _PER_NANOMETER, method, name,
-                     "an inverse length (a number of 1/nm, or a Quantity such as 50/unit.nanometer)")
+                     "an inverse length (a number of 1/nm, or a Quantity such as 50/unit.nanometer)", cls=cls)
+
+
+def native_q(beta, lambda_, reference, method, cls="CoordinationForce"):
+    """NativeQ's (beta, lambda, reference): 1/nm, a number, nm."""
+    return (inverse_length(beta, method, "beta", cls), number(lambda_, method, "lambda", cls=cls),
+            length(reference, method, "reference", cls))
 
 
 def number(value, method, name, expected="a number", cls="CoordinationForce"):
@@ -147,14 +153,19 @@ def numbers_list(values, method, name, cls="ContactMapForce"):
     return [number(value, method, "%s entry %d" % (name, i), cls=cls) for i, value in enumerate(values)]
 
 
+def _is_switching_settings(value):
+    """Whether a value is a SwitchingSettings (the wrapper's class, which this module cannot import)."""
+    return type(value).__name__ == "SwitchingSettings"
+
+
 def contact(args, method, cls="ContactMapForce"):
-    """The positional arguments of ContactMapForce.addContact: (particle1, particle2, r0[, reference[, weight]]) or
-    (particle1, particle2, type, r0, d0, dmax, stretch, shape, reference, weight); lengths in nm or Quantities of a
-    length (another count of arguments is left to the wrapper's own TypeError)."""
+    """The positional arguments of ContactMapForce.addContact: (particle1, particle2, r0 or switching[, reference[,
+    weight]]) or (particle1, particle2, type, r0, d0, dmax, stretch, shape, reference, weight); lengths in nm or
+    Quantities of a length (another count of arguments is left to the wrapper's own TypeError)."""
     args = tuple(args)
     if 3 <= len(args) <= 5:
-        converted = [member(args[0], method, "particle1", cls), member(args[1], method, "particle2", cls),
-                     length(args[2], method, "r0", cls)]
+        third = args[2] if _is_switching_settings(args[2]) else length(args[2], method, "r0", cls)
+        converted = [member(args[0], method, "particle1", cls), member(args[1], method, "particle2", cls), third]
         converted += [number(value, method, name, cls=cls) for name, value in zip(("reference", "weight"), args[3:])]
         return tuple(converted)
     if len(args) == 10:
@@ -165,6 +176,48 @@ def contact(args, method, cls="ContactMapForce"):
                 boolean(stretch, method, "stretch", cls), numbers_list(shape, method, "shape", cls),
                 number(reference, method, "reference", cls=cls), number(weight, method, "weight", cls=cls))
     return args
+
+
+def contact_map(args):
+    """The positional arguments (energy[, reduction]) of the ContactMapForce constructor."""
+    args = tuple(args)
+    if len(args) > 0:
+        args = (text(args[0], "ContactMapForce", "energy", cls="ContactMapForce"),) + args[1:]
+    if len(args) > 1:
+        args = args[:1] + (integer(args[1], "ContactMapForce", "reduction", CONTACT_MAP_REDUCTION,
+                                   cls="ContactMapForce"),) + args[2:]
+    return args
+
+
+def switching_settings(args):
+    """The positional arguments (type[, r0[, d0[, dmax[, stretch]]]]) of the SwitchingSettings constructor."""
+    args = tuple(args)
+    if not 1 <= len(args) <= 5:
+        return args
+    method, cls = "SwitchingSettings", "SwitchingSettings"
+    converted = [integer(args[0], method, "type", SWITCHING_FUNCTION, cls=cls)]
+    converted += [length(value, method, name, cls) for name, value in zip(("r0", "d0", "dmax"), args[1:4])]
+    if len(args) > 4:
+        converted.append(boolean(args[4], method, "stretch", cls))
+    return tuple(converted)
+
+
+#: How each argument of SwitchingSettings' factories (rational, smap, nativeQ, custom) is converted.
+_FACTORY_ARGUMENTS = {"r0": length, "d0": length, "dmax": length, "reference": length, "beta": inverse_length,
+                      "lambda": lambda value, method, name, cls: number(value, method, name, cls=cls),
+                      "expression": lambda value, method, name, cls: text(value, method, name, cls=cls),
+                      "n": lambda value, method, name, cls: integer(value, method, name, EXPONENT_FROM_1, cls=cls),
+                      "m": lambda value, method, name, cls: integer(value, method, name, EXPONENT_FROM_0, cls=cls),
+                      "a": lambda value, method, name, cls: integer(value, method, name, EXPONENT_FROM_1, cls=cls),
+                      "b": lambda value, method, name, cls: integer(value, method, name, EXPONENT_FROM_1, cls=cls)}
+
+
+def switching_factory(args, names, method):
+    """The positional arguments of a SwitchingSettings factory, named names (a wrong count is the wrapper's error)."""
+    args = tuple(args)
+    if len(args) > len(names):
+        return args
+    return tuple(_FACTORY_ARGUMENTS[name](value, method, name, "SwitchingSettings") for name, value in zip(names, args))
 
 
 def center(args, method, cls="ContactMapForce"):
@@ -180,8 +233,3 @@ def center(args, method, cls="ContactMapForce"):
     if len(args) > 3:
         converted.append(boolean(args[3], method, "makeWhole", cls))
     return tuple(converted)
-
-
-def center_arguments(args, method):
-    """The positional arguments (particles[, weighting[, weights[, makeWhole]]]) of CoordinationForce.addCenter."""
-    return center(args, method, cls="CoordinationForce")

@@ -1,6 +1,6 @@
-#include "ContactMapForceProxy.h"
 #include "ContactMapForce.h"
-#include "CoordinationForceXml.h"
+#include "CoordinationBiasForceXml.h"
+#include "ForceProxy.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/serialization/SerializationNode.h"
 #include <limits>
@@ -17,56 +17,37 @@ namespace {
 
 const int CurrentVersion = 1;
 const char* const ClassName = "ContactMapForce";
+typedef CoordinationBiasForceXml Xml;
 
 int intProperty(const SerializationNode& node, const string& property, const string& where) {
-    return CoordinationForceXml::intProperty(node, property, where, ClassName);
+    return Xml::intProperty(node, property, where, ClassName);
 }
 
-/** A child node, which must exist (OpenMM's getChildNode's error names neither the class nor the fix). */
 const SerializationNode& child(const SerializationNode& node, const string& name, const string& where) {
-    for (const SerializationNode& candidate : node.getChildren())
-        if (candidate.getName() == name)
-            return candidate;
-    throw OpenMMException(string(ClassName) + ": the XML's " + where + " has no <" + name + "> element; write it with "
-                          "XmlSerializer");
+    return Xml::child(node, name, where, ClassName);
 }
 
-/** The children of a list element, each of which must be called name. */
 const vector<SerializationNode>& items(const SerializationNode& list, const string& name, const string& where) {
-    for (const SerializationNode& item : list.getChildren())
-        if (item.getName() != name)
-            throw OpenMMException(string(ClassName) + ": the XML's " + where + " holds a <" + item.getName() +
-                                  "> element; only <" + name + "> elements belong there");
-    return list.getChildren();
+    return Xml::items(list, name, where, ClassName);
 }
 
-/** Calls a setter with values read from XML; a value it refuses is an error that says it came from the XML. */
-template <class Set>
-void setFromXml(const string& what, Set set) {
-    try {
-        set();
-    } catch (const OpenMMException& error) {
-        throw OpenMMException(string(ClassName) + ": cannot read the XML's " + what + ": " + error.what());
-    }
-}
+template <class Set> void setFromXml(const string& what, Set set) { Xml::setFromXml(ClassName, what, set); }
 
 } // namespace
 
-ContactMapForceProxy::ContactMapForceProxy() : SerializationProxy("ContactMapForce") {}
+// Version 1: the contacts (particles, switching function, reference, weight), the map's Custom expression, the
+// reduction, the centres (their particles and weights as lists), the global parameters and derivatives.
 
-void ContactMapForceProxy::serialize(const void* object, SerializationNode& node) const {
+template <> void ForceProxy<ContactMapForce>::serialize(const void* object, SerializationNode& node) const {
     const ContactMapForce& force = *reinterpret_cast<const ContactMapForce*>(object);
     node.setIntProperty("version", CurrentVersion);
-    node.setStringProperty("name", force.getName());
-    node.setIntProperty("forceGroup", force.getForceGroup());
-    node.setStringProperty("energy", force.getEnergyFunction());
-    node.setIntProperty("reduction", (int) force.getReduction());
-    node.setBoolProperty("usesPeriodic", force.usesPeriodicBoundaryConditions());
+    Xml::writeBase(force, node);
+    node.setIntProperty("reduction", (int)force.getReduction());
     node.setStringProperty("customSwitchingFunction", force.getCustomSwitchingFunction());
     SerializationNode& contacts = node.createChildNode("Contacts");
     for (int n = 0; n < force.getNumContacts(); n++) {
         int particle1, particle2;
-        CoordinationForce::SwitchingFunction type;
+        ContactMapForce::SwitchingFunction type;
         double r0, d0, dmax, reference, weight;
         bool stretch;
         vector<double> shape;
@@ -76,7 +57,7 @@ void ContactMapForceProxy::serialize(const void* object, SerializationNode& node
         SerializationNode& contact = contacts.createChildNode("Contact");
         contact.setIntProperty("particle1", particle1)
             .setIntProperty("particle2", particle2)
-            .setIntProperty("type", (int) type)
+            .setIntProperty("type", (int)type)
             .setDoubleProperty("r0", r0)
             .setDoubleProperty("d0", d0)
             .setBoolProperty("noCutoff", noCutoff)
@@ -91,12 +72,12 @@ void ContactMapForceProxy::serialize(const void* object, SerializationNode& node
     SerializationNode& centers = node.createChildNode("Centers");
     for (int k = 0; k < force.getNumCenters(); k++) {
         vector<int> particles;
-        CoordinationForce::CenterWeighting weighting;
+        ContactMapForce::CenterWeighting weighting;
         vector<double> weights;
         bool makeWhole;
         force.getCenterParameters(k, particles, weighting, weights, makeWhole);
         SerializationNode& center = centers.createChildNode("Center");
-        center.setIntProperty("weighting", (int) weighting).setBoolProperty("makeWhole", makeWhole);
+        center.setIntProperty("weighting", (int)weighting).setBoolProperty("makeWhole", makeWhole);
         SerializationNode& particleNodes = center.createChildNode("Particles");
         for (int particle : particles)
             particleNodes.createChildNode("Particle").setIntProperty("index", particle);
@@ -104,29 +85,15 @@ void ContactMapForceProxy::serialize(const void* object, SerializationNode& node
         for (double value : weights)
             weightNodes.createChildNode("Weight").setDoubleProperty("value", value);
     }
-    SerializationNode& parameters = node.createChildNode("GlobalParameters");
-    for (int i = 0; i < force.getNumGlobalParameters(); i++)
-        parameters.createChildNode("Parameter")
-            .setStringProperty("name", force.getGlobalParameterName(i))
-            .setDoubleProperty("default", force.getGlobalParameterDefaultValue(i));
-    SerializationNode& derivatives = node.createChildNode("EnergyParameterDerivatives");
-    for (int i = 0; i < force.getNumEnergyParameterDerivatives(); i++)
-        derivatives.createChildNode("Parameter").setStringProperty("name", force.getEnergyParameterDerivativeName(i));
+    Xml::writeParameters(force, node);
 }
 
-void* ContactMapForceProxy::deserialize(const SerializationNode& node) const {
-    const int version = intProperty(node, "version", "version");
-    if (version != CurrentVersion)
-        throw OpenMMException(string(ClassName) + ": cannot read XML of version " + std::to_string(version) +
-                              "; this plugin reads version " + std::to_string(CurrentVersion) +
-                              " (update openmm-coordination)");
-    std::unique_ptr<ContactMapForce> force(new ContactMapForce(node.getStringProperty("energy")));
-    force->setName(node.getStringProperty("name", force->getName()));
-    setFromXml("forceGroup", [&] { force->setForceGroup(intProperty(node, "forceGroup", "forceGroup")); });
-    setFromXml("reduction", [&] {
-        force->setReduction((ContactMapForce::Reduction) intProperty(node, "reduction", "reduction"));
-    });
-    force->setUsesPeriodicBoundaryConditions(node.getBoolProperty("usesPeriodic"));
+template <> void* ForceProxy<ContactMapForce>::deserialize(const SerializationNode& node) const {
+    Xml::version(node, 1, CurrentVersion, ClassName);
+    std::unique_ptr<ContactMapForce> force(new ContactMapForce());
+    Xml::readBase(node, *force, ClassName);
+    setFromXml("reduction",
+               [&] { force->setReduction((ContactMapForce::Reduction)intProperty(node, "reduction", "reduction")); });
     force->setCustomSwitchingFunction(node.getStringProperty("customSwitchingFunction"));
     for (const SerializationNode& contact : items(child(node, "Contacts", "force"), "Contact", "<Contacts>")) {
         const string where = "contact " + std::to_string(force->getNumContacts());
@@ -138,7 +105,7 @@ void* ContactMapForceProxy::deserialize(const SerializationNode& node) const {
         setFromXml(where, [&] {
             force->addContact(intProperty(contact, "particle1", where + " particle1"),
                               intProperty(contact, "particle2", where + " particle2"),
-                              (CoordinationForce::SwitchingFunction) intProperty(contact, "type", where + " type"),
+                              (ContactMapForce::SwitchingFunction)intProperty(contact, "type", where + " type"),
                               contact.getDoubleProperty("r0"), contact.getDoubleProperty("d0"), dmax,
                               contact.getBoolProperty("stretch"), shape, contact.getDoubleProperty("reference"),
                               contact.getDoubleProperty("weight"));
@@ -149,20 +116,17 @@ void* ContactMapForceProxy::deserialize(const SerializationNode& node) const {
         vector<int> particles;
         for (const SerializationNode& particle :
              items(child(center, "Particles", where), "Particle", where + "'s <Particles>"))
-            particles.push_back(intProperty(particle, "index", where + " particle " + std::to_string(particles.size())));
+            particles.push_back(
+                intProperty(particle, "index", where + " particle " + std::to_string(particles.size())));
         vector<double> weights;
         for (const SerializationNode& weight : items(child(center, "Weights", where), "Weight", where + "'s <Weights>"))
             weights.push_back(weight.getDoubleProperty("value"));
         setFromXml(where, [&] {
-            force->addCenter(particles, (CoordinationForce::CenterWeighting) intProperty(center, "weighting", where + " weighting"),
+            force->addCenter(particles,
+                             (ContactMapForce::CenterWeighting)intProperty(center, "weighting", where + " weighting"),
                              weights, center.getBoolProperty("makeWhole"));
         });
     }
-    for (const SerializationNode& parameter :
-         items(child(node, "GlobalParameters", "force"), "Parameter", "<GlobalParameters>"))
-        force->addGlobalParameter(parameter.getStringProperty("name"), parameter.getDoubleProperty("default"));
-    for (const SerializationNode& parameter :
-         items(child(node, "EnergyParameterDerivatives", "force"), "Parameter", "<EnergyParameterDerivatives>"))
-        force->addEnergyParameterDerivative(parameter.getStringProperty("name"));
+    Xml::readParameters(node, *force, ClassName);
     return force.release();
 }

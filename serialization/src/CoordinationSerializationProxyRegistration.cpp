@@ -1,9 +1,7 @@
 #include "ContactMapForce.h"
-#include "ContactMapForceProxy.h"
 #include "CoordinationForce.h"
-#include "CoordinationForceProxy.h"
 #include "CoordinationNumberForce.h"
-#include "CoordinationNumberForceProxy.h"
+#include "ForceProxy.h"
 #include "openmm/serialization/SerializationProxy.h"
 
 #if defined(WIN32)
@@ -23,7 +21,9 @@ using namespace OpenMM;
 
 // Runs when the library is loaded, so XmlSerializer knows the plugin's forces wherever the plugin is used.
 extern "C" void registerCoordinationSerializationProxies() {
-    SerializationProxy::registerProxy(typeid(CoordinationForce), new CoordinationForceProxy());
-    SerializationProxy::registerProxy(typeid(CoordinationNumberForce), new CoordinationNumberForceProxy());
-    SerializationProxy::registerProxy(typeid(ContactMapForce), new ContactMapForceProxy());
+    SerializationProxy::registerProxy(typeid(CoordinationForce),
+                                      new ForceProxy<CoordinationForce>("CoordinationForce"));
+    SerializationProxy::registerProxy(typeid(CoordinationNumberForce),
+                                      new ForceProxy<CoordinationNumberForce>("CoordinationNumberForce"));
+    SerializationProxy::registerProxy(typeid(ContactMapForce), new ForceProxy<ContactMapForce>("ContactMapForce"));
 }

@@ -44,13 +44,13 @@ namespace BruteForce {
 
 /** The shape vector of a contact's settings (ContactMapForce::addContact's {n, m}, {a, b}, {beta, lambda, ref}). */
 inline std::vector<double> shapeOf(const SwitchingSettings& settings) {
-    switch (settings.type) {
+    switch (settings.getType()) {
     case CoordinationForce::Rational:
-        return {(double) settings.n, (double) settings.m};
+        return {(double)settings.getN(), (double)settings.getM()};
     case CoordinationForce::Smap:
-        return {(double) settings.smapA, (double) settings.smapB};
+        return {(double)settings.getSmapA(), (double)settings.getSmapB()};
     case CoordinationForce::NativeQ:
-        return {settings.qBeta, settings.qLambda, settings.qReference};
+        return {settings.getNativeQBeta(), settings.getNativeQLambda(), settings.getNativeQReference()};
     default:
         return {};
     }
@@ -63,17 +63,10 @@ inline void addTo(CoordinationPlugin::ContactMapForce& force, const std::vector<
         force.addCenter(center.particles, CoordinationForce::WeightedCenter, center.weights, center.makeWhole);
     for (const OracleContact& contact : contacts) {
         const SwitchingSettings& s = contact.settings;
-        force.addContact(contact.particle1, contact.particle2, s.type, s.r0, s.d0, s.dmax, s.stretch, shapeOf(s),
-                         contact.reference, contact.weight);
+        force.addContact(contact.particle1, contact.particle2, s.getType(), s.getR0(), s.getD0(), s.getDMax(),
+                         s.getStretch(), shapeOf(s), contact.reference, contact.weight);
     }
 }
-
-/** A 3-vector in long double. */
-struct LongVec {
-    long double x[3] = {0.0L, 0.0L, 0.0L};
-    long double& operator[](int i) { return x[i]; }
-    long double operator[](int i) const { return x[i]; }
-};
 
 /**
  * The contact map of PLUMED's definitions at the given positions. periodic: PLUMED's PBC on (the cell's images);
@@ -89,26 +82,8 @@ inline OracleContactMap contactMap(const std::vector<OracleContact>& contacts, c
             members[i][axis] = positions[i][axis];
     for (size_t k = 0; k < centers.size(); k++) {
         const OracleCenter& center = centers[k];
-        long double total = 0.0L;
-        LongVec previous, sum;
-        for (size_t j = 0; j < center.particles.size(); j++) {
-            LongVec here;
-            const OpenMM::Vec3& x = positions[center.particles[j]];
-            if (j == 0 || !(center.makeWhole && cell.periodic))
-                for (int axis = 0; axis < 3; axis++)
-                    here[axis] = x[axis];
-            else {
-                const OpenMM::Vec3 step = minimumImage(x - positions[center.particles[j - 1]], cell);
-                for (int axis = 0; axis < 3; axis++)
-                    here[axis] = previous[axis] + step[axis];
-            }
-            for (int axis = 0; axis < 3; axis++)
-                sum[axis] += center.weights[j] * here[axis];
-            total += center.weights[j];
-            previous = here;
-        }
-        for (int axis = 0; axis < 3; axis++)
-            members[positions.size() + k][axis] = sum[axis] / total;
+        const std::vector<long double> weights(center.weights.begin(), center.weights.end());
+        members[positions.size() + k] = centerOf(center.particles, weights, center.makeWhole, positions, cell);
     }
     auto memberIndex = [&](int id) { return id >= 0 ? (size_t) id : positions.size() + (size_t) (-1 - id); };
     // Each contact's value and its gradient with respect to its second member.

@@ -4,13 +4,17 @@
 /*
  * An independent oracle for the tests: PLUMED's COORDINATION written out again from its definition,
  * in plain long double loops. Nothing here uses the plugin's code (not RationalSwitchingFunction, not
- * the kernels); only CoordinationForce::Mode names the three ways of pairing the groups.
+ * the kernels); only CoordinationForce::Mode names the three ways of pairing the groups, and the settings are
+ * read through SwitchingSettings' getters (never getEffectiveM() or getEffectiveDMax(): this file resolves them).
  */
 
 #include "CoordinationForce.h"
+#include "SwitchingSettings.h"
 #include "openmm/Vec3.h"
+#include <cfloat>
 #include <cmath>
 #include <limits>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,40 +22,44 @@
 namespace CoordinationTest {
 
 /**
- * The switching settings exactly as a user passes them to CoordinationForce (m = 0 and dmax = 0 unresolved).
- * A Custom function is named by its expression; the brute force knows the expressions the tests use
- * (BruteForce::customFunction).
+ * The switching settings exactly as a user passes them to a force (m = 0 and dmax = 0 unresolved): the plugin's
+ * value type, read here through its getters only. A Custom function is named by its expression; the brute force
+ * knows the expressions the tests use (BruteForce::customFunction).
  */
-struct SwitchingSettings {
-    double r0 = 0.3;
-    int n = 6;
-    int m = 0;
-    double d0 = 0.0;
-    double dmax = 0.0;
-    bool stretch = true;
-    CoordinationPlugin::CoordinationForce::SwitchingFunction type = CoordinationPlugin::CoordinationForce::Rational;
-    int smapA = 0, smapB = 0;
-    double qBeta = 50.0, qLambda = 1.8, qReference = 0.0;
-    std::string custom;
+using SwitchingSettings = CoordinationPlugin::SwitchingSettings;
 
-    std::string describe() const {
-        static const char* names[] = {"Rational", "Exponential", "Gaussian", "Smap", "Cubic",
-                                      "Tanh", "Cosinus", "NativeQ", "Custom"};
-        std::string dmaxText = (dmax == 0.0 ? "auto" : (std::isinf(dmax) ? "inf" : std::to_string(dmax)));
-        std::string typeText = names[(int) type];
-        if (type == CoordinationPlugin::CoordinationForce::Rational)
-            typeText += " n=" + std::to_string(n) + " m=" + std::to_string(m);
-        else if (type == CoordinationPlugin::CoordinationForce::Smap)
-            typeText += " a=" + std::to_string(smapA) + " b=" + std::to_string(smapB);
-        else if (type == CoordinationPlugin::CoordinationForce::NativeQ)
-            typeText += " beta=" + std::to_string(qBeta) + " lambda=" + std::to_string(qLambda) +
-                        " ref=" + std::to_string(qReference);
-        else if (type == CoordinationPlugin::CoordinationForce::Custom)
-            typeText += " " + custom;
-        return typeText + " r0=" + std::to_string(r0) + " d0=" + std::to_string(d0) + " dmax=" + dmaxText +
-               (stretch ? " stretch" : " nostretch");
-    }
-};
+/** The settings in words, for test messages. */
+inline std::string describe(const SwitchingSettings& settings) {
+    using CoordinationPlugin::CoordinationBiasForce;
+    static const char* names[] = {"Rational", "Exponential", "Gaussian", "Smap",  "Cubic",
+                                  "Tanh",     "Cosinus",     "NativeQ",  "Custom"};
+    const double dmax = settings.getDMax();
+    std::string dmaxText = (dmax == 0.0 ? "auto" : (std::isinf(dmax) ? "inf" : std::to_string(dmax)));
+    std::string typeText = names[(int)settings.getType()];
+    if (settings.getType() == CoordinationBiasForce::Rational)
+        typeText += " n=" + std::to_string(settings.getN()) + " m=" + std::to_string(settings.getM());
+    else if (settings.getType() == CoordinationBiasForce::Smap)
+        typeText += " a=" + std::to_string(settings.getSmapA()) + " b=" + std::to_string(settings.getSmapB());
+    else if (settings.getType() == CoordinationBiasForce::NativeQ)
+        typeText += " beta=" + std::to_string(settings.getNativeQBeta()) +
+                    " lambda=" + std::to_string(settings.getNativeQLambda()) +
+                    " ref=" + std::to_string(settings.getNativeQReference());
+    else if (settings.getType() == CoordinationBiasForce::Custom)
+        typeText += " " + settings.getCustomExpression();
+    return typeText + " r0=" + std::to_string(settings.getR0()) + " d0=" + std::to_string(settings.getD0()) +
+           " dmax=" + dmaxText + (settings.getStretch() ? " stretch" : " nostretch");
+}
+
+} // namespace CoordinationTest
+
+namespace CoordinationPlugin {
+/** How GoogleTest prints SwitchingSettings in a failure message. */
+inline void PrintTo(const SwitchingSettings& settings, std::ostream* stream) {
+    *stream << CoordinationTest::describe(settings);
+}
+} // namespace CoordinationPlugin
+
+namespace CoordinationTest {
 
 /** A switching function value and its derivative with respect to r (1/nm). */
 struct SigmaAndSlope {
@@ -64,20 +72,22 @@ namespace BruteForce {
 using Type = CoordinationPlugin::CoordinationForce::SwitchingFunction;
 using CoordinationPlugin::CoordinationForce;
 
-inline int effectiveM(const SwitchingSettings& settings) { return settings.m == 0 ? 2 * settings.n : settings.m; }
+inline int effectiveM(const SwitchingSettings& settings) {
+    return settings.getM() == 0 ? 2 * settings.getN() : settings.getM();
+}
 
 /**
  * The cutoff: as set, or the automatic one of the type: PLUMED's keyword-form cutoff d0 + r0 * (1e-5)^(1/(n - m))
  * for Rational, d0 + r0 (where it reaches 0) for Cosinus, none for the others. Infinity stays infinity.
  */
 inline long double effectiveDMax(const SwitchingSettings& settings) {
-    if (settings.dmax != 0.0)
-        return settings.dmax;
-    if (settings.type == CoordinationForce::Cosinus)
-        return (long double) settings.d0 + settings.r0;
-    if (settings.type != CoordinationForce::Rational)
+    if (settings.getDMax() != 0.0)
+        return settings.getDMax();
+    if (settings.getType() == CoordinationForce::Cosinus)
+        return (long double)settings.getD0() + settings.getR0();
+    if (settings.getType() != CoordinationForce::Rational)
         return std::numeric_limits<long double>::infinity();
-    return settings.d0 + settings.r0 * std::pow(1e-5L, 1.0L / (settings.n - effectiveM(settings)));
+    return settings.getD0() + settings.getR0() * std::pow(1e-5L, 1.0L / (settings.getN() - effectiveM(settings)));
 }
 
 /**
@@ -135,16 +145,16 @@ inline SigmaAndSlope rational(long double x, int n, int m) {
 /** sigma as a function of x = (r - d0) / r0 > 0 for the types that are functions of x, and its x-derivative. */
 inline SigmaAndSlope sigmaOfX(const SwitchingSettings& settings, long double x) {
     const long double pi = 3.141592653589793238462643383279502884L;
-    switch (settings.type) {
+    switch (settings.getType()) {
     case CoordinationForce::Rational:
-        return rational(x, settings.n, effectiveM(settings));
+        return rational(x, settings.getN(), effectiveM(settings));
     case CoordinationForce::Exponential:
         return {std::exp(-x), -std::exp(-x)};
     case CoordinationForce::Gaussian:
         return {std::exp(-x * x / 2), -x * std::exp(-x * x / 2)};
     case CoordinationForce::Smap: {
         // (1 + c x^a)^(-b/a), c = 2^(a/b) - 1: its derivative by the chain rule.
-        long double a = settings.smapA, b = settings.smapB, c = std::pow(2.0L, a / b) - 1.0L;
+        long double a = settings.getSmapA(), b = settings.getSmapB(), c = std::pow(2.0L, a / b) - 1.0L;
         long double inner = 1.0L + c * std::pow(x, a);
         return {std::pow(inner, -b / a), (-b / a) * std::pow(inner, -b / a - 1.0L) * c * a * std::pow(x, a - 1.0L)};
     }
@@ -158,7 +168,7 @@ inline SigmaAndSlope sigmaOfX(const SwitchingSettings& settings, long double x) 
         return {(std::cos(pi * x) + 1.0L) / 2.0L, -pi / 2.0L * std::sin(pi * x)};
     case CoordinationForce::Custom: {
         bool usesX2;
-        return customFunction(settings.custom, x, usesX2);
+        return customFunction(settings.getCustomExpression(), x, usesX2);
     }
     default:
         throw std::runtime_error("not a function of x");
@@ -170,25 +180,27 @@ inline SigmaAndSlope sigmaOfX(const SwitchingSettings& settings, long double x) 
  * x = (r - d0) / (dmax - d0)). NativeQ is a function of r; a Custom function of x2 = r^2 / r0^2 has no d0.
  */
 inline SigmaAndSlope unstretchedSigma(const SwitchingSettings& settings, long double r) {
-    if (settings.type == CoordinationForce::Custom) {
+    if (settings.getType() == CoordinationForce::Custom) {
         bool usesX2;
-        customFunction(settings.custom, 0.0L, usesX2);
+        customFunction(settings.getCustomExpression(), 0.0L, usesX2);
         if (usesX2) {
-            long double r0 = settings.r0;
-            SigmaAndSlope inX2 = customFunction(settings.custom, r * r / (r0 * r0), usesX2);
+            long double r0 = settings.getR0();
+            SigmaAndSlope inX2 = customFunction(settings.getCustomExpression(), r * r / (r0 * r0), usesX2);
             return {inX2.value, inX2.slope * 2.0L * r / (r0 * r0)};
         }
     }
-    if (r <= settings.d0)
+    if (r <= settings.getD0())
         return {1.0L, 0.0L};
-    if (settings.type == CoordinationForce::NativeQ) {
-        long double e = std::exp((long double) settings.qBeta * (r - (long double) settings.qLambda * settings.qReference));
+    if (settings.getType() == CoordinationForce::NativeQ) {
+        long double e = std::exp((long double)settings.getNativeQBeta() *
+                                 (r - (long double)settings.getNativeQLambda() * settings.getNativeQReference()));
         if (std::isinf(e))
             return {0.0L, 0.0L};
-        return {1.0L / (1.0L + e), -settings.qBeta * e / ((1.0L + e) * (1.0L + e))};
+        return {1.0L / (1.0L + e), -settings.getNativeQBeta() * e / ((1.0L + e) * (1.0L + e))};
     }
-    long double length = (settings.type == CoordinationForce::Cubic ? effectiveDMax(settings) - settings.d0 : settings.r0);
-    long double x = (r - settings.d0) / length;
+    long double length = (settings.getType() == CoordinationForce::Cubic ? effectiveDMax(settings) - settings.getD0()
+                                                                         : settings.getR0());
+    long double x = (r - settings.getD0()) / length;
     SigmaAndSlope inX = sigmaOfX(settings, x);
     return {inX.value, inX.slope / length};
 }
@@ -202,7 +214,7 @@ inline SigmaAndSlope sigma(const SwitchingSettings& settings, long double r) {
     if (r > dmax)
         return {0.0L, 0.0L};
     SigmaAndSlope result = unstretchedSigma(settings, r);
-    if (settings.stretch && std::isfinite(dmax)) {
+    if (settings.getStretch() && std::isfinite(dmax)) {
         long double atDMax = unstretchedSigma(settings, dmax).value;
         long double atZero = unstretchedSigma(settings, 0.0L).value;
         result.value = (result.value - atDMax) / (atZero - atDMax);
@@ -238,6 +250,43 @@ inline OpenMM::Vec3 minimumImage(const OpenMM::Vec3& delta, const Cell& cell) {
                 }
             }
     return best;
+}
+
+/** A 3-vector in long double. */
+struct LongVec {
+    long double x[3] = {0.0L, 0.0L, 0.0L};
+    long double& operator[](int i) { return x[i]; }
+    long double operator[](int i) const { return x[i]; }
+};
+
+/**
+ * PLUMED's centre of particles (its COM and CENTER virtual atoms, src/vatom/Center.cpp), in long double: in a
+ * periodic cell and if makeWhole, each particle is first placed at the minimum image of the one before it (the group
+ * made whole); then the weighted mean.
+ */
+inline LongVec centerOf(const std::vector<int>& particles, const std::vector<long double>& weights, bool makeWhole,
+                        const std::vector<OpenMM::Vec3>& positions, const Cell& cell) {
+    long double total = 0.0L;
+    LongVec previous, sum, center;
+    for (size_t j = 0; j < particles.size(); j++) {
+        LongVec here;
+        const OpenMM::Vec3& x = positions[particles[j]];
+        if (j == 0 || !(makeWhole && cell.periodic))
+            for (int axis = 0; axis < 3; axis++)
+                here[axis] = x[axis];
+        else {
+            const OpenMM::Vec3 step = minimumImage(x - positions[particles[j - 1]], cell);
+            for (int axis = 0; axis < 3; axis++)
+                here[axis] = previous[axis] + step[axis];
+        }
+        for (int axis = 0; axis < 3; axis++)
+            sum[axis] += weights[j] * here[axis];
+        total += weights[j];
+        previous = here;
+    }
+    for (int axis = 0; axis < 3; axis++)
+        center[axis] = sum[axis] / total;
+    return center;
 }
 
 /** The coordination number and its gradient with respect to every particle's position. */
@@ -285,6 +334,37 @@ inline Coordination coordination(const SwitchingSettings& settings, Coordination
         result.gradient.push_back(
             OpenMM::Vec3((double)gradient[3 * i], (double)gradient[3 * i + 1], (double)gradient[3 * i + 2]));
     return result;
+}
+
+/**
+ * PLUMED's coordination numbers (COORDINATIONNUMBER, COORDINATION_MOMENTS): for each entry k of group A, the sum of
+ * sigma(r) r^power over the entries of group B (Self mode: over the other entries of group A); a pair with
+ * r^2 < DBL_EPSILON or sigma < DBL_EPSILON counts nothing (PLUMED's CONTACT_MATRIX).
+ */
+inline std::vector<long double> coordinationNumbers(const SwitchingSettings& settings,
+                                                    CoordinationPlugin::CoordinationForce::Mode mode,
+                                                    const std::vector<int>& groupA, const std::vector<int>& groupB,
+                                                    double power, const std::vector<OpenMM::Vec3>& positions,
+                                                    const Cell& cell) {
+    const bool self = (mode == CoordinationPlugin::CoordinationForce::Self);
+    const std::vector<int>& neighbours = (self ? groupA : groupB);
+    std::vector<long double> c(groupA.size(), 0.0L);
+    for (size_t k = 0; k < groupA.size(); k++)
+        for (size_t l = 0; l < neighbours.size(); l++) {
+            if (self && l == k)
+                continue;
+            const OpenMM::Vec3 delta = minimumImage(positions[neighbours[l]] - positions[groupA[k]], cell);
+            const long double r2 =
+                (long double)delta[0] * delta[0] + (long double)delta[1] * delta[1] + (long double)delta[2] * delta[2];
+            if (r2 < DBL_EPSILON)
+                continue;
+            const long double r = std::sqrt(r2);
+            const long double value = sigma(settings, r).value;
+            if (value < DBL_EPSILON)
+                continue;
+            c[k] += value * std::pow(r, (long double)power);
+        }
+    return c;
 }
 
 } // namespace BruteForce

@@ -2,8 +2,8 @@
 #define COORDINATION_TEST_CONTACTMAPTESTSUPPORT_H_
 
 /*
- * Fixtures of the ContactMapForce tests: a Context holding a copy of a map, the maps of every switching type the
- * matrices use, and their energies with the oracle's C++ version of each.
+ * Fixtures of the ContactMapForce tests: the maps of every switching type the matrices use, and their energies with
+ * the oracle's C++ version of each (ContactMapContext, the Context holding a copy of a map, is TestContext's).
  */
 
 #include "BruteForceContactMap.h"
@@ -19,72 +19,11 @@
 
 namespace CoordinationTest {
 
-/** What a Context reports for a contact map. */
-struct ContactMapEvaluation {
-    double energy;
-    std::vector<OpenMM::Vec3> forces;
-    std::vector<double> contactValues, variables;
-};
-
-/** A System of unit-mass particles holding a copy of a ContactMapForce, and a Context for it on the platform under test. */
-class ContactMapContext {
-public:
-    ContactMapContext(const CoordinationPlugin::ContactMapForce& prototype, const std::vector<OpenMM::Vec3>& positions,
-                      const Box& box = Box::none())
-        : integrator(0.001) {
-        for (size_t i = 0; i < positions.size(); i++)
-            system.addParticle(1.0);
-        if (box.periodic())
-            system.setDefaultPeriodicBoxVectors(box.cell.a, box.cell.b, box.cell.c);
-        force = new CoordinationPlugin::ContactMapForce(prototype);
-        system.addForce(force);
-        context.reset(new OpenMM::Context(system, integrator, OpenMM::Platform::getPlatformByName(testPlatform().platform),
-                                          testPlatform().properties()));
-        context->setPositions(positions);
-    }
-    CoordinationPlugin::ContactMapForce& getForce() { return *force; }
-    OpenMM::Context& getContext() { return *context; }
-    OpenMM::System& getSystem() { return system; }
-    ContactMapEvaluation evaluate() {
-        OpenMM::State state = context->getState(OpenMM::State::Energy | OpenMM::State::Forces);
-        ContactMapEvaluation result{state.getPotentialEnergy(), state.getForces(), {}, {}};
-        force->getContactValues(*context, result.contactValues);
-        force->getCollectiveVariableValues(*context, result.variables);
-        return result;
-    }
-    double energy() { return context->getState(OpenMM::State::Energy).getPotentialEnergy(); }
-
-private:
-    OpenMM::System system;
-    CoordinationPlugin::ContactMapForce* force;
-    OpenMM::VerletIntegrator integrator;
-    std::unique_ptr<OpenMM::Context> context;
-};
-
-/** Central finite differences of a contact map's energy: -dE/dx of every coordinate. */
-inline std::vector<OpenMM::Vec3> finiteDifferenceForces(ContactMapContext& tested, const std::vector<OpenMM::Vec3>& positions,
-                                                        double step = Tolerance::FiniteDifferenceStep) {
-    std::vector<OpenMM::Vec3> forces(positions.size()), displaced = positions;
-    for (size_t i = 0; i < positions.size(); i++)
-        for (int axis = 0; axis < 3; axis++) {
-            displaced[i][axis] = positions[i][axis] + step;
-            tested.getContext().setPositions(displaced);
-            const double forward = tested.energy();
-            displaced[i][axis] = positions[i][axis] - step;
-            tested.getContext().setPositions(displaced);
-            const double backward = tested.energy();
-            displaced[i][axis] = positions[i][axis];
-            forces[i][axis] = -(forward - backward) / (2 * step);
-        }
-    tested.getContext().setPositions(positions);
-    return forces;
-}
-
 /** Settings of a switching type with its own parameters given (shape) as the contact map tests use them. */
 inline SwitchingSettings contactSettings(CoordinationPlugin::CoordinationForce::SwitchingFunction type, double r0,
                                          double d0, double dmax, bool stretch) {
     SwitchingSettings settings = typedSettings(type, r0, d0, dmax, stretch);
-    settings.m = 0;
+    settings.setM(0);
     return settings;
 }
 
@@ -99,31 +38,28 @@ inline std::vector<OracleContact> everyTypeContacts(const std::string& customExp
     SwitchingSettings rational = rationalSettings(0.25, 6, 0, 0.0, 0.0);
     settings.push_back(rational);
     rational = rationalSettings(0.3, 5, 11, 0.1, 1.0);
-    rational.stretch = false;
+    rational.setStretch(false);
     settings.push_back(rational);
     settings.push_back(rationalSettings(0.35, 8, 14, 0.0, Infinity));
     settings.push_back(contactSettings(CF::Exponential, 0.2, 0.05, 1.2, true));
     settings.push_back(contactSettings(CF::Gaussian, 0.3, 0.0, Infinity, true));
     SwitchingSettings smap = contactSettings(CF::Smap, 0.4, 0.1, 1.1, true);
-    smap.smapA = 3;
-    smap.smapB = 2;
+    smap.setSmapExponents(3, 2);
     settings.push_back(smap);
     settings.push_back(contactSettings(CF::Cubic, 0.3, 0.1, 0.9, true));
     settings.push_back(contactSettings(CF::Tanh, 0.35, 0.0, 1.3, false));
     settings.push_back(contactSettings(CF::Cosinus, 0.8, 0.1, 0.0, true));
     SwitchingSettings nativeQ = contactSettings(CF::NativeQ, 0.3, 0.0, Infinity, true);
-    nativeQ.qBeta = 20.0;
-    nativeQ.qLambda = 1.5;
-    nativeQ.qReference = 0.4;
+    nativeQ.setNativeQParameters(20.0, 1.5, 0.4);
     settings.push_back(nativeQ);
-    nativeQ.d0 = 0.05;
-    nativeQ.dmax = 1.4;
+    nativeQ.setD0(0.05);
+    nativeQ.setDMax(1.4);
     settings.push_back(nativeQ);
     SwitchingSettings custom = contactSettings(CF::Custom, 0.3, 0.05, 1.0, true);
-    custom.custom = customExpression;
+    custom.setCustomExpression(customExpression);
     settings.push_back(custom);
-    custom.d0 = 0.0;
-    custom.dmax = Infinity;
+    custom.setD0(0.0);
+    custom.setDMax(Infinity);
     settings.push_back(custom);
     std::vector<OracleContact> contacts;
     for (size_t k = 0; k < settings.size(); k++) {
@@ -192,6 +128,23 @@ inline CoordinationPlugin::ContactMapForce makeContactMap(CoordinationPlugin::Co
     force.setUsesPeriodicBoundaryConditions(periodic);
     BruteForce::addTo(force, contacts, centers);
     return force;
+}
+
+/** The oracle's numbers for makeContactMap()'s map of the same reduction, contacts and centres. */
+inline OracleContactMap mapOracle(CoordinationPlugin::ContactMapForce::Reduction reduction,
+                                  const std::vector<OracleContact>& contacts, const std::vector<OracleCenter>& centers,
+                                  const std::vector<OpenMM::Vec3>& positions, const BruteForce::Cell& cell) {
+    return BruteForce::contactMap(contacts, centers, reduction, energyFor(reduction, contacts.size()).oracle, positions,
+                                  cell);
+}
+
+/** Every number a Context gives against the oracle: contact values, variables, energy, forces. */
+inline void expectMatchesOracle(const ContactMapEvaluation& actual, const OracleContactMap& expected) {
+    expectValuesNear(actual.contactValues, expected.contactValues, Tolerance::Coordination, "contact");
+    expectValuesNear(actual.variables, expected.variables, Tolerance::Coordination, "variable");
+    expectRelativelyNear(actual.energy, expected.energy, Tolerance::Coordination, "energy");
+    expectForcesNear(actual.forces, expected.forces, Tolerance::ForceRelativeToRms,
+                     std::max(1e-12, Tolerance::ForceResolution * 4));
 }
 
 inline std::string reductionName(CoordinationPlugin::ContactMapForce::Reduction reduction) {

@@ -2,127 +2,27 @@
 #define COORDINATION_TEST_UTILITIES_H_
 
 /*
- * Shared fixtures for the CoordinationForce tests: tolerances, periodic cells, random systems, a
- * Context wrapper that evaluates a force, and assertions on force arrays and exceptions.
+ * Shared fixtures of the pair-switching tests: the switching settings the suite sweeps, forces made of them with
+ * their brute-force values, and the setting matrices (their positions, groups, modes and boxes). The platform, the
+ * tolerances, the geometry, the assertions and the Contexts come with it.
  */
 
 #include "BruteForceCoordination.h"
 #include "CoordinationForce.h"
 #include "CoordinationNumberForce.h"
-#include "openmm/Context.h"
-#include "openmm/OpenMMException.h"
-#include "openmm/Platform.h"
-#include "openmm/State.h"
-#include "openmm/System.h"
-#include "openmm/VerletIntegrator.h"
-#include <algorithm>
-#include <cmath>
-#include <cstdlib>
+#include "TestContext.h"
+#include "TestExpectations.h"
+#include "TestGeometry.h"
+#include "TestPlatform.h"
+#include "internal/switching/SwitchingFunctionConstants.h"
 #include <functional>
-#include <map>
 #include <gtest/gtest.h>
-#include <limits>
-#include <memory>
-#include <random>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace CoordinationTest {
-
-/**
- * The platform the whole suite runs on, from the environment variable COORDINATION_TEST_PLATFORM:
- * "Reference" (the default), "CPU", or a GPU platform with its precision, "OpenCL:single",
- * "CUDA:mixed", ... tools/run-tests.sh runs the program once per case.
- */
-struct PlatformCase {
-    std::string platform;
-    std::string precision; // empty for Reference and CPU (double precision)
-
-    bool isDoublePrecision() const { return precision.empty() || precision == "double"; }
-    std::map<std::string, std::string> properties() const {
-        std::map<std::string, std::string> result;
-        if (!precision.empty())
-            result["Precision"] = precision;
-        return result;
-    }
-    std::string label() const { return precision.empty() ? platform : platform + ":" + precision; }
-    static PlatformCase fromEnvironment() {
-        const char* text = std::getenv("COORDINATION_TEST_PLATFORM");
-        std::string value = (text != nullptr && *text != 0 ? text : "Reference");
-        size_t colon = value.find(':');
-        if (colon == std::string::npos)
-            return {value, ""};
-        return {value.substr(0, colon), value.substr(colon + 1)};
-    }
-};
-
-inline const PlatformCase& testPlatform() {
-    static const PlatformCase platformCase = PlatformCase::fromEnvironment();
-    return platformCase;
-}
-
-/**
- * Whether the systematic setting matrices run in full (COORDINATION_TEST_QUICK unset) or as their covering designs
- * (COORDINATION_TEST_QUICK=1: the platforms where every setting is a kernel source to compile, OpenCL on the CPU in
- * CI). A matrix runs its settings in each of nine instances (three modes x three boxes); its covering design gives
- * each instance a share instead, chosen so that every setting (or every function with every kind of cutoff) and
- * every mode and box meet, without every combination: each instance compiles a ninth to a third of the sources.
- */
-inline bool quickMatrices() {
-    const char* text = std::getenv("COORDINATION_TEST_QUICK");
-    return text != nullptr && std::string(text) == "1";
-}
-
-/** The index of a setting matrix's box: 0 "NoPBC", 1 "Rectangular", 2 "Triclinic". */
-inline int matrixBoxIndex(const std::string& boxName) {
-    return (boxName == "NoPBC" ? 0 : (boxName == "Rectangular" ? 1 : 2));
-}
-
-/** The index of a (mode, box) instance of a setting matrix, 0 to 8. */
-inline int matrixInstance(CoordinationPlugin::CoordinationForce::Mode mode, const std::string& boxName) {
-    return 3 * (int) mode + matrixBoxIndex(boxName);
-}
-
-/**
- * Every tolerance of the suite, by precision. In double precision (Reference, CPU, GPU double) the
- * brute-force oracle (long double) differs by rounding in a sum of ~1000 terms; in single and mixed
- * precision the GPU kernels must give s, energies and forces within 1e-5 relative (issue #3).
- */
-namespace Tolerance {
-inline const bool Double = testPlatform().isDoublePrecision();
-/** s and energies against the brute force: relative to max(|expected|, 1). */
-inline const double Coordination = (Double ? 1e-9 : 1e-5);
-/**
- * Forces against the brute force: relative to the root mean square of the expected forces. Most
- * forces agree to ~1e-11; just outside the Taylor band (|x - 1| ~ 1e-5 to 1e-4) the closed-form
- * derivative loses digits to cancellation and is good to ~4e-8 only.
- */
-inline const double ForceRelativeToRms = (Double ? 1e-7 : 1e-5);
-/**
- * Rational's derivative just outside PLUMED's Taylor band, 1.1e-5 <= |x - 1| < 1e-3, where its double-precision
- * closed form (1 - x^n)/(1 - x^m), or the same of y = x^2, loses digits to cancellation: relative to the
- * slope (the Python suite's NEAR_ONE_BAND; measured against an 80-bit evaluation: 2.6e-8).
- */
-constexpr double NearOneSlopeRelative = 1e-7;
-constexpr double NearOneBandEnd = 1e-3;
-/** Values that should agree to the last bits (the same computation done twice, exact numbers). */
-inline const double Exact = (Double ? 1e-12 : 1e-6);
-/**
- * GPU platforms accumulate forces in 64-bit fixed point with a resolution of 2^-32 kJ/mol/nm per
- * addition, in every precision; the CPU-side platforms have no such floor.
- */
-inline const double ForceResolution =
-    (testPlatform().platform == "Reference" || testPlatform().platform == "CPU" ? 0.0 : 1.0 / 4294967296.0);
-/** Displacement (nm) of the central finite differences of the energy. */
-constexpr double FiniteDifferenceStep = 1e-5;
-/**
- * Forces against finite differences: truncation O(h^2) plus rounding O(eps |E| / h), relative to the
- * RMS force; the systems used show ~3e-9.
- */
-constexpr double FiniteDifferenceRelativeToRms = 1e-7;
-} // namespace Tolerance
-
-const double Infinity = std::numeric_limits<double>::infinity();
 
 /**
  * The switching settings the suite sweeps: the given (n, m) pairs x d0 in {0, 0.1} x dmax in {automatic,
@@ -134,13 +34,9 @@ inline std::vector<SwitchingSettings> settingsMatrix(const std::vector<std::pair
         for (double d0 : {0.0, 0.1})
             for (double dmax : {0.0, 1.0, Infinity})
                 for (bool stretch : {true, false}) {
-                    SwitchingSettings settings;
-                    settings.r0 = 0.25;
-                    settings.n = exponents.first;
-                    settings.m = exponents.second;
-                    settings.d0 = d0;
-                    settings.dmax = dmax;
-                    settings.stretch = stretch;
+                    SwitchingSettings settings =
+                        SwitchingSettings::rational(0.25, exponents.first, exponents.second, d0, dmax);
+                    settings.setStretch(stretch);
                     matrix.push_back(settings);
                 }
     return matrix;
@@ -149,119 +45,74 @@ inline std::vector<SwitchingSettings> settingsMatrix(const std::vector<std::pair
 /** Switching settings of a type (its own parameters at their defaults: Smap's a and b unset, NativeQ's reference 0). */
 inline SwitchingSettings typedSettings(CoordinationPlugin::CoordinationForce::SwitchingFunction type, double r0,
                                        double d0 = 0.0, double dmax = 0.0, bool stretch = true) {
-    SwitchingSettings settings;
-    settings.type = type;
-    settings.r0 = r0;
-    settings.d0 = d0;
-    settings.dmax = dmax;
-    settings.stretch = stretch;
+    return SwitchingSettings(type, r0, d0, dmax, stretch);
+}
+
+/** Rational switching settings (m = 0 means 2n; dmax = 0 automatic, Infinity none), stretched unless stretch is false.
+ */
+inline SwitchingSettings rationalSettings(double r0, int n, int m, double d0, double dmax, bool stretch = true) {
+    SwitchingSettings settings = SwitchingSettings::rational(r0, n, m, d0, dmax);
+    settings.setStretch(stretch);
     return settings;
 }
 
-/** Rational switching settings (m = 0 means 2n; dmax = 0 automatic, Infinity none). */
-inline SwitchingSettings rationalSettings(double r0, int n, int m, double d0, double dmax) {
-    SwitchingSettings settings = typedSettings(CoordinationPlugin::CoordinationForce::Rational, r0, d0, dmax);
-    settings.n = n;
-    settings.m = m;
+/** The settings without stretch (PLUMED's NOSTRETCH). */
+inline SwitchingSettings withoutStretch(SwitchingSettings settings) {
+    settings.setStretch(false);
     return settings;
 }
-
-/** A periodic cell in OpenMM's reduced form, or none; `name` describes it in test output. */
-struct Box {
-    std::string name;
-    BruteForce::Cell cell;
-
-    static Box none() { return {"NoPBC", {false, OpenMM::Vec3(), OpenMM::Vec3(), OpenMM::Vec3()}}; }
-    static Box rectangular() {
-        return {"Rectangular", {true, OpenMM::Vec3(2.4, 0, 0), OpenMM::Vec3(0, 2.7, 0), OpenMM::Vec3(0, 0, 3.0)}};
-    }
-    /** Reduced triclinic: |bx| <= ax/2, |cx| <= ax/2, |cy| <= by/2, every off-diagonal element nonzero. */
-    static Box triclinic() {
-        return {"Triclinic", {true, OpenMM::Vec3(2.5, 0, 0), OpenMM::Vec3(0.8, 2.4, 0), OpenMM::Vec3(-1.1, 0.9, 2.2)}};
-    }
-    bool periodic() const { return cell.periodic; }
-};
-
-/** Deterministic uniform numbers in [0, 1): std::mt19937 is specified exactly, unlike the distributions. */
-class UniformRandom {
-public:
-    explicit UniformRandom(unsigned seed) : engine(seed) {}
-    double operator()() { return engine() / 4294967296.0; }
-
-private:
-    std::mt19937 engine;
-};
 
 /**
- * Random positions: inside the cell for a periodic box (a few of them one cell length outside, so that
- * wrapping is exercised), in a 2.5 nm cube otherwise.
+ * The settings with their cutoff set to the brute force's effective one: the plugin and the brute force then cut at
+ * the same double, so that r = dmax is inside for both.
  */
-inline std::vector<OpenMM::Vec3> randomPositions(int count, const Box& box, unsigned seed) {
-    UniformRandom random(seed);
-    std::vector<OpenMM::Vec3> positions;
-    for (int i = 0; i < count; i++) {
-        double u = random(), v = random(), w = random();
-        if (!box.periodic()) {
-            positions.push_back(OpenMM::Vec3(u, v, w) * 2.5);
+inline SwitchingSettings withBruteForceCutoff(SwitchingSettings settings) {
+    settings.setDMax((double)BruteForce::effectiveDMax(settings));
+    return settings;
+}
+
+/** The constants a CoordinationForce with these switching settings resolves them to. */
+inline CoordinationPlugin::SwitchingFunctionConstants resolvedSwitching(const SwitchingSettings& settings) {
+    return CoordinationPlugin::SwitchingFunctionConstants::resolve(settings, "CoordinationForce: ");
+}
+
+/**
+ * sigma(r) and its slope at every finite r >= 0 of the grid against the brute force: the value within
+ * valueTolerance, the slope within slopeTolerance(r) relative to max(|expected slope|, 1); the first five misses are
+ * reported. evaluate(r, slope) returns sigma(r) and sets its slope.
+ */
+template <class Evaluate>
+void expectSigmaOnGrid(const SwitchingSettings& settings, const std::vector<double>& grid, double valueTolerance,
+                       const std::function<double(double)>& slopeTolerance, Evaluate evaluate) {
+    int failures = 0;
+    for (double r : grid) {
+        if (!std::isfinite(r) || r < 0)
             continue;
-        }
-        OpenMM::Vec3 position = box.cell.a * u + box.cell.b * v + box.cell.c * w;
-        if (i % 7 == 3)
-            position += box.cell.a - box.cell.c;
-        positions.push_back(position);
+        const SigmaAndSlope expected = BruteForce::sigma(settings, r);
+        double slope;
+        const double value = evaluate(r, slope);
+        const bool ok = std::fabs(value - (double)expected.value) <= valueTolerance &&
+                        std::fabs(slope - (double)expected.slope) <=
+                            slopeTolerance(r) * std::max(1.0, std::fabs((double)expected.slope));
+        if (!ok && failures++ < 5)
+            ADD_FAILURE() << "r = " << r << ": sigma " << value << " expected " << (double)expected.value << ", slope "
+                          << slope << " expected " << (double)expected.slope;
     }
-    return positions;
 }
 
-/** What a Context reports for a force: its energy, its forces and CoordinationForce::getCoordination(). */
-struct Evaluation {
-    double energy;
-    double s;
-    std::vector<OpenMM::Vec3> forces;
-};
+/** The indices first, first + 1, ..., count of them (a group of consecutive atoms). */
+inline std::vector<int> indices(int count, int first = 0) {
+    std::vector<int> result;
+    for (int i = first; i < first + count; i++)
+        result.push_back(i);
+    return result;
+}
 
-/**
- * A System of unit-mass particles holding a copy of a CoordinationForce, and a Context for it.
- */
-class CoordinationContext {
-public:
-    CoordinationContext(const CoordinationPlugin::CoordinationForce& prototype,
-                        const std::vector<OpenMM::Vec3>& positions, const Box& box = Box::none(),
-                        const PlatformCase& platformCase = testPlatform())
-        : integrator(0.001) {
-        for (size_t i = 0; i < positions.size(); i++)
-            system.addParticle(1.0);
-        if (box.periodic())
-            system.setDefaultPeriodicBoxVectors(box.cell.a, box.cell.b, box.cell.c);
-        auto* numbers = dynamic_cast<const CoordinationPlugin::CoordinationNumberForce*>(&prototype);
-        if (numbers != nullptr)
-            force = new CoordinationPlugin::CoordinationNumberForce(*numbers);
-        else
-            force = new CoordinationPlugin::CoordinationForce(prototype);
-        system.addForce(force);
-        context.reset(new OpenMM::Context(system, integrator, OpenMM::Platform::getPlatformByName(platformCase.platform),
-                                          platformCase.properties()));
-        context->setPositions(positions);
-    }
-    /** The force in the System (the one updateParametersInContext() reads). */
-    CoordinationPlugin::CoordinationForce& getForce() { return *force; }
-    OpenMM::Context& getContext() { return *context; }
-    OpenMM::System& getSystem() { return system; }
-    Evaluation evaluate(int groups = -1) {
-        OpenMM::State state = context->getState(OpenMM::State::Energy | OpenMM::State::Forces, false, groups);
-        // A CoordinationNumberForce has no single s (its values: getCollectiveVariableValues()).
-        const bool perAtom = (dynamic_cast<CoordinationPlugin::CoordinationNumberForce*>(force) != nullptr);
-        const double s = (perAtom ? std::numeric_limits<double>::quiet_NaN() : force->getCoordination(*context));
-        return {state.getPotentialEnergy(), s, state.getForces()};
-    }
-    double energy() { return context->getState(OpenMM::State::Energy).getPotentialEnergy(); }
-
-private:
-    OpenMM::System system;
-    CoordinationPlugin::CoordinationForce* force;
-    OpenMM::VerletIntegrator integrator;
-    std::unique_ptr<OpenMM::Context> context;
-};
+/** The entries of first, then those of second. */
+inline std::vector<int> joined(std::vector<int> first, const std::vector<int>& second) {
+    first.insert(first.end(), second.begin(), second.end());
+    return first;
+}
 
 /** A CoordinationForce with the given switching settings, mode and groups. */
 inline CoordinationPlugin::CoordinationForce makeForce(const SwitchingSettings& settings,
@@ -270,17 +121,7 @@ inline CoordinationPlugin::CoordinationForce makeForce(const SwitchingSettings& 
                                                        const std::vector<int>& groupB = {},
                                                        const std::string& energy = "s", bool periodic = false) {
     CoordinationPlugin::CoordinationForce force(energy);
-    force.setR0(settings.r0);
-    force.setN(settings.n);
-    force.setM(settings.m);
-    force.setD0(settings.d0);
-    force.setDMax(settings.dmax);
-    force.setStretch(settings.stretch);
-    force.setSwitchingFunction(settings.type);
-    force.setSmapExponents(settings.smapA, settings.smapB);
-    force.setNativeQParameters(settings.qBeta, settings.qLambda, settings.qReference);
-    if (settings.type == CoordinationPlugin::CoordinationForce::Custom)
-        force.setCustomSwitchingFunction(settings.custom);
+    force.setSwitchingSettings(settings);
     force.setMode(mode);
     force.setGroupA(groupA);
     force.setGroupB(groupB);
@@ -288,111 +129,24 @@ inline CoordinationPlugin::CoordinationForce makeForce(const SwitchingSettings& 
     return force;
 }
 
-/** The settings of a force, for the brute force. */
-inline SwitchingSettings settingsOf(const CoordinationPlugin::CoordinationForce& force) {
-    SwitchingSettings settings;
-    settings.r0 = force.getR0();
-    settings.n = force.getN();
-    settings.m = force.getM();
-    settings.d0 = force.getD0();
-    settings.dmax = force.getDMax();
-    settings.stretch = force.getStretch();
-    settings.type = force.getSwitchingFunction();
-    settings.smapA = force.getSmapA();
-    settings.smapB = force.getSmapB();
-    settings.qBeta = force.getNativeQBeta();
-    settings.qLambda = force.getNativeQLambda();
-    settings.qReference = force.getNativeQReference();
-    settings.custom = force.getCustomSwitchingFunction();
-    return settings;
-}
-
 /** The brute-force coordination of a force's own settings and groups. */
-inline BruteForce::Coordination bruteForceOf(const CoordinationPlugin::CoordinationForce& force,
+inline BruteForce::Coordination bruteForceOf(const CoordinationPlugin::PairSwitchingForce& force,
                                              const std::vector<OpenMM::Vec3>& positions, const Box& box) {
     BruteForce::Cell cell = box.cell;
     cell.periodic = box.periodic() && force.usesPeriodicBoundaryConditions();
-    return BruteForce::coordination(settingsOf(force), force.getMode(), force.getGroupA(), force.getGroupB(), positions,
-                                    cell);
-}
-
-inline double rootMeanSquare(const std::vector<OpenMM::Vec3>& vectors) {
-    double sum = 0.0;
-    for (const OpenMM::Vec3& v : vectors)
-        sum += v.dot(v);
-    return vectors.empty() ? 0.0 : std::sqrt(sum / vectors.size());
-}
-
-inline std::vector<OpenMM::Vec3> scaled(const std::vector<OpenMM::Vec3>& vectors, double factor) {
-    std::vector<OpenMM::Vec3> result;
-    for (const OpenMM::Vec3& v : vectors)
-        result.push_back(v * factor);
-    return result;
-}
-
-/** The same mode, groups, switching function, cutoff and periodicity (every setting but the energy, parameters, group and name). */
-inline void expectSameCoordinationSettings(const CoordinationPlugin::CoordinationForce& copy,
-                                           const CoordinationPlugin::CoordinationForce& original) {
-    EXPECT_EQ(copy.getMode(), original.getMode());
-    EXPECT_EQ(copy.getGroupA(), original.getGroupA());
-    EXPECT_EQ(copy.getGroupB(), original.getGroupB());
-    EXPECT_EQ(copy.getR0(), original.getR0());
-    EXPECT_EQ(copy.getN(), original.getN());
-    EXPECT_EQ(copy.getM(), original.getM());
-    EXPECT_EQ(copy.getD0(), original.getD0());
-    EXPECT_EQ(copy.getDMax(), original.getDMax());
-    EXPECT_EQ(copy.getStretch(), original.getStretch());
-    EXPECT_EQ(copy.getSwitchingFunction(), original.getSwitchingFunction());
-    EXPECT_EQ(copy.getSmapA(), original.getSmapA());
-    EXPECT_EQ(copy.getSmapB(), original.getSmapB());
-    EXPECT_EQ(copy.getNativeQBeta(), original.getNativeQBeta());
-    EXPECT_EQ(copy.getNativeQLambda(), original.getNativeQLambda());
-    EXPECT_EQ(copy.getNativeQReference(), original.getNativeQReference());
-    EXPECT_EQ(copy.getCustomSwitchingFunction(), original.getCustomSwitchingFunction());
-    EXPECT_EQ(copy.usesPeriodicBoundaryConditions(), original.usesPeriodicBoundaryConditions());
-}
-
-/** |actual - expected| <= tolerance * max(|expected|, 1). */
-inline void expectRelativelyNear(double actual, double expected, double tolerance, const std::string& what = "") {
-    EXPECT_NEAR(actual, expected, tolerance * std::max(std::fabs(expected), 1.0)) << what;
+    return BruteForce::coordination(force.getSwitchingSettings(), force.getMode(), force.getGroupA(), force.getGroupB(),
+                                    positions, cell);
 }
 
 /**
- * Every component of actual within relativeTolerance * RMS(expected) of expected (absoluteFloor when the
- * expected forces are all zero).
+ * s, the energy (a linear one, dEnergyDs s) and the forces of a Context against the brute force's s and gradient:
+ * s and the energy relative to max(|expected|, 1), the forces relative to their RMS with a floor.
  */
-inline void expectForcesNear(const std::vector<OpenMM::Vec3>& actual, const std::vector<OpenMM::Vec3>& expected,
-                             double relativeTolerance, double absoluteFloor = 1e-12) {
-    ASSERT_EQ(actual.size(), expected.size());
-    double tolerance = std::max(relativeTolerance * rootMeanSquare(expected), absoluteFloor);
-    int reported = 0;
-    for (size_t i = 0; i < actual.size(); i++)
-        for (int axis = 0; axis < 3; axis++)
-            if (!(std::fabs(actual[i][axis] - expected[i][axis]) <= tolerance) && reported++ < 5)
-                ADD_FAILURE() << "force on particle " << i << " axis " << axis << ": " << actual[i][axis]
-                              << " expected " << expected[i][axis] << " (tolerance " << tolerance << ")";
-}
-
-inline void expectAllForcesZero(const std::vector<OpenMM::Vec3>& forces) {
-    for (size_t i = 0; i < forces.size(); i++)
-        EXPECT_EQ(forces[i], OpenMM::Vec3(0, 0, 0)) << "particle " << i;
-}
-
-/** Expects action() to throw an OpenMMException whose message contains every one of the given words. */
-inline void expectOpenMMExceptionMentioning(const std::function<void()>& action,
-                                            const std::vector<std::string>& words) {
-    try {
-        action();
-        ADD_FAILURE() << "expected an OpenMMException mentioning \"" << (words.empty() ? "" : words[0])
-                      << "\", but nothing was thrown";
-    } catch (const OpenMM::OpenMMException& error) {
-        std::string message = error.what();
-        for (const std::string& word : words)
-            EXPECT_NE(message.find(word), std::string::npos)
-                << "the message \"" << message << "\" does not mention \"" << word << "\"";
-    } catch (const std::exception& error) {
-        ADD_FAILURE() << "expected an OpenMMException, got another exception: " << error.what();
-    }
+inline void expectMatchesBruteForce(const Evaluation& result, const BruteForce::Coordination& expected,
+                                    double dEnergyDs, double forceFloor = 1e-12) {
+    expectRelativelyNear(result.s, expected.s, Tolerance::Coordination, "getCoordination()");
+    expectRelativelyNear(result.energy, dEnergyDs * expected.s, Tolerance::Coordination, "energy");
+    expectForcesNear(result.forces, scaled(expected.gradient, -dEnergyDs), Tolerance::ForceRelativeToRms, forceFloor);
 }
 
 /** The size of the random systems of the setting matrices. */
@@ -404,7 +158,7 @@ const int MatrixAtoms = 32;
  */
 inline std::vector<OpenMM::Vec3> positionsFor(const SwitchingSettings& settings, const Box& box, unsigned seed) {
     std::vector<OpenMM::Vec3> positions = randomPositions(MatrixAtoms, box, seed);
-    const double atOne = settings.d0 + settings.r0;
+    const double atOne = settings.getD0() + settings.getR0();
     positions[0] = OpenMM::Vec3(0.5, 0.75, 1.0);
     positions[1] = positions[0] + OpenMM::Vec3(atOne, 0, 0);
     positions[2] = OpenMM::Vec3(1.25, 0.5, 0.625);
@@ -444,33 +198,54 @@ inline std::string modeName(CoordinationPlugin::CoordinationForce::Mode mode) {
     return mode == CoordinationPlugin::CoordinationForce::Self ? "Self" : (mode == CoordinationPlugin::CoordinationForce::Dual ? "Dual" : "Pair");
 }
 
-inline Box boxNamed(const std::string& name) {
-    if (name == "Rectangular")
-        return Box::rectangular();
-    if (name == "Triclinic")
-        return Box::triclinic();
-    return Box::none();
+/** The index of a setting matrix's box: 0 "NoPBC", 1 "Rectangular", 2 "Triclinic". */
+inline int matrixBoxIndex(const std::string& boxName) {
+    return (boxName == "NoPBC" ? 0 : (boxName == "Rectangular" ? 1 : 2));
 }
 
-/** Central finite differences of the energy: -dE/dx for every coordinate of every particle. */
-inline std::vector<OpenMM::Vec3> finiteDifferenceForces(CoordinationContext& system,
-                                                        const std::vector<OpenMM::Vec3>& positions,
-                                                        double step = Tolerance::FiniteDifferenceStep) {
-    std::vector<OpenMM::Vec3> forces(positions.size());
-    std::vector<OpenMM::Vec3> displaced = positions;
-    for (size_t i = 0; i < positions.size(); i++)
-        for (int axis = 0; axis < 3; axis++) {
-            displaced[i][axis] = positions[i][axis] + step;
-            system.getContext().setPositions(displaced);
-            double forward = system.energy();
-            displaced[i][axis] = positions[i][axis] - step;
-            system.getContext().setPositions(displaced);
-            double backward = system.energy();
-            displaced[i][axis] = positions[i][axis];
-            forces[i][axis] = -(forward - backward) / (2 * step);
-        }
-    system.getContext().setPositions(positions);
-    return forces;
+/** The index of a (mode, box) instance of a setting matrix, 0 to 8. */
+inline int matrixInstance(CoordinationPlugin::CoordinationForce::Mode mode, const std::string& boxName) {
+    return 3 * (int)mode + matrixBoxIndex(boxName);
+}
+
+/** The parameter of a test run once per mode and box (a box by its name: see boxNamed()). */
+using ModeAndBox = std::tuple<CoordinationPlugin::CoordinationForce::Mode, std::string>;
+
+/**
+ * A test run once per mode and box: INSTANTIATE_TEST_SUITE_P(..., modesAndBoxes(), modeAndBoxName). Its groups are
+ * the setting matrices' for the mode (groupsFor()).
+ */
+class ModeAndBoxTest : public ::testing::TestWithParam<ModeAndBox> {
+protected:
+    void SetUp() override { groupsFor(mode(), groupA, groupB); }
+    CoordinationPlugin::CoordinationForce::Mode mode() const { return std::get<0>(GetParam()); }
+    const std::string& boxName() const { return std::get<1>(GetParam()); }
+    Box box() const { return boxNamed(boxName()); }
+    /** This run's instance of a setting matrix (its covering design's share). */
+    int instance() const { return matrixInstance(mode(), boxName()); }
+    /** A setting's trace: the mode, the box and the settings. */
+    std::string traceOf(const SwitchingSettings& settings) const {
+        return modeName(mode()) + " " + boxName() + " " + describe(settings);
+    }
+    /** The force of a setting: this mode, its groups, the energy, periodic in a periodic box. */
+    CoordinationPlugin::CoordinationForce matrixForce(const SwitchingSettings& settings,
+                                                      const std::string& energy) const {
+        return makeForce(settings, mode(), groupA, groupB, energy, box().periodic());
+    }
+    std::vector<int> groupA, groupB;
+};
+
+/** The modes and boxes a ModeAndBoxTest runs in: by default every mode in every box of the matrices. */
+inline auto modesAndBoxes(const std::vector<CoordinationPlugin::CoordinationForce::Mode>& modes =
+                              {CoordinationPlugin::CoordinationForce::Self, CoordinationPlugin::CoordinationForce::Dual,
+                               CoordinationPlugin::CoordinationForce::Pair},
+                          const std::vector<std::string>& boxes = {"NoPBC", "Rectangular", "Triclinic"}) {
+    return ::testing::Combine(::testing::ValuesIn(modes), ::testing::ValuesIn(boxes));
+}
+
+/** A run's name: the mode's and the box's ("SelfTriclinic"). */
+inline std::string modeAndBoxName(const ::testing::TestParamInfo<ModeAndBox>& info) {
+    return modeName(std::get<0>(info.param)) + std::get<1>(info.param);
 }
 
 } // namespace CoordinationTest

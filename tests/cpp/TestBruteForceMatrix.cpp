@@ -4,7 +4,6 @@
  */
 
 #include "CoordinationTestUtilities.h"
-#include <tuple>
 
 using namespace CoordinationPlugin;
 using namespace CoordinationTest;
@@ -25,38 +24,26 @@ std::vector<SwitchingSettings> switchingMatrix(int instance) {
     return matrix;
 }
 
-class BruteForceMatrix : public ::testing::TestWithParam<std::tuple<CoordinationForce::Mode, std::string>> {};
+class BruteForceMatrix : public ModeAndBoxTest {};
 
 } // namespace
 
 TEST_P(BruteForceMatrix, CoordinationEnergyAndForcesMatchTheIndependentSum) {
-    const CoordinationForce::Mode mode = std::get<0>(GetParam());
-    const Box box = boxNamed(std::get<1>(GetParam()));
-    std::vector<int> groupA, groupB;
-    groupsFor(mode, groupA, groupB);
-    unsigned seed = 1000 * (int)mode + box.name.size();
-    for (const SwitchingSettings& settings : switchingMatrix(matrixInstance(mode, box.name))) {
-        SCOPED_TRACE(modeName(mode) + " " + box.name + " " + settings.describe());
+    const Box box = this->box();
+    unsigned seed = 1000 * (int)mode() + box.name.size();
+    for (const SwitchingSettings& settings : switchingMatrix(instance())) {
+        SCOPED_TRACE(traceOf(settings));
         std::vector<Vec3> positions = positionsFor(settings, box, seed++);
-        CoordinationForce force = makeForce(settings, mode, groupA, groupB, "s", box.periodic());
+        CoordinationForce force = matrixForce(settings, "s");
         CoordinationContext system(force, positions, box);
-        Evaluation result = system.evaluate();
         BruteForce::Coordination expected = bruteForceOf(force, positions, box);
         // Enough pairs inside the cutoff that the comparison means something.
         ASSERT_GT(expected.s, 0.5);
-        expectRelativelyNear(result.s, expected.s, Tolerance::Coordination, "getCoordination()");
-        expectRelativelyNear(result.energy, expected.s, Tolerance::Coordination, "energy of \"s\"");
-        expectForcesNear(result.forces, scaled(expected.gradient, -1.0), Tolerance::ForceRelativeToRms);
+        expectMatchesBruteForce(system.evaluate(), expected, 1.0);
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModesAndBoxes, BruteForceMatrix,
-                         ::testing::Combine(::testing::Values(CoordinationForce::Self, CoordinationForce::Dual,
-                                                              CoordinationForce::Pair),
-                                            ::testing::Values("NoPBC", "Rectangular", "Triclinic")),
-                         [](const ::testing::TestParamInfo<BruteForceMatrix::ParamType>& info) {
-                             return modeName(std::get<0>(info.param)) + std::get<1>(info.param);
-                         });
+INSTANTIATE_TEST_SUITE_P(AllModesAndBoxes, BruteForceMatrix, modesAndBoxes(), modeAndBoxName);
 
 TEST(Periodicity, MinimumImageIsTheShortestInStronglySkewedBoxes) {
     // Reduced boxes at the limits OpenMM allows (|bx| = ax/2, |cx| = ax/2, |cy| = by/2), where wrapping
@@ -68,18 +55,13 @@ TEST(Periodicity, MinimumImageIsTheShortestInStronglySkewedBoxes) {
         {"SkewedMixed", {true, Vec3(1.7, 0, 0), Vec3(0.85, 2.2, 0), Vec3(-0.85, 1.1, 1.5)}},
     };
     SwitchingSettings settings;
-    settings.r0 = 0.4;
-    settings.dmax = Infinity;
-    std::vector<int> group;
-    for (int atom = 0; atom < 60; atom++)
-        group.push_back(atom);
+    settings.setR0(0.4);
+    settings.setDMax(Infinity);
     for (const Box& box : boxes) {
         SCOPED_TRACE(box.name);
         std::vector<Vec3> positions = randomPositions(60, box, 77);
-        CoordinationForce force = makeForce(settings, CoordinationForce::Self, group, {}, "s", true);
-        Evaluation result = CoordinationContext(force, positions, box).evaluate();
-        BruteForce::Coordination expected = bruteForceOf(force, positions, box);
-        expectRelativelyNear(result.s, expected.s, Tolerance::Coordination);
-        expectForcesNear(result.forces, scaled(expected.gradient, -1.0), Tolerance::ForceRelativeToRms);
+        CoordinationForce force = makeForce(settings, CoordinationForce::Self, indices(60), {}, "s", true);
+        expectMatchesBruteForce(CoordinationContext(force, positions, box).evaluate(),
+                                bruteForceOf(force, positions, box), 1.0);
     }
 }

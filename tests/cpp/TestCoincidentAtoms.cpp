@@ -17,12 +17,12 @@ std::vector<SwitchingSettings> everySwitchingFunction() {
     auto add = [&](CoordinationForce::SwitchingFunction type, const std::string& custom = "") {
         SwitchingSettings settings = typedSettings(type, 0.25, 0.0, 0.8, true);
         if (type == CoordinationForce::Smap) {
-            settings.smapA = 6;
-            settings.smapB = 4;
+            settings.setSmapExponents(6, 4);
         }
         if (type == CoordinationForce::NativeQ)
-            settings.qReference = 0.3;
-        settings.custom = custom;
+            settings.setNativeQParameters(settings.getNativeQBeta(), settings.getNativeQLambda(), 0.3);
+        if (type == CoordinationForce::Custom)
+            settings.setCustomExpression(custom);
         all.push_back(settings);
     };
     for (int type = CoordinationForce::Rational; type < CoordinationForce::Custom; type++)
@@ -31,8 +31,8 @@ std::vector<SwitchingSettings> everySwitchingFunction() {
     add(CoordinationForce::Custom, "1/(1+sqrt(x2))");
     add(CoordinationForce::Custom, "1/(1+x2^3)");
     SwitchingSettings rationalOfR = all.front(); // d0 > 0 and m != 2n: the distance path
-    rationalOfR.d0 = 0.05;
-    rationalOfR.m = 10;
+    rationalOfR.setD0(0.05);
+    rationalOfR.setM(10);
     all.push_back(rationalOfR);
     return all;
 }
@@ -46,7 +46,7 @@ TEST_P(CoincidentAtoms, CountSigmaOfZeroAndGetNoForceFromTheirPair) {
     const std::vector<Vec3> positions = {Vec3(0.5, 0.5, 0.5), Vec3(0.5, 0.5, 0.5), Vec3(0.7, 0.5, 0.5),
                                          Vec3(0.5, 0.5, 0.5)};
     for (const Box& box : {Box::none(), Box::rectangular()}) {
-        SCOPED_TRACE(GetParam().describe() + ", " + box.name);
+        SCOPED_TRACE(describe(GetParam()) + ", " + box.name);
         CoordinationForce force = makeForce(GetParam(), CoordinationForce::Self, {0, 1, 2, 3}, {}, "s", box.periodic());
         CoordinationContext system(force, positions, box);
         const Evaluation result = system.evaluate();

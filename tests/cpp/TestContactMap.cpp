@@ -6,10 +6,8 @@
  */
 
 #include "ContactMapTestSupport.h"
-#include "openmm/CustomCVForce.h"
-#include <fstream>
+#include "PlumedTestSupport.h"
 #include <limits>
-#include <sstream>
 
 using namespace CoordinationTest;
 using CoordinationPlugin::ContactMapForce;
@@ -32,27 +30,6 @@ vector<Vec3> mapPositions(const Box& box, unsigned seed) {
     return positions;
 }
 
-/** The oracle's cell for a force: the box's, periodic only if the force is. */
-BruteForce::Cell cellOf(const Box& box) {
-    return box.cell;
-}
-
-void expectValuesNear(const vector<double>& actual, const vector<double>& expected, const string& what) {
-    ASSERT_EQ(actual.size(), expected.size()) << what;
-    for (size_t i = 0; i < actual.size(); i++)
-        expectRelativelyNear(actual[i], expected[i], Tolerance::Coordination, what + " " + std::to_string(i));
-}
-
-/** Every number the Context gives against the oracle: contact values, variables, energy, forces. */
-void expectMatchesOracle(ContactMapContext& tested, const OracleContactMap& expected) {
-    const ContactMapEvaluation actual = tested.evaluate();
-    expectValuesNear(actual.contactValues, expected.contactValues, "contact");
-    expectValuesNear(actual.variables, expected.variables, "variable");
-    expectRelativelyNear(actual.energy, expected.energy, Tolerance::Coordination, "energy");
-    expectForcesNear(actual.forces, expected.forces, Tolerance::ForceRelativeToRms,
-                     std::max(1e-12, Tolerance::ForceResolution * 4));
-}
-
 } // namespace
 
 TEST(ContactMap, EveryReductionAndSwitchingTypeMatchesPlumedsDefinitionsWithAndWithoutABox) {
@@ -67,15 +44,11 @@ TEST(ContactMap, EveryReductionAndSwitchingTypeMatchesPlumedsDefinitionsWithAndW
             const vector<OracleCenter> centers = oneCenter();
             const vector<Vec3> positions = mapPositions(box, 31 + 7 * (int) reduction);
             ContactMapContext tested(makeContactMap(reduction, contacts, centers, custom, box.periodic()), positions, box);
-            expectMatchesOracle(tested, BruteForce::contactMap(contacts, centers, reduction,
-                                                               energyFor(reduction, contacts.size()).oracle, positions,
-                                                               cellOf(box)));
+            expectMatchesOracle(tested.evaluate(), mapOracle(reduction, contacts, centers, positions, box.cell));
             // The same Context at other positions.
             const vector<Vec3> moved = mapPositions(box, 97 + (int) reduction);
             tested.getContext().setPositions(moved);
-            expectMatchesOracle(tested, BruteForce::contactMap(contacts, centers, reduction,
-                                                               energyFor(reduction, contacts.size()).oracle, moved,
-                                                               cellOf(box)));
+            expectMatchesOracle(tested.evaluate(), mapOracle(reduction, contacts, centers, moved, box.cell));
         }
 }
 
@@ -86,9 +59,7 @@ TEST(ContactMap, WithoutPeriodicBoundaryConditionsAPeriodicSystemUsesPlainDistan
     ContactMapContext tested(makeContactMap(ContactMapForce::Sum, contacts, {}, "exp(-x)", false), positions, box);
     BruteForce::Cell plain = box.cell;
     plain.periodic = false;
-    expectMatchesOracle(tested, BruteForce::contactMap(contacts, {}, ContactMapForce::Sum,
-                                                       energyFor(ContactMapForce::Sum, contacts.size()).oracle,
-                                                       positions, plain));
+    expectMatchesOracle(tested.evaluate(), mapOracle(ContactMapForce::Sum, contacts, {}, positions, plain));
 }
 
 TEST(ContactMap, ForcesAreMinusTheGradientOfTheEnergy) {
@@ -117,9 +88,7 @@ TEST(ContactMap, EnergyParameterDerivativesAreThoseOfTheEnergyExpression) {
     const std::map<string, double> derivatives =
         tested.getContext().getState(OpenMM::State::ParameterDerivatives).getEnergyParameterDerivatives();
     // E = k/2 (s - s0)^2: dE/dk = (s - s0)^2 / 2, dE/ds0 = -k (s - s0).
-    const double s = BruteForce::contactMap(contacts, {}, ContactMapForce::Sum,
-                                            energyFor(ContactMapForce::Sum, contacts.size()).oracle, positions,
-                                            Box::none().cell).variables[0];
+    const double s = mapOracle(ContactMapForce::Sum, contacts, {}, positions, Box::none().cell).variables[0];
     expectRelativelyNear(derivatives.at("k"), 0.5 * (s - 0.7) * (s - 0.7), Tolerance::Coordination, "dE/dk");
     expectRelativelyNear(derivatives.at("s0"), -2.25 * (s - 0.7), Tolerance::Coordination, "dE/ds0");
 }
@@ -138,9 +107,8 @@ TEST(ContactMap, AContactOfZeroLengthCountsSigmaAtZeroAndHasNoForce) {
         SCOPED_TRACE(reductionName(reduction));
         ContactMapContext tested(makeContactMap(reduction, contacts, {}, "1/(1+x2^3)", false), positions);
         const ContactMapEvaluation actual = tested.evaluate();
-        const OracleContactMap expected = BruteForce::contactMap(
-            contacts, {}, reduction, energyFor(reduction, contacts.size()).oracle, positions, Box::none().cell);
-        expectValuesNear(actual.contactValues, expected.contactValues, "contact");
+        const OracleContactMap expected = mapOracle(reduction, contacts, {}, positions, Box::none().cell);
+        expectValuesNear(actual.contactValues, expected.contactValues, Tolerance::Coordination, "contact");
         expectRelativelyNear(actual.energy, expected.energy, Tolerance::Coordination, "energy");
         expectAllForcesZero(actual.forces);
     }
@@ -201,25 +169,16 @@ TEST(ContactMap, ANonFiniteSwitchingValueOrEnergyGivesANaNEnergyAndNoForce) {
 TEST(ContactMap, AsAVariableOfACustomCVForceItIsReadAndUpdatedThroughTheOuterContext) {
     const vector<OracleContact> contacts = everyTypeContacts("exp(-x)", false);
     const vector<Vec3> positions = mapPositions(Box::none(), 17);
-    auto* map = new ContactMapForce(makeContactMap(ContactMapForce::Components, contacts, {}, "exp(-x)", false));
-    auto* customCV = new OpenMM::CustomCVForce("2*cm");
-    customCV->addCollectiveVariable("cm", map);
-    OpenMM::System system;
-    for (size_t i = 0; i < positions.size(); i++)
-        system.addParticle(1.0);
-    system.addForce(customCV);
-    OpenMM::VerletIntegrator integrator(0.001);
-    OpenMM::Context context(system, integrator, OpenMM::Platform::getPlatformByName(testPlatform().platform),
-                            testPlatform().properties());
-    context.setPositions(positions);
-    const OracleContactMap expected = BruteForce::contactMap(
-        contacts, {}, ContactMapForce::Components, energyFor(ContactMapForce::Components, contacts.size()).oracle,
-        positions, Box::none().cell);
+    CollectiveVariableContext<ContactMapForce> outer(
+        "2*cm", "cm", makeContactMap(ContactMapForce::Components, contacts, {}, "exp(-x)", false), positions);
+    OpenMM::Context& context = outer.getContext();
+    ContactMapForce* map = &outer.getVariable();
+    const OracleContactMap expected = mapOracle(ContactMapForce::Components, contacts, {}, positions, Box::none().cell);
     vector<double> values, variables;
     map->getContactValues(context, values);
     map->getCollectiveVariableValues(context, variables);
-    expectValuesNear(values, expected.contactValues, "contact");
-    expectValuesNear(variables, expected.contactValues, "variable");
+    expectValuesNear(values, expected.contactValues, Tolerance::Coordination, "contact");
+    expectValuesNear(variables, expected.contactValues, Tolerance::Coordination, "variable");
     const OpenMM::State state = context.getState(OpenMM::State::Energy | OpenMM::State::Forces);
     expectRelativelyNear(state.getPotentialEnergy(), 2 * expected.energy, Tolerance::Coordination, "energy");
     expectForcesNear(state.getForces(), scaled(expected.forces, 2.0), Tolerance::ForceRelativeToRms);
@@ -250,56 +209,14 @@ TEST(ContactMap, AMapOfManyContactsMatchesTheOracle) {
     for (ContactMapForce::Reduction reduction : {ContactMapForce::Sum, ContactMapForce::Distance}) {
         SCOPED_TRACE(reductionName(reduction));
         ContactMapContext tested(makeContactMap(reduction, contacts, {}, "exp(-x)", true), positions, box);
-        expectMatchesOracle(tested, BruteForce::contactMap(contacts, {}, reduction,
-                                                           energyFor(reduction, contacts.size()).oracle, positions,
-                                                           box.cell));
+        expectMatchesOracle(tested.evaluate(), mapOracle(reduction, contacts, {}, positions, box.cell));
     }
 }
 
 namespace {
 
-/** Frame `frame` of tests/data/plumed/trajectories/trajectory.xyz (cubic box edge in edge). */
-vector<Vec3> trajectoryFrame(int frame, double& edge) {
-    std::ifstream in(string(COORDINATION_TEST_DATA) + "/plumed/trajectories/trajectory.xyz");
-    vector<Vec3> positions;
-    for (int f = 0; f <= frame; f++) {
-        int count;
-        in >> count >> edge;
-        string rest;
-        std::getline(in, rest);
-        positions.assign(count, Vec3());
-        for (int i = 0; i < count; i++) {
-            string name;
-            in >> name >> positions[i][0] >> positions[i][1] >> positions[i][2];
-        }
-    }
-    EXPECT_TRUE((bool) in);
-    return positions;
-}
-
-/** The rows of a PLUMED output file (after its #! FIELDS line), as numbers. */
-vector<vector<double>> plumedRows(const string& path) {
-    std::ifstream in(string(COORDINATION_TEST_DATA) + "/plumed/" + path);
-    EXPECT_TRUE((bool) in) << path;
-    string line;
-    std::getline(in, line);
-    vector<vector<double>> rows;
-    while (std::getline(in, line)) {
-        std::istringstream row(line);
-        vector<double> values;
-        double value;
-        while (row >> value)
-            values.push_back(value);
-        if (!values.empty())
-            rows.push_back(values);
-    }
-    return rows;
-}
-
-/** Half a unit in the last printed decimal, or the platform's tolerance where that is coarser. */
-double printed(int decimals) {
-    return 0.5 * std::pow(10.0, -decimals) * (1 + 1e-9) + (Tolerance::Double ? 0.0 : 2e-5);
-}
+/** Half a unit in the last of the six decimals PLUMED printed (%f, %8.6f), values exactly at half a unit included. */
+double printed6() { return printed(6, 1e-9); }
 
 /** contactmap-rt28's contacts, 1-based atoms: ATOMSn, R_0, REFERENCEn, WEIGHTn (all RATIONAL D_MAX=2.6 NOSTRETCH). */
 struct Rt28Contact {
@@ -334,32 +251,26 @@ TEST(ContactMapPlumedRegtest, Rt28CmdistAndComponentsAndTheirDerivativesOnEveryF
         SCOPED_TRACE("frame " + std::to_string(frame));
         double edge;
         const vector<Vec3> positions = trajectoryFrame(frame, edge);
-        OpenMM::System system;
-        for (size_t i = 0; i < positions.size(); i++)
-            system.addParticle(1.0);
-        system.setDefaultPeriodicBoxVectors(Vec3(edge, 0, 0), Vec3(0, edge, 0), Vec3(0, 0, edge));
         // Group 0: the whole map a; group 1 + n: a's contact n alone (its entries' derivatives); group 6: map c.
         ContactMapForce* mapA = rt28Map(MapA, 0, 5, ContactMapForce::Distance);
-        system.addForce(mapA);
+        vector<OpenMM::Force*> maps = {mapA};
         for (int n = 0; n < 5; n++) {
-            ContactMapForce* single = rt28Map(MapA, n, 1, ContactMapForce::Distance);
-            single->setForceGroup(1 + n);
-            system.addForce(single);
+            maps.push_back(rt28Map(MapA, n, 1, ContactMapForce::Distance));
+            maps.back()->setForceGroup(1 + n);
         }
         ContactMapForce* mapC = rt28Map(MapC, 0, 5, ContactMapForce::Components);
         mapC->setEnergyFunction("0");
         mapC->setForceGroup(6);
-        system.addForce(mapC);
-        OpenMM::VerletIntegrator integrator(0.001);
-        OpenMM::Context context(system, integrator, OpenMM::Platform::getPlatformByName(testPlatform().platform),
-                                testPlatform().properties());
+        maps.push_back(mapC);
+        SystemContext system(unitMasses(positions.size()), Box::cube(edge), maps);
+        OpenMM::Context& context = system.getContext();
         context.setPositions(positions);
         vector<double> a, c;
         mapA->getCollectiveVariableValues(context, a);
         mapC->getCollectiveVariableValues(context, c);
-        EXPECT_NEAR(a[0], colvar[frame][1], printed(6)) << "a";
-        EXPECT_NEAR(c[0], colvar[frame][2], printed(6)) << "c.contact-1";
-        EXPECT_NEAR(c[4], colvar[frame][3], printed(6)) << "c.contact-5";
+        EXPECT_NEAR(a[0], colvar[frame][1], printed6()) << "a";
+        EXPECT_NEAR(c[0], colvar[frame][2], printed6()) << "c.contact-1";
+        EXPECT_NEAR(c[4], colvar[frame][3], printed6()) << "c.contact-5";
         // Each entry's derivative: -(force of its contact's map) on its particle.
         for (int n = 0; n < 5; n++) {
             const vector<Vec3> forces = context.getState(OpenMM::State::Forces, false, 1 << (1 + n)).getForces();
@@ -369,7 +280,7 @@ TEST(ContactMapPlumedRegtest, Rt28CmdistAndComponentsAndTheirDerivativesOnEveryF
                 for (int axis = 0; axis < 3; axis++) {
                     const vector<double>& row = deriv[39 * frame + 3 * entry + axis];
                     ASSERT_EQ((int) row[1], 3 * entry + axis);
-                    EXPECT_NEAR(-forces[atom][axis], row[2], printed(6)) << "entry " << entry << " axis " << axis;
+                    EXPECT_NEAR(-forces[atom][axis], row[2], printed6()) << "entry " << entry << " axis " << axis;
                 }
             }
         }
@@ -383,6 +294,6 @@ TEST(ContactMapPlumedRegtest, Rt28CmdistAndComponentsAndTheirDerivativesOnEveryF
             }
         for (size_t i = 0; i < positions.size(); i++)
             for (int axis = 0; axis < 3; axis++)
-                EXPECT_NEAR(forces[i][axis], expected[i][axis], 3 * printed(6)) << "particle " << i + 1;
+                EXPECT_NEAR(forces[i][axis], expected[i][axis], 3 * printed6()) << "particle " << i + 1;
     }
 }

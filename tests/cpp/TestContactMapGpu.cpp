@@ -56,19 +56,6 @@ vector<OracleContact> randomContacts(int count, int numParticles, int numCenters
     return contacts;
 }
 
-void expectMatches(const ContactMapEvaluation& actual, const OracleContactMap& expected) {
-    ASSERT_EQ(actual.contactValues.size(), expected.contactValues.size());
-    for (size_t n = 0; n < actual.contactValues.size(); n++)
-        expectRelativelyNear(actual.contactValues[n], expected.contactValues[n], Tolerance::Coordination,
-                             "contact " + std::to_string(n));
-    ASSERT_EQ(actual.variables.size(), expected.variables.size());
-    for (size_t v = 0; v < actual.variables.size(); v++)
-        expectRelativelyNear(actual.variables[v], expected.variables[v], Tolerance::Coordination, "variable");
-    expectRelativelyNear(actual.energy, expected.energy, Tolerance::Coordination, "energy");
-    expectForcesNear(actual.forces, expected.forces, Tolerance::ForceRelativeToRms,
-                     std::max(1e-12, Tolerance::ForceResolution * 4));
-}
-
 } // namespace
 
 TEST(ContactMapGpu, ALargeMapWithCentresInATriclinicBoxMatchesTheOracleAndRepeatsBitwise) {
@@ -85,9 +72,7 @@ TEST(ContactMapGpu, ALargeMapWithCentresInATriclinicBoxMatchesTheOracleAndRepeat
         const vector<Vec3> positions = randomPositions(numParticles, box, seed);
         tested.getContext().setPositions(positions);
         const ContactMapEvaluation first = tested.evaluate();
-        expectMatches(first, BruteForce::contactMap(contacts, centers, ContactMapForce::Sum,
-                                                    energyFor(ContactMapForce::Sum, contacts.size()).oracle, positions,
-                                                    box.cell));
+        expectMatchesOracle(first, mapOracle(ContactMapForce::Sum, contacts, centers, positions, box.cell));
         // Fixed-order sums and fixed-point forces: the same positions give the same bits.
         const ContactMapEvaluation second = tested.evaluate();
         EXPECT_EQ(first.energy, second.energy);
@@ -105,9 +90,8 @@ TEST(ContactMapGpu, ASmallMapWithMoreContactsThanOneBlockHasThreadsMatchesTheOra
     const vector<OracleContact> contacts = randomContacts(1500, numParticles, 0, 8);
     const vector<Vec3> positions = randomPositions(numParticles, box, 9);
     ContactMapContext tested(makeContactMap(ContactMapForce::Distance, contacts, {}, "exp(-x)", false), positions, box);
-    expectMatches(tested.evaluate(), BruteForce::contactMap(contacts, {}, ContactMapForce::Distance,
-                                                            energyFor(ContactMapForce::Distance, contacts.size()).oracle,
-                                                            positions, Box::none().cell));
+    expectMatchesOracle(tested.evaluate(),
+                        mapOracle(ContactMapForce::Distance, contacts, {}, positions, Box::none().cell));
 }
 
 TEST(ContactMapGpu, ANonFiniteCoordinateInALargeMapGivesNaNEverywhereAndNoForce) {
@@ -134,9 +118,7 @@ TEST(ContactMapGpu, ANonFiniteCoordinateInALargeMapGivesNaNEverywhereAndNoForce)
         expectAllForcesZero(actual.forces);
     }
     tested.getContext().setPositions(positions);
-    expectMatches(tested.evaluate(), BruteForce::contactMap(contacts, centers, ContactMapForce::Sum,
-                                                            energyFor(ContactMapForce::Sum, contacts.size()).oracle,
-                                                            positions, box.cell));
+    expectMatchesOracle(tested.evaluate(), mapOracle(ContactMapForce::Sum, contacts, centers, positions, box.cell));
 }
 
 TEST(ContactMapGpu, ItFollowsOpenMMsReorderingAndWrappingOfTheAtoms) {
@@ -183,9 +165,7 @@ TEST(ContactMapGpu, ItFollowsOpenMMsReorderingAndWrappingOfTheAtoms) {
     for (const Case& c : {Case{"non-periodic", 1, ContactMapForce::Sum, smallContacts, looseCenters, Box::none().cell},
                           Case{"periodic", 2, ContactMapForce::Distance, largeContacts, wholeCenters, box.cell}}) {
         SCOPED_TRACE(c.name);
-        const OracleContactMap expected = BruteForce::contactMap(c.contacts, c.centers, c.reduction,
-                                                                 energyFor(c.reduction, c.contacts.size()).oracle,
-                                                                 positions, c.cell);
+        const OracleContactMap expected = mapOracle(c.reduction, c.contacts, c.centers, positions, c.cell);
         const OpenMM::State state = context.getState(OpenMM::State::Energy | OpenMM::State::Forces, false, 1 << c.group);
         expectRelativelyNear(state.getPotentialEnergy(), expected.energy, Tolerance::Coordination, "energy");
         expectForcesNear(state.getForces(), expected.forces, Tolerance::ForceRelativeToRms,

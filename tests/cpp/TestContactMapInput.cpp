@@ -7,7 +7,9 @@
 #include "ContactMapForce.h"
 #include "CoordinationNumberForce.h"
 #include "CoordinationTestUtilities.h"
+#include "PlumedTestSupport.h"
 #include "PlumedTranslator.h"
+#include "SameSettings.h"
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -19,92 +21,14 @@ using std::vector;
 
 namespace {
 
-
-/** One contact's settings, as getContactParameters() gives them. */
-struct ContactSettings {
-    int particle1, particle2;
-    CoordinationForce::SwitchingFunction type;
-    double r0, d0, dmax;
-    bool stretch;
-    vector<double> shape;
-    double reference, weight;
-};
-
-ContactSettings contactOf(const ContactMapForce& force, int index) {
-    ContactSettings c;
-    force.getContactParameters(index, c.particle1, c.particle2, c.type, c.r0, c.d0, c.dmax, c.stretch, c.shape,
-                               c.reference, c.weight);
-    return c;
-}
-
-/** A centre's settings. */
-struct CenterSettings {
-    vector<int> particles;
-    CoordinationForce::CenterWeighting weighting;
-    vector<double> weights;
-    bool makeWhole;
-};
-
-CenterSettings centerOf(const CoordinationForce& force, int index) {
-    CenterSettings c;
-    force.getCenterParameters(index, c.particles, c.weighting, c.weights, c.makeWhole);
-    return c;
-}
-
-CenterSettings centerOf(const ContactMapForce& force, int index) {
-    CenterSettings c;
-    force.getCenterParameters(index, c.particles, c.weighting, c.weights, c.makeWhole);
-    return c;
-}
-
-void expectSameCenter(const CenterSettings& copy, const CenterSettings& original) {
-    EXPECT_EQ(copy.particles, original.particles);
-    EXPECT_EQ(copy.weighting, original.weighting);
-    EXPECT_EQ(copy.weights, original.weights);
-    EXPECT_EQ(copy.makeWhole, original.makeWhole);
-}
-
 /** Every setting toPlumed writes: contacts (Cubic's unused r0 aside), centres, reduction, periodicity, Custom expression. */
 void expectSameContactMapSettings(const ContactMapForce& copy, const ContactMapForce& original) {
-    EXPECT_EQ(copy.getReduction(), original.getReduction());
-    EXPECT_EQ(copy.usesPeriodicBoundaryConditions(), original.usesPeriodicBoundaryConditions());
-    EXPECT_EQ(copy.getCustomSwitchingFunction(), original.getCustomSwitchingFunction());
-    ASSERT_EQ(copy.getNumContacts(), original.getNumContacts());
-    for (int i = 0; i < copy.getNumContacts(); i++) {
-        SCOPED_TRACE("contact " + std::to_string(i));
-        const ContactSettings a = contactOf(copy, i), b = contactOf(original, i);
-        EXPECT_EQ(a.particle1, b.particle1);
-        EXPECT_EQ(a.particle2, b.particle2);
-        EXPECT_EQ(a.type, b.type);
-        if (b.type != CoordinationForce::Cubic)
-            EXPECT_EQ(a.r0, b.r0);
-        EXPECT_EQ(a.d0, b.d0);
-        EXPECT_EQ(a.dmax, b.dmax);
-        EXPECT_EQ(a.stretch, b.stretch);
-        EXPECT_EQ(a.shape, b.shape);
-        EXPECT_EQ(a.reference, b.reference);
-        EXPECT_EQ(a.weight, b.weight);
-    }
-    ASSERT_EQ(copy.getNumCenters(), original.getNumCenters());
-    for (int k = 0; k < copy.getNumCenters(); k++)
-        expectSameCenter(centerOf(copy, k), centerOf(original, k));
+    expectSameContacts(copy, original, true);
+    expectSameCenters(copy, original);
 }
 
-std::unique_ptr<ContactMapForce> parseMap(const string& text) {
-    return std::unique_ptr<ContactMapForce>(ContactMapForce::fromPlumed(text));
-}
-
-std::unique_ptr<CoordinationForce> parseCoordination(const string& text) {
-    return std::unique_ptr<CoordinationForce>(CoordinationForce::fromPlumed(text));
-}
-
-/** fromPlumedFile's forces, owned. */
-vector<std::unique_ptr<OpenMM::Force>> readFile(const string& text, vector<string>& skipped) {
-    vector<std::unique_ptr<OpenMM::Force>> forces;
-    for (OpenMM::Force* force : PlumedTranslator::fromPlumedFile(text, skipped))
-        forces.emplace_back(force);
-    return forces;
-}
+const auto parseMap = &fromPlumed<ContactMapForce>;
+const auto parseCoordination = &fromPlumed<CoordinationForce>;
 
 /** PLUMED's regtest basic/rt28 (tests/data/plumed/contactmap-rt28/plumed.dat), its two contact maps. */
 const string Rt28 = "CONTACTMAP ...\n"
@@ -127,7 +51,8 @@ const string Rt28 = "CONTACTMAP ...\n"
                     "DUMPDERIVATIVES ARG=a FILE=deriv FMT=%8.6f\n\nENDPLUMED\n";
 
 /** Every message of a refused input. */
-void expectRefused(const vector<std::pair<string, string>>& bad, const std::function<void(const string&)>& read) {
+void expectEachInputRefused(const vector<std::pair<string, string>>& bad,
+                            const std::function<void(const string&)>& read) {
     for (const auto& entry : bad) {
         SCOPED_TRACE(entry.first);
         expectOpenMMExceptionMentioning([&] { read(entry.first); }, {entry.second, "(in \""});
@@ -141,26 +66,23 @@ void expectRefused(const vector<std::pair<string, string>>& bad, const std::func
 // ------------------------------------------------------------------------------------------------------------------
 
 TEST(ContactMapInput, NumberedContactsTakeTheirOwnSwitchReferenceAndWeight) {
-    vector<string> skipped;
-    vector<std::unique_ptr<OpenMM::Force>> forces = readFile(Rt28, skipped);
+    vector<std::unique_ptr<OpenMM::Force>> forces =
+        readPlumedFileSkipping(Rt28, {"steer: MOVINGRESTRAINT", "PRINT", "DUMPDERIVATIVES"});
     ASSERT_EQ(forces.size(), 2u);
-    EXPECT_EQ(skipped, vector<string>({"steer: MOVINGRESTRAINT", "PRINT", "DUMPDERIVATIVES"}));
-    auto* a = dynamic_cast<ContactMapForce*>(forces[0].get());
-    auto* c = dynamic_cast<ContactMapForce*>(forces[1].get());
-    ASSERT_NE(a, nullptr);
-    ASSERT_NE(c, nullptr);
-    EXPECT_EQ(a->getName(), "a");
-    EXPECT_EQ(a->getReduction(), ContactMapForce::Distance);
-    EXPECT_EQ(a->getEnergyFunction(), "s");
-    EXPECT_TRUE(a->usesPeriodicBoundaryConditions());
-    EXPECT_EQ(a->getNumCenters(), 0);
+    const ContactMapForce& a = dynamic_cast<ContactMapForce&>(*forces[0]);
+    const ContactMapForce& c = dynamic_cast<ContactMapForce&>(*forces[1]);
+    EXPECT_EQ(a.getName(), "a");
+    EXPECT_EQ(a.getReduction(), ContactMapForce::Distance);
+    EXPECT_EQ(a.getEnergyFunction(), "s");
+    EXPECT_TRUE(a.usesPeriodicBoundaryConditions());
+    EXPECT_EQ(a.getNumCenters(), 0);
     const int atoms[5][2] = {{9, 19}, {19, 29}, {14, 24}, {4, 19}, {39, 107}};
     const double r0[5] = {0.5, 0.1, 0.2, 0.3, 0.5}, reference[5] = {0.1, 1.1, 0.5, 0.4, 0.3},
                  weight[5] = {0.5, 1.5, 1.0, 0.5, 0.25};
-    ASSERT_EQ(a->getNumContacts(), 5);
+    ASSERT_EQ(a.getNumContacts(), 5);
     for (int i = 0; i < 5; i++) {
         SCOPED_TRACE(i);
-        const ContactSettings contact = contactOf(*a, i);
+        const ContactSettings contact = contactOf(a, i);
         EXPECT_EQ(contact.particle1, atoms[i][0]);
         EXPECT_EQ(contact.particle2, atoms[i][1]);
         EXPECT_EQ(contact.type, CoordinationForce::Rational);
@@ -173,16 +95,16 @@ TEST(ContactMapInput, NumberedContactsTakeTheirOwnSwitchReferenceAndWeight) {
         EXPECT_EQ(contact.weight, weight[i]);
     }
     // Neither SUM nor CMDIST: one component per contact, no energy by default; references 0, weights 1.
-    EXPECT_EQ(c->getName(), "c");
-    EXPECT_EQ(c->getReduction(), ContactMapForce::Components);
-    EXPECT_EQ(c->getEnergyFunction(), "0");
-    EXPECT_EQ(c->getNumCollectiveVariables(), 5);
-    EXPECT_EQ(c->getCollectiveVariableName(4), "contact_5");
-    EXPECT_EQ(contactOf(*c, 2).particle1, 4);
-    EXPECT_EQ(contactOf(*c, 2).particle2, 1);
+    EXPECT_EQ(c.getName(), "c");
+    EXPECT_EQ(c.getReduction(), ContactMapForce::Components);
+    EXPECT_EQ(c.getEnergyFunction(), "0");
+    EXPECT_EQ(c.getNumCollectiveVariables(), 5);
+    EXPECT_EQ(c.getCollectiveVariableName(4), "contact_5");
+    EXPECT_EQ(contactOf(c, 2).particle1, 4);
+    EXPECT_EQ(contactOf(c, 2).particle2, 1);
     for (int i = 0; i < 5; i++) {
-        EXPECT_EQ(contactOf(*c, i).reference, 0.0);
-        EXPECT_EQ(contactOf(*c, i).weight, 1.0);
+        EXPECT_EQ(contactOf(c, i).reference, 0.0);
+        EXPECT_EQ(contactOf(c, i).weight, 1.0);
     }
 }
 
@@ -282,7 +204,7 @@ TEST(ContactMapInput, EverySwitchTypeInSwitchNWithUnitsScalingItsLengths) {
 
 TEST(ContactMapInput, RefusesWhatPlumedRefusesNamingTheFix) {
     const string s = " SWITCH={RATIONAL R_0=1}";
-    expectRefused(
+    expectEachInputRefused(
         {
             {"m: CONTACTMAP ATOMS1=1,2 SUM CMDIST REFERENCE=1" + s, "SUM and CMDIST cannot be used together"},
             {"m: CONTACTMAP ATOMS1=1,2,3" + s, "ATOMS1 lists 3 atoms"},
@@ -291,8 +213,9 @@ TEST(ContactMapInput, RefusesWhatPlumedRefusesNamingTheFix) {
             {"m: CONTACTMAP ATOMS1=1,2 ATOMS2=3,4 SWITCH1={EXP R_0=1}", "SWITCH2 is missing"},
             {"m: CONTACTMAP ATOMS1=1,2 SWITCH1={EXP R_0=1} SWITCH={EXP R_0=1}", "SWITCH= and SWITCH1= are two forms"},
             {"m: CONTACTMAP ATOMS1=1,2 SWITCH1={EXP R_0=1} SWITCH2={EXP R_0=1}", "SWITCH2 is not read"},
-            {"m: CONTACTMAP ATOMS1=1,2 ATOMS3=3,4" + s, "ATOMS3 is not read: PLUMED reads ATOMS1, ATOMS2, ... up to the "
-                                                         "first missing number"},
+            {"m: CONTACTMAP ATOMS1=1,2 ATOMS3=3,4" + s,
+             "ATOMS3 is not read: PLUMED reads ATOMS1, ATOMS2, ... up to the "
+             "first missing number"},
             {"m: CONTACTMAP ATOMS1=1,2 ATOMS2=1,3 REFERENCE2=1" + s, "REFERENCE2 is not read"},
             {"m: CONTACTMAP ATOMS1=1,2 WEIGHT1=1 WEIGHT=2" + s, "WEIGHT= and WEIGHT1= are two forms"},
             {"m: CONTACTMAP ATOMS1=1,2 REFERENCE1=1 REFERENCE=2" + s, "REFERENCE= and REFERENCE1= are two forms"},
@@ -302,13 +225,15 @@ TEST(ContactMapInput, RefusesWhatPlumedRefusesNamingTheFix) {
             {"m: CONTACTMAP ATOMS=1,2" + s, "ATOMS is not a keyword of CONTACTMAP"},
             {"m: CONTACTMAP ATOMS1=1,2 R_0=0.5", "R_0 is not a keyword of CONTACTMAP"},
             {"m: CONTACTMAP ATOMS1=1,2 NLIST" + s, "NLIST is not a keyword ContactMapForce understands in CONTACTMAP"},
-            {"m: CONTACTMAP ATOMS1=1,2 ATOMS2=1,3 SWITCH1={CUSTOM FUNC=exp(-x) R_0=1} SWITCH2={CUSTOM FUNC=exp(-2*x) R_0=1}",
+            {"m: CONTACTMAP ATOMS1=1,2 ATOMS2=1,3 SWITCH1={CUSTOM FUNC=exp(-x) R_0=1} SWITCH2={CUSTOM FUNC=exp(-2*x) "
+             "R_0=1}",
              "SWITCH2's FUNC=exp(-2*x) differs from SWITCH1's FUNC=exp(-x)"},
             {"m: CONTACTMAP ATOMS1=1,2 SWITCH1={CUBIC D_0=0.1}", "SWITCH1={CUBIC ...} needs D_MAX"},
             {"m: CONTACTMAP ATOMS1=1,2 SWITCH1={SMAP R_0=1 A=2}", "SWITCH1={SMAP ...} needs A and B"},
             {"m: CONTACTMAP ATOMS1=1,2 SWITCH1={FOO R_0=1}", "SWITCH1 type FOO is not one of PLUMED's"},
-            {"m: CONTACTMAP ATOMS1=1,2 SWITCH1={EXP R_0=1 NN=3}", "NN is not a keyword ContactMapForce understands inside "
-                                                                  "SWITCH1={EXP ...}"},
+            {"m: CONTACTMAP ATOMS1=1,2 SWITCH1={EXP R_0=1 NN=3}",
+             "NN is not a keyword ContactMapForce understands inside "
+             "SWITCH1={EXP ...}"},
             {"m: CONTACTMAP ATOMS1=1,2 SWITCH={CUSTOM FUNC=x+y R_0=1}", "contact 1:"},
             {"m: CONTACTMAP ATOMS1=1,2 REFERENCE1=abc" + s, "REFERENCE1=abc is not a number"},
             {"m: CONTACTMAP ATOMS1=1,2 UNITS=A" + s, "UNITS is an action of its own"},
@@ -392,12 +317,17 @@ TEST(ContactMapInput, ToPlumedRefusesWhatPlumedCannotExpress) {
     ContactMapForce oneWeighted;
     oneWeighted.addContact(oneWeighted.addCenter({3}, CoordinationForce::WeightedCenter, {2.0}), 1, 0.3);
     expectOpenMMExceptionMentioning([&] { oneWeighted.toPlumed(); }, {"WeightedCenter of one particle", "GeometricCenter"});
+    // A shape toPlumed could not write is refused where it is given (addContact).
     ContactMapForce badShape;
-    badShape.addContact(0, 1, CoordinationForce::Rational, 0.3, 0.0, Infinity, true, {6}, 0.0, 1.0);
-    expectOpenMMExceptionMentioning([&] { badShape.toPlumed(); }, {"contact 0 has 1 shape values", "{n, m} for Rational"});
+    expectOpenMMExceptionMentioning(
+        [&] { badShape.addContact(0, 1, CoordinationForce::Rational, 0.3, 0.0, Infinity, true, {6}, 0.0, 1.0); },
+        {"addContact", "shape has 1 entries", "{n, m}"});
     ContactMapForce badExponent;
-    badExponent.addContact(0, 1, CoordinationForce::Rational, 0.3, 0.0, Infinity, true, {6.5, 12}, 0.0, 1.0);
-    expectOpenMMExceptionMentioning([&] { badExponent.toPlumed(); }, {"exponent 6.5 is not an integer"});
+    expectOpenMMExceptionMentioning(
+        [&] {
+            badExponent.addContact(0, 1, CoordinationForce::Rational, 0.3, 0.0, Infinity, true, {6.5, 12}, 0.0, 1.0);
+        },
+        {"addContact", "exponent n", "whole number", "6.5"});
     ContactMapForce noExpression;
     noExpression.addContact(0, 1, CoordinationForce::Custom, 0.3, 0.0, Infinity, true, {}, 0.0, 1.0);
     expectOpenMMExceptionMentioning([&] { noExpression.toPlumed(); }, {"contact 0:"});
@@ -428,12 +358,9 @@ TEST(CenterInput, ComAndCenterLabelsStandInAtomListsOneCentrePerLabel) {
     expectSameCenter(centerOf(*force, 2), {{6, 7}, CoordinationForce::CenterOfMass, {}, true});
     // fromPlumedFile: each force its own centres, those it names, in the order of their actions; an unused centre
     // is listed as skipped.
-    vector<string> skipped;
-    auto forces = readFile(text + "d: COORDINATIONNUMBER SPECIES=c2,1-2 R_0=0.3\n"
-                                  "CENTER ATOMS=1,2\n",
-                           skipped);
+    auto forces = readPlumedFileSkipping(text + "d: COORDINATIONNUMBER SPECIES=c2,1-2 R_0=0.3\nCENTER ATOMS=1,2\n",
+                                         {"c3: CENTER", "CENTER"});
     ASSERT_EQ(forces.size(), 2u);
-    EXPECT_EQ(skipped, vector<string>({"c3: CENTER", "CENTER"}));
     auto& first = dynamic_cast<CoordinationForce&>(*forces[0]);
     ASSERT_EQ(first.getNumCenters(), 2);
     EXPECT_EQ(first.getGroupA(), vector<int>({-2, 4, 5, 6, -1}));
@@ -453,9 +380,7 @@ TEST(CenterInput, CentresInGroupsAndSortAfterTheAtomsInDefinitionOrder) {
     auto force = parseCoordination(text);
     EXPECT_EQ(force->getGroupA(), vector<int>({4, -1, -2, -2})); // 5, a, b (g sorted), b again, 9 removed
     ASSERT_EQ(force->getNumCenters(), 2);
-    vector<string> skipped;
-    auto forces = readFile(text, skipped);
-    EXPECT_TRUE(skipped.empty());
+    auto forces = readPlumedFileSkipping(text, {});
     EXPECT_EQ(dynamic_cast<CoordinationForce&>(*forces[0]).getNumCenters(), 2);
     auto unique = parseCoordination("a: CENTER ATOMS=1,2\nb: COM ATOMS=3,4\ng: GROUP ATOMS=b,a,b,2 UNIQUE\n"
                                     "c: COORDINATION GROUPA=g R_0=0.3");
@@ -482,7 +407,7 @@ TEST(CenterInput, CenterMassAndWeightsMassesAreTheCentreOfMass) {
 
 TEST(CenterInput, RefusedCentresAreRefusedWhereAForceUsesThem) {
     const string use = "\nc: COORDINATION GROUPA=c1,4 R_0=0.3";
-    expectRefused(
+    expectEachInputRefused(
         {
             {"c1: CENTER ATOMS=1-3 PHASES" + use, "PHASES (a centre from the atoms' trigonometric phases"},
             {"c1: COM ATOMS=1-3 PHASES" + use, "PHASES"},
@@ -495,25 +420,23 @@ TEST(CenterInput, RefusedCentresAreRefusedWhereAForceUsesThem) {
             {"c1: CENTER ATOMS=1-2 WEIGHTS=1,-1" + use, "the WEIGHTS sum to 0"},
             {"c1: CENTER ATOMS=1-2 WEIGHTS=1,x" + use, "WEIGHTS=x is not a number"},
             {"c1: COM ATOMS=1-2 MASS" + use, "MASS is not a keyword the PLUMED translator understands in COM"},
-            {"c1: COM ATOMS=1-2 WEIGHTS=1,2" + use, "WEIGHTS is not a keyword the PLUMED translator understands in COM"},
+            {"c1: COM ATOMS=1-2 WEIGHTS=1,2" + use,
+             "WEIGHTS is not a keyword the PLUMED translator understands in COM"},
             {"c1: COM" + use, "ATOMS is required"},
             {"c0: COM ATOMS=5,6\nc1: COM ATOMS=1,c0" + use, "a centre of centres is not supported"},
-            {"g: GROUP ATOMS=c1\nc1: COM ATOMS=1,2" + use, "not an atom number, a range or the label of a GROUP, COM or "
-                                                           "CENTER action before this one"},
+            {"g: GROUP ATOMS=c1\nc1: COM ATOMS=1,2" + use,
+             "not an atom number, a range or the label of a GROUP, COM or "
+             "CENTER action before this one"},
         },
         [](const string& text) { parseCoordination(text); });
     // A refused centre that no force uses is an action not read, listed as skipped.
-    vector<string> skipped;
-    auto forces = readFile("c1: CENTER ATOMS=1-3 PHASES\nd: DISTANCE ATOMS=c1,4\nc: COORDINATION GROUPA=1-4 R_0=0.3",
-                           skipped);
+    auto forces = readPlumedFileSkipping(
+        "c1: CENTER ATOMS=1-3 PHASES\nd: DISTANCE ATOMS=c1,4\nc: COORDINATION GROUPA=1-4 R_0=0.3",
+        {"c1: CENTER", "d: DISTANCE"});
     EXPECT_EQ(forces.size(), 1u);
-    EXPECT_EQ(skipped, vector<string>({"c1: CENTER", "d: DISTANCE"}));
     // Where a force uses it, its error quotes the centre's action.
     expectOpenMMExceptionMentioning(
-        [] {
-            vector<string> ignored;
-            readFile("c1: CENTER ATOMS=1-3 PHASES\nc: COORDINATION GROUPA=c1,4 R_0=0.3", ignored);
-        },
+        [] { readPlumedFile("c1: CENTER ATOMS=1-3 PHASES\nc: COORDINATION GROUPA=c1,4 R_0=0.3"); },
         {"PHASES", "(in \"c1: CENTER ATOMS=1-3 PHASES\")"});
 }
 

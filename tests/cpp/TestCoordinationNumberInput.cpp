@@ -5,8 +5,10 @@
 
 #include "CoordinationNumberForce.h"
 #include "CoordinationTestUtilities.h"
+#include "PlumedTestSupport.h"
 #include "PlumedTranslator.h"
-#include "internal/PlumedAction.h"
+#include "SameSettings.h"
+#include "internal/plumed/PlumedAction.h"
 #include "openmm/serialization/XmlSerializer.h"
 #include <cmath>
 #include <memory>
@@ -28,61 +30,28 @@ std::unique_ptr<Numbers> parse(const std::string& input) {
     return std::unique_ptr<Numbers>(numbers);
 }
 
-/** The forces of a whole input, owned, and the actions skipped. */
-std::vector<std::unique_ptr<OpenMM::Force>> parseFile(const std::string& text, std::vector<std::string>& skipped) {
-    std::vector<std::unique_ptr<OpenMM::Force>> forces;
-    for (OpenMM::Force* force : PlumedTranslator::fromPlumedFile(text, skipped))
-        forces.emplace_back(force);
-    return forces;
-}
-
-struct Reduction {
-    Numbers::ReductionType type;
-    std::string parameters, name;
-    bool operator==(const Reduction& other) const {
-        return type == other.type && parameters == other.parameters && name == other.name;
-    }
-};
-
-std::ostream& operator<<(std::ostream& stream, const Reduction& reduction) {
-    return stream << "{" << (int) reduction.type << ", \"" << reduction.parameters << "\", \"" << reduction.name << "\"}";
-}
-
-/** The reductions as set, names as the energy sees them (a default name written out). */
-std::vector<Reduction> reductions(const Numbers& force) {
-    std::vector<Reduction> list;
+/**
+ * The reductions as set, in words: "name: Type(parameters)" each (the name as the energy sees it, a default name
+ * written out; no parentheses without parameters), separated by "; ".
+ */
+std::string reductions(const Numbers& force) {
+    static const char* typeNames[] = {"Sum", "Mean",   "MoreThan", "LessThan", "Between", "Min",
+                                      "Max", "AltMin", "Highest",  "Lowest",   "Moment"};
+    std::string text;
     for (int i = 0; i < force.getNumReductions(); i++) {
-        Reduction reduction;
-        force.getReductionParameters(i, reduction.type, reduction.parameters, reduction.name);
-        reduction.name = force.getCollectiveVariableName(i);
-        list.push_back(reduction);
+        Numbers::ReductionType type;
+        std::string parameters, name;
+        force.getReductionParameters(i, type, parameters, name);
+        text += (i == 0 ? "" : "; ") + force.getCollectiveVariableName(i) + ": " + typeNames[(int)type] +
+                (parameters.empty() ? "" : "(" + parameters + ")");
     }
-    return list;
+    return text;
 }
 
 void expectSameNumberSettings(const Numbers& copy, const Numbers& original) {
     expectSameCoordinationSettings(copy, original);
     EXPECT_EQ(copy.getRPower(), original.getRPower());
     EXPECT_EQ(reductions(copy), reductions(original));
-}
-
-std::string serialize(const OpenMM::Force& force) {
-    std::stringstream stream;
-    OpenMM::XmlSerializer::serialize<OpenMM::Force>(&force, "Force", stream);
-    return stream.str();
-}
-
-std::unique_ptr<OpenMM::Force> deserialize(const std::string& xml) {
-    std::stringstream stream(xml);
-    return std::unique_ptr<OpenMM::Force>(OpenMM::XmlSerializer::deserialize<OpenMM::Force>(stream));
-}
-
-std::string edited(std::string xml, const std::string& from, const std::string& to) {
-    const size_t position = xml.find(from);
-    EXPECT_NE(position, std::string::npos) << "the XML has no " << from << ":\n" << xml;
-    if (position != std::string::npos)
-        xml.replace(position, from.size(), to);
-    return xml;
 }
 
 /** A force with every setting away from its default and one reduction of each type. */
@@ -138,19 +107,15 @@ TEST(CoordinationNumberInput, SpeciesAAndBIsDualModeAndTheKeywordFormIsStretched
     EXPECT_EQ(force->getMode(), CoordinationForce::Dual);
     EXPECT_EQ(force->getGroupA(), std::vector<int>({0, 1, 2, 3, 4}));
     EXPECT_EQ(force->getGroupB(), std::vector<int>({5}));
-    EXPECT_EQ(force->getSwitchingFunction(), CoordinationForce::Rational);
-    EXPECT_EQ(force->getN(), 8);
-    EXPECT_EQ(force->getM(), 16);
-    EXPECT_EQ(force->getD0(), 0.1);
-    EXPECT_EQ(force->getDMax(), 0.0);
-    EXPECT_TRUE(force->getStretch());
+    // Rational, the automatic cutoff (dmax 0), stretched.
+    EXPECT_EQ(force->getSwitchingSettings(), SwitchingSettings::rational(1.0, 8, 16, 0.1, 0.0));
     EXPECT_FALSE(force->usesPeriodicBoundaryConditions());
 }
 
 TEST(CoordinationNumberInput, CoordinationMomentsSetsTheRPower) {
     auto force = parse("cn2: COORDINATION_MOMENTS SPECIES=1-10 SWITCH={RATIONAL R_0=1.0 D_MAX=8} R_POWER=2 MEAN");
     EXPECT_EQ(force->getRPower(), 2.0);
-    EXPECT_EQ(reductions(*force), std::vector<Reduction>({{Numbers::Mean, "", "mean"}}));
+    EXPECT_EQ(reductions(*force), "mean: Mean");
 }
 
 TEST(CoordinationNumberInput, UnitsScaleTheSwitchingFunctionsLengthsButNotTheReductionsSwitch) {
@@ -158,7 +123,7 @@ TEST(CoordinationNumberInput, UnitsScaleTheSwitchingFunctionsLengthsButNotTheRed
                        "MORE_THAN={EXP R_0=4.0 D_MAX=6}");
     EXPECT_NEAR(force->getR0(), 0.3, 1e-16);
     EXPECT_NEAR(force->getDMax(), 0.8, 1e-16);
-    EXPECT_EQ(reductions(*force), std::vector<Reduction>({{Numbers::MoreThan, "EXP R_0=4.0 D_MAX=6", "morethan"}}));
+    EXPECT_EQ(reductions(*force), "morethan: MoreThan(EXP R_0=4.0 D_MAX=6)");
     auto keywordForm = parse("UNITS LENGTH=A\nc: COORDINATIONNUMBER SPECIES=1-3 R_0=3 D_0=1");
     EXPECT_NEAR(keywordForm->getR0(), 0.3, 1e-16);
     EXPECT_NEAR(keywordForm->getD0(), 0.1, 1e-16);
@@ -169,38 +134,25 @@ TEST(CoordinationNumberInput, EveryReductionKeywordBecomesAReductionInTheOrderOf
                        "LESS_THAN1={EXP R_0=1} LESS_THAN2={EXP R_0=3} MORE_THAN={EXP R_0=4.0} MORE_THAN1={EXP R_0=5} "
                        "ALT_MIN={BETA=2} MIN={BETA=0.1} MAX={BETA=0.2} HIGHEST LOWEST SUM MEAN "
                        "BETWEEN={GAUSSIAN LOWER=1 UPPER=2 SMEAR=0.5} BETWEEN1={GAUSSIAN LOWER=2 UPPER=3}");
-    const std::vector<Reduction> expected = {
-        {Numbers::Moment, "2", "moment_2"},
-        {Numbers::Moment, "3", "moment_3"},
-        {Numbers::LessThan, "RATIONAL R_0=2", "lessthan"},
-        {Numbers::LessThan, "EXP R_0=1", "lessthan_1"},
-        {Numbers::LessThan, "EXP R_0=3", "lessthan_2"},
-        {Numbers::MoreThan, "EXP R_0=4.0", "morethan"},
-        {Numbers::MoreThan, "EXP R_0=5", "morethan_1"},
-        {Numbers::AltMin, "BETA=2", "altmin"},
-        {Numbers::Min, "BETA=0.1", "min"},
-        {Numbers::Max, "BETA=0.2", "max"},
-        {Numbers::Highest, "", "highest"},
-        {Numbers::Lowest, "", "lowest"},
-        {Numbers::Sum, "", "sum"},
-        {Numbers::Mean, "", "mean"},
-        {Numbers::Between, "GAUSSIAN LOWER=1 UPPER=2 SMEAR=0.5", "between"},
-        {Numbers::Between, "GAUSSIAN LOWER=2 UPPER=3", "between_1"},
-    };
+    const std::string expected = "moment_2: Moment(2); moment_3: Moment(3); lessthan: LessThan(RATIONAL R_0=2); "
+                                 "lessthan_1: LessThan(EXP R_0=1); lessthan_2: LessThan(EXP R_0=3); "
+                                 "morethan: MoreThan(EXP R_0=4.0); morethan_1: MoreThan(EXP R_0=5); "
+                                 "altmin: AltMin(BETA=2); min: Min(BETA=0.1); max: Max(BETA=0.2); highest: Highest; "
+                                 "lowest: Lowest; sum: Sum; mean: Mean; "
+                                 "between: Between(GAUSSIAN LOWER=1 UPPER=2 SMEAR=0.5); "
+                                 "between_1: Between(GAUSSIAN LOWER=2 UPPER=3)";
     EXPECT_EQ(reductions(*force), expected);
 }
 
 TEST(CoordinationNumberInput, MomentsTakesAListOfPowersAndRanges) {
     auto force = parse("c: COORDINATIONNUMBER SPECIES=1-5 R_0=1 MOMENTS=4,2-3");
-    EXPECT_EQ(reductions(*force), std::vector<Reduction>({{Numbers::Moment, "4", "moment_4"},
-                                                          {Numbers::Moment, "2", "moment_2"},
-                                                          {Numbers::Moment, "3", "moment_3"}}));
+    EXPECT_EQ(reductions(*force), "moment_4: Moment(4); moment_2: Moment(2); moment_3: Moment(3)");
 }
 
 TEST(CoordinationNumberInput, HistogramBecomesNumberedBetweenReductions) {
     auto force = parse("c: COORDINATIONNUMBER SPECIES=1-5 R_0=1 HISTOGRAM={GAUSSIAN NBINS=2 LOWER=0 UPPER=4 SMEAR=0.25}");
-    EXPECT_EQ(reductions(*force), std::vector<Reduction>({{Numbers::Between, "GAUSSIAN LOWER=0 UPPER=2 SMEAR=0.25", "between_1"},
-                                                          {Numbers::Between, "GAUSSIAN LOWER=2 UPPER=4 SMEAR=0.25", "between_2"}}));
+    EXPECT_EQ(reductions(*force), "between_1: Between(GAUSSIAN LOWER=0 UPPER=2 SMEAR=0.25); "
+                                  "between_2: Between(GAUSSIAN LOWER=2 UPPER=4 SMEAR=0.25)");
 }
 
 TEST(CoordinationNumberInput, SeparateFunctionActionsFoldIntoTheVectorsForceNamedByTheirLabels) {
@@ -217,23 +169,13 @@ TEST(CoordinationNumberInput, SeparateFunctionActionsFoldIntoTheVectorsForceName
                              "l: LOWEST ARG=c\n"
                              "mo: MOMENTS ARG=c POWERS=2,3\n"
                              "RESTRAINT ARG=s AT=1 KAPPA=10\n";
-    std::vector<std::string> skipped;
-    auto forces = parseFile(text, skipped);
+    auto forces = readPlumedFileSkipping(text, {"RESTRAINT"});
     ASSERT_EQ(forces.size(), 1u);
-    EXPECT_EQ(skipped, std::vector<std::string>({"RESTRAINT"}));
     auto* force = dynamic_cast<Numbers*>(forces[0].get());
     ASSERT_NE(force, nullptr);
-    const std::vector<Reduction> expected = {
-        {Numbers::MoreThan, "RATIONAL R_0=6.0 NN=6 MM=12 D_0=0", "s"},
-        {Numbers::LessThan, "EXP R_0=2", "n_lt"},
-        {Numbers::Between, "GAUSSIAN LOWER=1 UPPER=2 SMEAR=0.5", "sb"},
-        {Numbers::Mean, "", "m"},
-        {Numbers::Sum, "", "s2"},
-        {Numbers::Highest, "", "h"},
-        {Numbers::Lowest, "", "l"},
-        {Numbers::Moment, "2", "mo_moment_2"},
-        {Numbers::Moment, "3", "mo_moment_3"},
-    };
+    const std::string expected = "s: MoreThan(RATIONAL R_0=6.0 NN=6 MM=12 D_0=0); n_lt: LessThan(EXP R_0=2); "
+                                 "sb: Between(GAUSSIAN LOWER=1 UPPER=2 SMEAR=0.5); m: Mean; s2: Sum; h: Highest; "
+                                 "l: Lowest; mo_moment_2: Moment(2); mo_moment_3: Moment(3)";
     EXPECT_EQ(reductions(*force), expected);
 }
 
@@ -246,8 +188,9 @@ TEST(CoordinationNumberInput, SeparateActionsKeywordFormsAreTheirSwitchesWritten
     auto force = parse(text); // every action is read: fromPlumed takes the whole input
     // PLUMED's keyword form: the rational function cut off where it is 1e-5 (at d0 + r0 * 1e-5^(1/(n-m))), stretched.
     const std::string dmax = plumedNumber(0.5 + 6 * std::pow(0.00001, 1.0 / (4 - 8)));
-    EXPECT_EQ(reductions(*force), std::vector<Reduction>({{Numbers::MoreThan, "RATIONAL R_0=6 NN=4 D_0=0.5 D_MAX=" + dmax, "s"},
-                                                          {Numbers::Between, "GAUSSIAN LOWER=1 UPPER=2", "sb"}}));
+    EXPECT_EQ(reductions(*force), "s: MoreThan(RATIONAL R_0=6 NN=4 D_0=0.5 D_MAX=" + dmax +
+                                      "); "
+                                      "sb: Between(GAUSSIAN LOWER=1 UPPER=2)");
 }
 
 TEST(CoordinationNumberInput, FunctionsThatCannotBeFoldedStaySkipped) {
@@ -258,11 +201,10 @@ TEST(CoordinationNumberInput, FunctionsThatCannotBeFoldedStaySkipped) {
                              "mm: MEAN ARG=mt PERIODIC=NO\n"
                              "two: SUM ARG=c,c PERIODIC=NO\n"
                              "SUM ARG=c PERIODIC=NO\n";
-    std::vector<std::string> skipped;
-    auto forces = parseFile(text, skipped);
-    ASSERT_EQ(forces.size(), 1u);
     // mt is read, but no SUM makes it a reduction: it is an action the translator did not turn into anything.
-    EXPECT_EQ(skipped, std::vector<std::string>({"d: DISTANCE", "sd: SUM", "mt: MORE_THAN", "mm: MEAN", "two: SUM", "SUM"}));
+    auto forces =
+        readPlumedFileSkipping(text, {"d: DISTANCE", "sd: SUM", "mt: MORE_THAN", "mm: MEAN", "two: SUM", "SUM"});
+    ASSERT_EQ(forces.size(), 1u);
     EXPECT_EQ(dynamic_cast<Numbers&>(*forces[0]).getNumReductions(), 0);
 }
 
@@ -274,10 +216,8 @@ TEST(CoordinationNumberInput, GroupLabelsWorkInEveryGroupKeywordAndAreNotSkipped
                              "b: COORDINATIONNUMBER SPECIES=g3 R_0=1\n"
                              "c: COORDINATIONNUMBER SPECIESA=g1 SPECIESB=g2 R_0=1\n"
                              "PRINT ARG=a FILE=COLVAR\n";
-    std::vector<std::string> skipped;
-    auto forces = parseFile(text, skipped);
+    auto forces = readPlumedFileSkipping(text, {"PRINT"});
     ASSERT_EQ(forces.size(), 3u);
-    EXPECT_EQ(skipped, std::vector<std::string>({"PRINT"}));
     auto& a = dynamic_cast<CoordinationForce&>(*forces[0]);
     EXPECT_EQ(a.getGroupA(), std::vector<int>({0, 1, 2, 3}));
     EXPECT_EQ(a.getGroupB(), std::vector<int>({0, 2, 3, 8, 19, 20}));
@@ -295,10 +235,9 @@ TEST(CoordinationNumberInput, AnUndefinedGroupLabelSaysHowToDefineIt) {
                                     {"g1 is not an atom number, a range or the label of a GROUP, COM or CENTER action before this one",
                                      "g1: GROUP ATOMS=..."});
     // A label defined after its use is not yet known.
-    std::vector<std::string> skipped;
-    expectOpenMMExceptionMentioning([&] { parseFile("c: COORDINATION GROUPA=g R_0=1\ng: GROUP ATOMS=1-3\n", skipped); },
+    expectOpenMMExceptionMentioning([] { readPlumedFile("c: COORDINATION GROUPA=g R_0=1\ng: GROUP ATOMS=1-3\n"); },
                                     {"g is not an atom number"});
-    expectOpenMMExceptionMentioning([&] { parseFile("g: GROUP NDX_FILE=index.ndx\n", skipped); }, {"NDX_FILE", "ATOMS="});
+    expectOpenMMExceptionMentioning([] { readPlumedFile("g: GROUP NDX_FILE=index.ndx\n"); }, {"NDX_FILE", "ATOMS="});
 }
 
 TEST(CoordinationNumberInput, BadInputNamesWhatToFix) {
@@ -325,10 +264,7 @@ TEST(CoordinationNumberInput, BadInputNamesWhatToFix) {
         {"UNITS LENGTH=A\nc: COORDINATION_MOMENTS SPECIES=1-5 R_0=1 R_POWER=1", {"R_POWER with UNITS LENGTH other than nm"}},
         {"c: COORDINATIONNUMBER SPECIES=1-5 R_0=1 UNITS=A", {"UNITS is an action of its own"}},
     };
-    for (const auto& entry : bad) {
-        SCOPED_TRACE(entry.first);
-        expectOpenMMExceptionMentioning([&] { parse(entry.first); }, entry.second);
-    }
+    expectEachRefused(bad, [](const std::string& input) { parse(input); });
 }
 
 TEST(CoordinationNumberInput, BadSeparateActionsNameWhatToFix) {
@@ -345,16 +281,15 @@ TEST(CoordinationNumberInput, BadSeparateActionsNameWhatToFix) {
     };
     for (const auto& entry : bad) {
         SCOPED_TRACE(entry.first);
-        std::vector<std::string> skipped;
         if (entry.second.empty())
-            EXPECT_NO_THROW(parseFile(vector + entry.first, skipped));
+            EXPECT_NO_THROW(readPlumedFile(vector + entry.first));
         else
-            expectOpenMMExceptionMentioning([&] { parseFile(vector + entry.first, skipped); }, entry.second);
+            expectOpenMMExceptionMentioning([&] { readPlumedFile(vector + entry.first); }, entry.second);
     }
     // A folded name that another reduction has.
-    std::vector<std::string> skipped;
-    expectOpenMMExceptionMentioning([&] { parseFile("c: COORDINATIONNUMBER SPECIES=1-5 R_0=1 SUM\nsum: SUM ARG=c\n", skipped); },
-                                    {"another reduction has this name", "in \"sum: SUM ARG=c\""});
+    expectOpenMMExceptionMentioning(
+        [] { readPlumedFile("c: COORDINATIONNUMBER SPECIES=1-5 R_0=1 SUM\nsum: SUM ARG=c\n"); },
+        {"another reduction has this name", "in \"sum: SUM ARG=c\""});
 }
 
 TEST(CoordinationNumberInput, ToPlumedWritesEveryReductionAsItsKeywordAndReadsBack) {
@@ -377,7 +312,7 @@ TEST(CoordinationNumberInput, ToPlumedOfTheDefaultsAndTheKeywordFormReadsBack) {
     auto copy = parse(line);
     expectSameCoordinationSettings(*copy, force);
     EXPECT_EQ(copy->getRPower(), 0.0);
-    EXPECT_EQ(reductions(*copy), std::vector<Reduction>({{Numbers::LessThan, "EXP R_0=4", "lessthan"}}));
+    EXPECT_EQ(reductions(*copy), "lessthan: LessThan(EXP R_0=4)");
 }
 
 TEST(CoordinationNumberInput, ToPlumedRefusesNamesPlumedDoesNotGive) {
@@ -399,8 +334,7 @@ TEST(CoordinationNumberInput, ToPlumedRefusesNamesPlumedDoesNotGive) {
 
 TEST(CoordinationNumberInput, XmlRoundTripKeepsEverySetting) {
     Numbers original = unusualForce();
-    std::unique_ptr<OpenMM::Force> copy = deserialize(serialize(original));
-    auto* numbers = dynamic_cast<Numbers*>(copy.get());
+    std::unique_ptr<Numbers> numbers = throughXml(original);
     ASSERT_NE(numbers, nullptr);
     expectSameNumberSettings(*numbers, original);
     EXPECT_EQ(numbers->getEnergyFunction(), original.getEnergyFunction());
@@ -415,24 +349,24 @@ TEST(CoordinationNumberInput, XmlRoundTripKeepsEverySetting) {
     EXPECT_EQ(name, "");
     Numbers defaults;
     defaults.setGroupA({1, 1});
-    std::unique_ptr<OpenMM::Force> plain = deserialize(serialize(defaults));
-    ASSERT_NE(dynamic_cast<Numbers*>(plain.get()), nullptr);
-    expectSameNumberSettings(dynamic_cast<Numbers&>(*plain), defaults);
+    std::unique_ptr<Numbers> plain = throughXml(defaults);
+    ASSERT_NE(plain, nullptr);
+    expectSameNumberSettings(*plain, defaults);
 }
 
 TEST(CoordinationNumberInput, MalformedXmlIsRejected) {
-    const std::string xml = serialize(unusualForce());
-    expectOpenMMExceptionMentioning([&] { deserialize(edited(xml, "version=\"2\"", "version=\"3\"")); },
+    const std::string xml = xmlOf(unusualForce());
+    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "version=\"2\"", "version=\"3\"")); },
                                     {"CoordinationNumberForce", "version 3"});
-    expectOpenMMExceptionMentioning([&] { deserialize(edited(xml, "type=\"10\"", "type=\"11\"")); },
+    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "type=\"10\"", "type=\"11\"")); },
                                     {"reduction 10", "type 11"});
-    expectOpenMMExceptionMentioning([&] { deserialize(edited(xml, "rPower=\"1.5\"", "rPower=\"-1\"")); }, {"rPower"});
-    expectOpenMMExceptionMentioning([&] { deserialize(edited(xml, "mode=\"1\"", "mode=\"5\"")); },
+    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "rPower=\"1.5\"", "rPower=\"-1\"")); }, {"rPower"});
+    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "mode=\"1\"", "mode=\"5\"")); },
                                     {"CoordinationNumberForce: the XML has mode 5"});
-    EXPECT_THROW(deserialize(edited(xml, " rPower=\"1.5\"", "")), OpenMM::OpenMMException);
-    EXPECT_THROW(deserialize(edited(xml, "<Reductions>", "<Reductionz>")), OpenMM::OpenMMException);
+    EXPECT_THROW(forceFromXml(edited(xml, " rPower=\"1.5\"", "")), OpenMM::OpenMMException);
+    EXPECT_THROW(forceFromXml(edited(xml, "<Reductions>", "<Reductionz>")), OpenMM::OpenMMException);
     // The serializer still works.
-    ASSERT_NE(dynamic_cast<Numbers*>(deserialize(xml).get()), nullptr);
+    ASSERT_NE(dynamic_cast<Numbers*>(forceFromXml(xml).get()), nullptr);
 }
 
 TEST(CoordinationNumberInput, PlumedRegtestInputsReadWithTheirOtherActionsSkipped) {
@@ -448,26 +382,23 @@ TEST(CoordinationNumberInput, PlumedRegtestInputsReadWithTheirOtherActionsSkippe
                              "c2n_morethan: MORE_THAN ARG=c2n SWITCH={EXP R_0=4.0}\n"
                              "PRINT ARG=c2.* FILE=colv2 FMT=%8.4f\n\n"
                              "RESTRAINT ARG=c2_morethan AT=0.1 KAPPA=10\n";
-    std::vector<std::string> skipped;
-    auto forces = parseFile(rt20, skipped);
+    auto forces =
+        readPlumedFileSkipping(rt20, {"d1: DISTANCES", "PRINT", "c2ncm: CONTACT_MATRIX", "ones: ONES",
+                                      "c2n: MATRIX_VECTOR_PRODUCT", "c2n_morethan: MORE_THAN", "PRINT", "RESTRAINT"});
     ASSERT_EQ(forces.size(), 2u);
-    EXPECT_EQ(skipped, std::vector<std::string>({"d1: DISTANCES", "PRINT", "c2ncm: CONTACT_MATRIX", "ones: ONES",
-                                                 "c2n: MATRIX_VECTOR_PRODUCT", "c2n_morethan: MORE_THAN", "PRINT",
-                                                 "RESTRAINT"}));
     auto& c2 = dynamic_cast<Numbers&>(*forces[1]);
     EXPECT_EQ(c2.getName(), "c2");
-    EXPECT_EQ(reductions(c2), std::vector<Reduction>({{Numbers::MoreThan, "EXP R_0=4.0", "morethan"}}));
+    EXPECT_EQ(reductions(c2), "morethan: MoreThan(EXP R_0=4.0)");
     const std::string powers = "cn0: COORDINATIONNUMBER SPECIES=1-10 SWITCH={RATIONAL R_0=1.0 D_MAX=8} MEAN \n"
                                "cn1: COORDINATION_MOMENTS SPECIES=1-10 SWITCH={RATIONAL R_0=1.0 D_MAX=8} R_POWER=1 MEAN\n"
                                "cn2: COORDINATION_MOMENTS SPECIES=1-10 SWITCH={RATIONAL R_0=1.0 D_MAX=8} R_POWER=2 MEAN \n"
                                "PRINT ARG=cn0.mean,cn1.mean,cn2.mean STRIDE=1 FILE=cn_out\n";
-    forces = parseFile(powers, skipped);
+    forces = readPlumedFileSkipping(powers, {"PRINT"});
     ASSERT_EQ(forces.size(), 3u);
-    EXPECT_EQ(skipped, std::vector<std::string>({"PRINT"}));
     for (int i = 0; i < 3; i++) {
         auto& force = dynamic_cast<Numbers&>(*forces[i]);
         EXPECT_EQ(force.getRPower(), (double) i);
         EXPECT_EQ(force.getDMax(), 8.0);
-        EXPECT_EQ(reductions(force), std::vector<Reduction>({{Numbers::Mean, "", "mean"}}));
+        EXPECT_EQ(reductions(force), "mean: Mean");
     }
 }

@@ -5,7 +5,6 @@
  */
 
 #include "CoordinationTestUtilities.h"
-#include <tuple>
 
 using namespace CoordinationPlugin;
 using namespace CoordinationTest;
@@ -14,23 +13,9 @@ using OpenMM::Vec3;
 namespace {
 
 /** s, energy and forces of a force on the given platform (Threads for CPU, 0 = the platform's default). */
-Evaluation evaluateOn(const std::string& platformName, const CoordinationForce& prototype,
+Evaluation evaluateOn(const std::string& platformName, const CoordinationForce& force,
                       const std::vector<Vec3>& positions, const Box& box, int threads = 0) {
-    OpenMM::System system;
-    for (size_t i = 0; i < positions.size(); i++)
-        system.addParticle(1.0);
-    if (box.periodic())
-        system.setDefaultPeriodicBoxVectors(box.cell.a, box.cell.b, box.cell.c);
-    CoordinationForce* force = new CoordinationForce(prototype);
-    system.addForce(force);
-    OpenMM::VerletIntegrator integrator(0.001);
-    std::map<std::string, std::string> properties;
-    if (threads > 0)
-        properties["Threads"] = std::to_string(threads);
-    OpenMM::Context context(system, integrator, OpenMM::Platform::getPlatformByName(platformName), properties);
-    context.setPositions(positions);
-    OpenMM::State state = context.getState(OpenMM::State::Energy | OpenMM::State::Forces);
-    return {state.getPotentialEnergy(), force->getCoordination(context), state.getForces()};
+    return CoordinationContext(force, positions, box, PlatformCase{platformName, "", threads}).evaluate();
 }
 
 /** Random positions at about 25 atoms/nm^3 in the box (or a 5 nm cube), some of them outside it. */
@@ -45,10 +30,6 @@ std::vector<Vec3> densePositions(int count, const Box& box, unsigned seed) {
         positions.push_back(position);
     }
     return positions;
-}
-
-Box cube(double edge) {
-    return {"Cube", {true, Vec3(edge, 0, 0), Vec3(0, edge, 0), Vec3(0, 0, edge)}};
 }
 
 /** A force over most atoms with repeated and shared entries, for each mode. */
@@ -68,13 +49,12 @@ CoordinationForce largeForce(CoordinationForce::Mode mode, int numAtoms, const S
     return makeForce(settings, mode, groupA, groupB, "0.5*(s-100)^2", periodic);
 }
 
-void expectSameAsReference(const Evaluation& cpu, const Evaluation& reference) {
-    expectRelativelyNear(cpu.s, reference.s, 1e-12, "s");
-    expectRelativelyNear(cpu.energy, reference.energy, 1e-11, "energy");
-    expectForcesNear(cpu.forces, reference.forces, 1e-11);
+void expectCpuMatchesReference(const Evaluation& cpu, const Evaluation& reference) {
+    expectSameEvaluation(cpu, reference, 1e-12, 1e-11, 1e-11, 1e-12);
 }
 
-class CpuKernel : public ::testing::TestWithParam<std::tuple<CoordinationForce::Mode, std::string>> {
+/** A test that compares the CPU platform's kernel with the Reference kernel: skipped on the other platforms. */
+template <class Base> class OnTheCpuPlatform : public Base {
 protected:
     void SetUp() override {
         if (testPlatform().platform != "CPU")
@@ -82,47 +62,32 @@ protected:
     }
 };
 
-class CpuKernelOnly : public ::testing::Test {
-protected:
-    void SetUp() override {
-        if (testPlatform().platform != "CPU")
-            GTEST_SKIP() << "compares the CPU platform's kernel with the Reference kernel: run with the CPU case";
-    }
-};
+class CpuKernel : public OnTheCpuPlatform<ModeAndBoxTest> {};
+class CpuKernelOnly : public OnTheCpuPlatform<::testing::Test> {};
 
 } // namespace
 
 TEST_P(CpuKernel, MatchesTheReferenceKernelWithACellList) {
     // 3,000 atoms, dmax 0.9 nm: 5 cells per axis in the 5 nm cube (the cell list), all pairs in the
     // triclinic box; no PBC: cells over the atoms' bounding box.
-    const CoordinationForce::Mode mode = std::get<0>(GetParam());
-    const std::string boxName = std::get<1>(GetParam());
-    const Box box = (boxName == "Cube" ? cube(5.0) : boxNamed(boxName));
+    const CoordinationForce::Mode mode = this->mode();
+    const Box box = (boxName() == "Cube" ? Box::cube(5.0) : this->box());
     const std::vector<Vec3> positions = densePositions(3000, box, 17 + (int) mode);
-    SwitchingSettings settings;
-    settings.r0 = 0.3;
-    settings.dmax = 0.9;
-    CoordinationForce force = largeForce(mode, 3000, settings, box.periodic());
+    CoordinationForce force = largeForce(mode, 3000, rationalSettings(0.3, 6, 0, 0.0, 0.9), box.periodic());
     Evaluation reference = evaluateOn("Reference", force, positions, box);
     ASSERT_GT(reference.s, mode == CoordinationForce::Pair ? 1.0 : 100.0);
-    expectSameAsReference(evaluateOn("CPU", force, positions, box, 3), reference);
+    expectCpuMatchesReference(evaluateOn("CPU", force, positions, box, 3), reference);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModesAndBoxes, CpuKernel,
-                         ::testing::Combine(::testing::Values(CoordinationForce::Self, CoordinationForce::Dual,
-                                                              CoordinationForce::Pair),
-                                            ::testing::Values("Cube", "NoPBC", "Triclinic")),
-                         [](const ::testing::TestParamInfo<CpuKernel::ParamType>& info) {
-                             return modeName(std::get<0>(info.param)) + std::get<1>(info.param);
-                         });
+                         modesAndBoxes({CoordinationForce::Self, CoordinationForce::Dual, CoordinationForce::Pair},
+                                       {"Cube", "NoPBC", "Triclinic"}),
+                         modeAndBoxName);
 
 TEST_F(CpuKernelOnly, ThreadCountsGiveTheSameCoordinationAndRunsRepeatBitwise) {
-    const Box box = cube(4.0);
+    const Box box = Box::cube(4.0);
     const std::vector<Vec3> positions = densePositions(2000, box, 5);
-    SwitchingSettings settings;
-    settings.r0 = 0.3;
-    settings.dmax = 1.0;
-    CoordinationForce force = largeForce(CoordinationForce::Self, 2000, settings, true);
+    CoordinationForce force = largeForce(CoordinationForce::Self, 2000, rationalSettings(0.3, 6, 0, 0.0, 1.0), true);
     Evaluation one = evaluateOn("CPU", force, positions, box, 1);
     for (int threads : {2, 3, 4, 7}) {
         SCOPED_TRACE("Threads = " + std::to_string(threads));
@@ -141,45 +106,47 @@ TEST_F(CpuKernelOnly, ThreadCountsGiveTheSameCoordinationAndRunsRepeatBitwise) {
 
 TEST_F(CpuKernelOnly, CutoffsTooLongForCellsAndScatteredAtomsStillMatch) {
     SwitchingSettings settings;
-    settings.r0 = 0.4;
+    settings.setR0(0.4);
     // A cutoff longer than a third of the box: every pair, with the minimum image.
-    const Box small = cube(2.5);
+    const Box small = Box::cube(2.5);
     std::vector<Vec3> positions = densePositions(400, small, 9);
-    settings.dmax = 1.2;
+    settings.setDMax(1.2);
     CoordinationForce force = largeForce(CoordinationForce::Dual, 400, settings, true);
-    expectSameAsReference(evaluateOn("CPU", force, positions, small, 4), evaluateOn("Reference", force, positions, small));
+    expectCpuMatchesReference(evaluateOn("CPU", force, positions, small, 4),
+                              evaluateOn("Reference", force, positions, small));
     // No PBC with a few atoms very far away: the cell grid stays coarse enough, pairs are still found.
     positions = densePositions(1500, Box::none(), 10);
     positions[3] = Vec3(1e4, -2e4, 3e3);
     positions[50] = Vec3(-5e3, 1e2, 7e4);
-    settings.dmax = 0.7;
+    settings.setDMax(0.7);
     force = largeForce(CoordinationForce::Self, 1500, settings, false);
-    expectSameAsReference(evaluateOn("CPU", force, positions, Box::none(), 4),
-                          evaluateOn("Reference", force, positions, Box::none()));
+    expectCpuMatchesReference(evaluateOn("CPU", force, positions, Box::none(), 4),
+                              evaluateOn("Reference", force, positions, Box::none()));
 }
 
 TEST_F(CpuKernelOnly, EverySwitchingTypeMatchesTheReferenceKernel) {
-    const Box box = cube(4.0);
+    const Box box = Box::cube(4.0);
     const std::vector<Vec3> positions = densePositions(1500, box, 21);
     std::vector<SwitchingSettings> functions;
     for (auto type : {CoordinationForce::Exponential, CoordinationForce::Gaussian, CoordinationForce::Smap,
                       CoordinationForce::Cubic, CoordinationForce::Tanh, CoordinationForce::Cosinus,
                       CoordinationForce::NativeQ, CoordinationForce::Custom}) {
         SwitchingSettings settings;
-        settings.type = type;
-        settings.r0 = 0.25;
-        settings.d0 = 0.05;
-        settings.dmax = 1.0;
-        settings.smapA = 6;
-        settings.smapB = 2;
-        settings.qReference = 0.3;
-        settings.custom = "1/(1+x2^3)";
+        settings.setType(type);
+        settings.setR0(0.25);
+        settings.setD0(0.05);
+        settings.setDMax(1.0);
+        settings.setSmapExponents(6, 2);
+        settings.setNativeQParameters(settings.getNativeQBeta(), settings.getNativeQLambda(), 0.3);
+        if (type == CoordinationForce::Custom)
+            settings.setCustomExpression("1/(1+x2^3)");
         functions.push_back(settings);
     }
     for (const SwitchingSettings& settings : functions) {
-        SCOPED_TRACE(settings.describe());
+        SCOPED_TRACE(describe(settings));
         CoordinationForce force = largeForce(CoordinationForce::Self, 1500, settings, true);
         force.addGlobalParameter("unused", 1.0);
-        expectSameAsReference(evaluateOn("CPU", force, positions, box, 4), evaluateOn("Reference", force, positions, box));
+        expectCpuMatchesReference(evaluateOn("CPU", force, positions, box, 4),
+                                  evaluateOn("Reference", force, positions, box));
     }
 }

@@ -4,7 +4,6 @@
  */
 
 #include "CoordinationTestUtilities.h"
-#include <tuple>
 
 using namespace CoordinationPlugin;
 using namespace CoordinationTest;
@@ -21,10 +20,10 @@ const char* NonlinearEnergy = "0.5*k*(s-s0)^2 + a*s^3";
  */
 CoordinationForce nonlinearForce(CoordinationForce::Mode mode, bool periodic) {
     SwitchingSettings settings;
-    settings.r0 = 0.3;
-    settings.n = 6;
-    settings.m = 10;
-    settings.d0 = 0.05;
+    settings.setR0(0.3);
+    settings.setN(6);
+    settings.setM(10);
+    settings.setD0(0.05);
     std::vector<int> groupA, groupB;
     if (mode == CoordinationForce::Self) {
         for (int atom = 0; atom < 16; atom++)
@@ -42,10 +41,8 @@ CoordinationForce nonlinearForce(CoordinationForce::Mode mode, bool periodic) {
     return force;
 }
 
-class Derivatives : public ::testing::TestWithParam<std::tuple<CoordinationForce::Mode, bool>> {
+class Derivatives : public ModeAndBoxTest {
 protected:
-    CoordinationForce::Mode mode() const { return std::get<0>(GetParam()); }
-    Box box() const { return std::get<1>(GetParam()) ? Box::triclinic() : Box::none(); }
     std::vector<Vec3> positions() const { return randomPositions(NumAtoms, box(), 7 + (int)mode()); }
 };
 
@@ -88,13 +85,9 @@ TEST_P(Derivatives, EnergyIsTranslationInvariant) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModes, Derivatives,
-                         ::testing::Combine(::testing::Values(CoordinationForce::Self, CoordinationForce::Dual,
-                                                              CoordinationForce::Pair),
-                                            ::testing::Bool()),
-                         [](const ::testing::TestParamInfo<Derivatives::ParamType>& info) {
-                             return modeName(std::get<0>(info.param)) +
-                                    (std::get<1>(info.param) ? "Triclinic" : "NoPBC");
-                         });
+                         modesAndBoxes({CoordinationForce::Self, CoordinationForce::Dual, CoordinationForce::Pair},
+                                       {"NoPBC", "Triclinic"}),
+                         modeAndBoxName);
 
 TEST(Periodicity, MovingAnAtomByABoxVectorChangesNothing) {
     const Box box = Box::triclinic();
@@ -170,9 +163,7 @@ TEST(Platforms, CpuPlatformAgreesWithReference) {
         Evaluation reference = CoordinationContext(force, positions, box, PlatformCase{"Reference", ""}).evaluate();
         CoordinationContext cpu(force, positions, box, PlatformCase{"CPU", ""});
         EXPECT_EQ(cpu.getContext().getPlatform().getName(), "CPU");
-        Evaluation result = cpu.evaluate();
-        expectRelativelyNear(result.s, reference.s, Tolerance::Coordination);
-        expectRelativelyNear(result.energy, reference.energy, Tolerance::Coordination);
-        expectForcesNear(result.forces, reference.forces, Tolerance::ForceRelativeToRms);
+        expectSameEvaluation(cpu.evaluate(), reference, Tolerance::Coordination, Tolerance::Coordination,
+                             Tolerance::ForceRelativeToRms, 1e-12);
     }
 }

@@ -19,28 +19,7 @@ using OpenMM::Vec3;
 
 namespace {
 
-const PlatformCase ReferenceCase = {"Reference", ""};
-
-SwitchingSettings smap(int a, int b, double r0, double d0, double dmax, bool stretch) {
-    SwitchingSettings settings = typedSettings(CoordinationForce::Smap, r0, d0, dmax, stretch);
-    settings.smapA = a;
-    settings.smapB = b;
-    return settings;
-}
-
-SwitchingSettings nativeQ(double beta, double lambda, double reference, double d0, double dmax, bool stretch) {
-    SwitchingSettings settings = typedSettings(CoordinationForce::NativeQ, 0.3, d0, dmax, stretch);
-    settings.qBeta = beta;
-    settings.qLambda = lambda;
-    settings.qReference = reference;
-    return settings;
-}
-
-SwitchingSettings custom(const std::string& expression, double r0, double d0, double dmax, bool stretch) {
-    SwitchingSettings settings = typedSettings(CoordinationForce::Custom, r0, d0, dmax, stretch);
-    settings.custom = expression;
-    return settings;
-}
+using Settings = SwitchingSettings;
 
 /**
  * Every type other than Rational (which TestBruteForceMatrix covers) with: no cutoff (Infinity), the
@@ -61,9 +40,9 @@ std::vector<SwitchingSettings> switchingCases() {
             typedSettings(Gauss, 0.3, 0.05, 0.0, true),
             typedSettings(Gauss, 0.3, 0.0, 1.0, true),
             typedSettings(Gauss, 0.25, 0.1, 1.0, false),
-            smap(6, 2, 0.3, 0.0, Infinity, true),
-            smap(6, 2, 0.3, 0.1, 1.0, true),
-            smap(4, 8, 0.25, 0.0, 1.0, false),
+            Settings::smap(0.3, 6, 2, 0.0, Infinity),
+            Settings::smap(0.3, 6, 2, 0.1, 1.0),
+            withoutStretch(Settings::smap(0.25, 4, 8, 0.0, 1.0)),
             typedSettings(Cubic, 0.3, 0.0, 0.9, true),
             typedSettings(Cubic, 0.3, 0.1, 0.9, false),
             typedSettings(Tanh, 0.25, 0.0, Infinity, true),
@@ -73,34 +52,16 @@ std::vector<SwitchingSettings> switchingCases() {
             typedSettings(Cos, 0.8, 0.1, 0.0, false),
             typedSettings(Cos, 0.6, 0.1, Infinity, true),
             typedSettings(Cos, 1.2, 0.0, 0.9, true),
-            nativeQ(50.0, 1.8, 0.25, 0.0, Infinity, true),
-            nativeQ(50.0, 1.8, 0.25, 0.1, 1.0, true),
-            nativeQ(50.0, 1.5, 0.6, 0.0, Infinity, true),
-            nativeQ(50.0, 1.5, 0.6, 0.2, 1.2, false),
-            custom("1/(1+x^6)", 0.25, 0.0, Infinity, true),
-            custom("1/(1+x^6)", 0.25, 0.1, 1.0, true),
-            custom("(1+x)*exp(-2*x)", 0.2, 0.1, 1.0, false),
-            custom("1/(1+x2^3)", 0.25, 0.0, Infinity, true),
-            custom("1/(1+x2^3)", 0.25, 0.0, 1.0, true),
-            custom("exp(-0.5*x2)", 0.3, 0.1, 0.0, false)};
-}
-
-/** Positions and boxes rounded to float: single and mixed precision contexts store positions as float. */
-Vec3 floatRounded(const Vec3& v) {
-    return Vec3((float) v[0], (float) v[1], (float) v[2]);
-}
-
-std::vector<Vec3> floatRounded(std::vector<Vec3> positions) {
-    for (Vec3& position : positions)
-        position = floatRounded(position);
-    return positions;
-}
-
-Box floatRounded(Box box) {
-    box.cell.a = floatRounded(box.cell.a);
-    box.cell.b = floatRounded(box.cell.b);
-    box.cell.c = floatRounded(box.cell.c);
-    return box;
+            Settings::nativeQ(50.0, 1.8, 0.25, 0.0, Infinity),
+            Settings::nativeQ(50.0, 1.8, 0.25, 0.1, 1.0),
+            Settings::nativeQ(50.0, 1.5, 0.6, 0.0, Infinity),
+            withoutStretch(Settings::nativeQ(50.0, 1.5, 0.6, 0.2, 1.2)),
+            Settings::custom("1/(1+x^6)", 0.25, 0.0, Infinity),
+            Settings::custom("1/(1+x^6)", 0.25, 0.1, 1.0),
+            withoutStretch(Settings::custom("(1+x)*exp(-2*x)", 0.2, 0.1, 1.0)),
+            Settings::custom("1/(1+x2^3)", 0.25, 0.0, Infinity),
+            Settings::custom("1/(1+x2^3)", 0.25, 0.0, 1.0),
+            withoutStretch(Settings::custom("exp(-0.5*x2)", 0.3, 0.1, 0.0))};
 }
 
 /** The energy of the tests: a global parameter in front of s, so that E and dE/ds go through globals. */
@@ -116,14 +77,8 @@ CoordinationForce forceFor(const SwitchingSettings& settings, CoordinationForce:
 
 /** s, energy and forces of the platform under test against the Reference platform's. */
 void expectSameAsReference(const Evaluation& result, const Evaluation& expected) {
-    ASSERT_TRUE(std::isfinite(result.s)) << "s = " << result.s;
-    ASSERT_TRUE(std::isfinite(result.energy)) << "energy = " << result.energy;
-    for (size_t i = 0; i < result.forces.size(); i++)
-        for (int axis = 0; axis < 3; axis++)
-            ASSERT_TRUE(std::isfinite(result.forces[i][axis])) << "force on particle " << i << ": " << result.forces[i][axis];
-    expectRelativelyNear(result.s, expected.s, Tolerance::Coordination, "getCoordination()");
-    expectRelativelyNear(result.energy, expected.energy, Tolerance::Coordination, "energy");
-    expectForcesNear(result.forces, expected.forces, Tolerance::ForceRelativeToRms, Tolerance::ForceResolution * 8);
+    expectSameEvaluation(result, expected, Tolerance::Coordination, Tolerance::Coordination,
+                         Tolerance::ForceRelativeToRms, Tolerance::ForceResolution * 8);
 }
 
 /** Evaluate a force on the platform under test and on Reference at the same positions, and compare. */
@@ -135,45 +90,38 @@ Evaluation compareWithReference(const CoordinationForce& force, const std::vecto
     return expected;
 }
 
-class GpuSwitchingMatrix : public ::testing::TestWithParam<std::tuple<CoordinationForce::Mode, std::string>> {};
+class GpuSwitchingMatrix : public ModeAndBoxTest {};
 
 } // namespace
 
 TEST_P(GpuSwitchingMatrix, EveryTypeMatchesTheReferencePlatform) {
-    const CoordinationForce::Mode mode = std::get<0>(GetParam());
-    const Box box = floatRounded(boxNamed(std::get<1>(GetParam())));
-    std::vector<int> groupA, groupB;
-    groupsFor(mode, groupA, groupB);
+    const CoordinationForce::Mode mode = this->mode();
+    const Box box = roundedToFloat(this->box());
     const std::vector<SwitchingSettings> cases = switchingCases();
     // Covering design (quickMatrices()): case k runs in instance k mod 9 only, so every case runs once and the
     // cases of a type (consecutive) meet several modes and boxes; TypedMatrix has every type in every mode and box.
-    const int instance = matrixInstance(mode, std::get<1>(GetParam()));
+    const int instance = this->instance();
     unsigned seed = 3000 * (int) mode + box.name.size();
     for (size_t index = 0; index < cases.size(); index++) {
         if (quickMatrices() && (int) index % 9 != instance)
             continue;
         const SwitchingSettings& settings = cases[index];
-        SCOPED_TRACE(modeName(mode) + " " + box.name + " " + settings.describe());
+        SCOPED_TRACE(traceOf(settings));
         std::vector<Vec3> positions = positionsFor(settings, box, seed++);
         // One more pair at x = 1/2 (NativeQ: at its midpoint), in the groups of every mode (Pair: 7 with 9),
         // so that there are forces to compare even where the function's range is short.
-        const double half = (settings.type == CoordinationForce::NativeQ ? settings.qLambda * settings.qReference
-                                                                          : settings.d0 + 0.5 * settings.r0);
+        const double half = (settings.getType() == CoordinationForce::NativeQ
+                                 ? settings.getNativeQLambda() * settings.getNativeQReference()
+                                 : settings.getD0() + 0.5 * settings.getR0());
         positions[9] = positions[7] + Vec3(0, half * 0.6, half * 0.8);
-        positions = floatRounded(positions);
+        positions = roundedToFloat(positions);
         Evaluation expected = compareWithReference(forceFor(settings, mode, groupA, groupB, box.periodic()), positions, box);
         EXPECT_GT(expected.s, 0.1) << "enough pairs within range that the comparison means something";
         EXPECT_GT(rootMeanSquare(expected.forces), 0.01) << "forces to compare";
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModesAndBoxes, GpuSwitchingMatrix,
-                         ::testing::Combine(::testing::Values(CoordinationForce::Self, CoordinationForce::Dual,
-                                                              CoordinationForce::Pair),
-                                            ::testing::Values("NoPBC", "Rectangular", "Triclinic")),
-                         [](const ::testing::TestParamInfo<GpuSwitchingMatrix::ParamType>& info) {
-                             return modeName(std::get<0>(info.param)) + std::get<1>(info.param);
-                         });
+INSTANTIATE_TEST_SUITE_P(AllModesAndBoxes, GpuSwitchingMatrix, modesAndBoxes(), modeAndBoxName);
 
 /**
  * Atoms astronomically far apart (no cutoff): where double precision gives finite (tiny) values, single
@@ -182,23 +130,23 @@ INSTANTIATE_TEST_SUITE_P(AllModesAndBoxes, GpuSwitchingMatrix,
  * x = r/r0 lies between FLT_MAX/6 and FLT_MAX: finite, but 6 c x^6 is not) and 1e7 nm.
  */
 TEST(GpuFarAtoms, GiveFiniteResultsThatMatchTheReferencePlatform) {
-    const std::vector<Vec3> positions = floatRounded(std::vector<Vec3>{
+    const std::vector<Vec3> positions = roundedToFloat(std::vector<Vec3>{
         Vec3(0, 0, 0), Vec3(0.2, 0.1, 0), Vec3(3000.0, 0, 0), Vec3(0, 5.6e5, 0), Vec3(0, 0, 1e7), Vec3(0.3, 0.3, 0.3)});
     std::vector<int> group = {0, 1, 2, 3, 4, 5};
     const std::vector<SwitchingSettings> cases = {
         typedSettings(CoordinationForce::Exponential, 0.2, 0.0, Infinity, true),
         typedSettings(CoordinationForce::Gaussian, 0.3, 0.0, Infinity, true),
-        smap(6, 6, 0.25, 0.0, Infinity, true),
-        smap(6, 2, 0.3, 0.0, Infinity, true),
+        Settings::smap(0.25, 6, 6, 0.0, Infinity),
+        Settings::smap(0.3, 6, 2, 0.0, Infinity),
         typedSettings(CoordinationForce::Tanh, 0.25, 0.0, Infinity, true),
         typedSettings(CoordinationForce::Cosinus, 0.6, 0.0, Infinity, true),
-        nativeQ(50.0, 1.8, 0.25, 0.0, Infinity, true),
-        nativeQ(60.0, 1.5, 1.3, 0.0, Infinity, true), // 60 (0.22 - 1.95) = -104: 1/exp overflows in float
-        custom("exp(-0.5*x2)", 0.3, 0.0, Infinity, true),
-        custom("exp(-x)", 0.3, 0.0, Infinity, true),
-        custom("1/(1+x^6)", 0.3, 0.0, Infinity, true)};
+        Settings::nativeQ(50.0, 1.8, 0.25, 0.0, Infinity),
+        Settings::nativeQ(60.0, 1.5, 1.3, 0.0, Infinity), // 60 (0.22 - 1.95) = -104: 1/exp overflows in float
+        Settings::custom("exp(-0.5*x2)", 0.3, 0.0, Infinity),
+        Settings::custom("exp(-x)", 0.3, 0.0, Infinity),
+        Settings::custom("1/(1+x^6)", 0.3, 0.0, Infinity)};
     for (const SwitchingSettings& settings : cases) {
-        SCOPED_TRACE(settings.describe());
+        SCOPED_TRACE(describe(settings));
         compareWithReference(forceFor(settings, CoordinationForce::Self, group, {}, false), positions, Box::none());
     }
 }
@@ -219,50 +167,30 @@ const int LargeAtoms = 1200;
  * coordinate by ~5e-7 nm) or spread beyond it (for forces without PBC, which undo OpenMM's wrapping).
  */
 std::vector<Vec3> largePositions(double edge, unsigned seed, double spread = 1.0) {
-    // No two atoms closer than 0.12 nm (as in matter): the direction of a shorter distance vector has a
-    // relative error of ~1e-7 nm / r from float coordinates of a few nm, which functions with a slope at
-    // r -> 0 (Exponential) would turn into force differences beyond the single-precision tolerance.
-    UniformRandom random(seed);
-    std::vector<Vec3> positions;
-    const double length = edge * spread, minimum2 = 0.12 * 0.12;
-    while ((int) positions.size() < LargeAtoms) {
-        Vec3 candidate = Vec3(random(), random(), random()) * length;
-        bool tooClose = false;
-        for (const Vec3& other : positions) {
-            Vec3 delta = candidate - other;
-            if (spread == 1.0)
-                for (int axis = 0; axis < 3; axis++)
-                    delta[axis] -= std::round(delta[axis] / length) * length;
-            if (delta.dot(delta) < minimum2) {
-                tooClose = true;
-                break;
-            }
-        }
-        if (!tooClose)
-            positions.push_back(candidate);
-    }
-    return floatRounded(positions);
+    const double length = edge * spread;
+    return spacedPositions(LargeAtoms, Vec3(length, length, length), seed, spread == 1.0, false);
 }
+
+/** The cube of the large system, 12 atoms/nm^3, its edge rounded to float. */
+Box largeBox() { return roundedToFloat(Box::cube(std::cbrt(LargeAtoms / 12.0))); }
 
 /** Types with a finite cutoff of ~0.8 nm (Cosinus: its own d0 + r0; Cubic: dmax). */
 std::vector<SwitchingSettings> culledCases() {
     return {typedSettings(CoordinationForce::Exponential, 0.15, 0.0, 0.8, true),
             typedSettings(CoordinationForce::Gaussian, 0.3, 0.05, 0.8, false),
-            smap(6, 2, 0.3, 0.0, 0.8, true),
+            Settings::smap(0.3, 6, 2, 0.0, 0.8),
             typedSettings(CoordinationForce::Cubic, 0.3, 0.1, 0.8, true),
             typedSettings(CoordinationForce::Tanh, 0.2, 0.0, 0.8, true),
             typedSettings(CoordinationForce::Cosinus, 0.7, 0.1, 0.0, true),
-            nativeQ(50.0, 1.8, 0.25, 0.0, 0.8, true),
-            custom("1/(1+x^6)", 0.25, 0.1, 0.8, true),
-            custom("1/(1+x2^3)", 0.3, 0.0, 0.8, true)};
+            Settings::nativeQ(50.0, 1.8, 0.25, 0.0, 0.8),
+            Settings::custom("1/(1+x^6)", 0.25, 0.1, 0.8),
+            Settings::custom("1/(1+x2^3)", 0.3, 0.0, 0.8)};
 }
 
 } // namespace
 
 TEST(GpuCulledSystem, EveryTypeWithACutoffMatchesTheReferencePlatform) {
-    const double edge = std::cbrt(LargeAtoms / 12.0);
-    Box box = {"Cubic", {true, Vec3(edge, 0, 0), Vec3(0, edge, 0), Vec3(0, 0, edge)}};
-    box = floatRounded(box);
+    const Box box = largeBox();
     std::vector<int> all, first, second;
     for (int atom = 0; atom < LargeAtoms; atom++) {
         all.push_back(atom);
@@ -275,7 +203,7 @@ TEST(GpuCulledSystem, EveryTypeWithACutoffMatchesTheReferencePlatform) {
         // offsets matter).
         const bool self = (index % 2 == 0);
         const Box forceBox = (self ? box : Box::none());
-        SCOPED_TRACE(std::string(self ? "Self periodic " : "Dual no PBC ") + settings.describe());
+        SCOPED_TRACE(std::string(self ? "Self periodic " : "Dual no PBC ") + describe(settings));
         CoordinationForce force = forceFor(settings, self ? CoordinationForce::Self : CoordinationForce::Dual,
                                            self ? all : first, self ? std::vector<int>() : second, self);
         const std::vector<Vec3> start = largePositions(box.cell.a[0], 40 + index, self ? 1.0 : 1.3);
@@ -298,14 +226,13 @@ TEST(GpuCulledSystem, EveryTypeWithACutoffMatchesTheReferencePlatform) {
 }
 
 TEST(GpuCulledSystem, UpdateParametersInContextChangesTheTypeAsANewContextWould) {
-    const double edge = std::cbrt(LargeAtoms / 12.0);
-    Box box = floatRounded(Box{"Cubic", {true, Vec3(edge, 0, 0), Vec3(0, edge, 0), Vec3(0, 0, edge)}});
+    const Box box = largeBox();
     std::vector<int> all;
     for (int atom = 0; atom < LargeAtoms; atom++)
         all.push_back(atom);
     SwitchingSettings rational;
-    rational.r0 = 0.25;
-    rational.dmax = 0.8;
+    rational.setR0(0.25);
+    rational.setDMax(0.8);
     const std::vector<Vec3> positions = largePositions(box.cell.a[0], 77);
     CoordinationContext tested(forceFor(rational, CoordinationForce::Self, all, {}, true), positions, box);
     tested.evaluate();
@@ -319,9 +246,9 @@ TEST(GpuCulledSystem, UpdateParametersInContextChangesTheTypeAsANewContextWould)
             sequence.push_back(cases[index]);
     sequence.push_back(rational);
     sequence.push_back(typedSettings(CoordinationForce::Gaussian, 0.2, 0.0, Infinity, true));
-    sequence.push_back(custom("exp(-0.5*x2)", 0.2, 0.0, 0.8, true));
+    sequence.push_back(Settings::custom("exp(-0.5*x2)", 0.2, 0.0, 0.8));
     for (const SwitchingSettings& settings : sequence) {
-        SCOPED_TRACE(settings.describe());
+        SCOPED_TRACE(describe(settings));
         CoordinationForce& force = tested.getForce();
         force = forceFor(settings, CoordinationForce::Self, all, {}, true);
         force.updateParametersInContext(tested.getContext());
@@ -345,8 +272,8 @@ struct DerivativeSystem {
 
     DerivativeSystem() {
         const int atoms = 40;
-        box = floatRounded(box);
-        positions = floatRounded(randomPositions(atoms, box, 21));
+        box = roundedToFloat(box);
+        positions = roundedToFloat(randomPositions(atoms, box, 21));
         for (int i = 0; i < atoms; i++)
             system.addParticle(1.0);
         system.setDefaultPeriodicBoxVectors(box.cell.a, box.cell.b, box.cell.c);
@@ -370,8 +297,8 @@ struct DerivativeSystem {
         gaussian->addEnergyParameterDerivative("k");
         gaussian->setForceGroup(1);
         system.addForce(gaussian);
-        CoordinationForce* q = new CoordinationForce(makeForce(nativeQ(20.0, 1.5, 0.4, 0.0, Infinity, true),
-                                                               CoordinationForce::Pair, evens, odds, "k^2*s + w", true));
+        CoordinationForce* q = new CoordinationForce(makeForce(
+            Settings::nativeQ(20.0, 1.5, 0.4, 0.0, Infinity), CoordinationForce::Pair, evens, odds, "k^2*s + w", true));
         q->addGlobalParameter("k", 3.0);
         q->addGlobalParameter("w", 0.25);
         q->addEnergyParameterDerivative("k");
@@ -386,7 +313,7 @@ std::map<std::string, double> parameterDerivatives(OpenMM::Context& context, int
         .getEnergyParameterDerivatives();
 }
 
-double energyOf(OpenMM::Context& context, int groups = -1) {
+double energyOfGroups(OpenMM::Context& context, int groups = -1) {
     return context.getState(OpenMM::State::Energy, false, groups).getPotentialEnergy();
 }
 
@@ -428,9 +355,9 @@ TEST(GpuEnergyParameterDerivatives, MatchTheReferencePlatformAndFiniteDifference
             const int groups = (name == "lambdaBond" ? 1 : name == "s0" ? 1 << 1 : name == "w" ? 1 << 2 : (1 << 1) | (1 << 2));
             const double value = tested.getParameter(name), step = 0.5;
             tested.setParameter(name, value + step);
-            const double forward = energyOf(tested, groups);
+            const double forward = energyOfGroups(tested, groups);
             tested.setParameter(name, value - step);
-            const double backward = energyOf(tested, groups);
+            const double backward = energyOfGroups(tested, groups);
             tested.setParameter(name, value);
             expectRelativelyNear((forward - backward) / (2 * step), derivatives[name], Tolerance::Coordination,
                                  "finite difference in " + name);
@@ -459,5 +386,5 @@ TEST(GpuEnergyParameterDerivatives, FollowUpdateParametersInContext) {
     std::map<std::string, double> derivatives = parameterDerivatives(tested), expected = parameterDerivatives(reference);
     for (const std::string& name : {"lambdaBond", "s0", "k", "w"})
         expectRelativelyNear(derivatives[name], expected[name], Tolerance::Coordination, "dE/d" + std::string(name));
-    expectRelativelyNear(energyOf(tested), energyOf(reference), Tolerance::Coordination, "energy");
+    expectRelativelyNear(energyOfGroups(tested), energyOfGroups(reference), Tolerance::Coordination, "energy");
 }

@@ -34,11 +34,7 @@ void expectNotANumberAndNoForce(CoordinationContext& system) {
 /** The values of a force at finite positions against their long double brute force (E = s), twice. */
 void expectBruteForce(CoordinationContext& system, const BruteForce::Coordination& expected) {
     for (int evaluation = 0; evaluation < 2; evaluation++) { // both parities of the GPU kernel's flags
-        const Evaluation result = system.evaluate();
-        expectRelativelyNear(result.s, expected.s, Tolerance::Coordination, "s");
-        expectRelativelyNear(result.energy, expected.s, Tolerance::Coordination, "energy");
-        expectForcesNear(result.forces, scaled(expected.gradient, -1.0), Tolerance::ForceRelativeToRms,
-                         Tolerance::ForceResolution * 8);
+        expectMatchesBruteForce(system.evaluate(), expected, 1.0, Tolerance::ForceResolution * 8);
     }
 }
 
@@ -73,37 +69,15 @@ std::vector<GroupsCase> groupCases(int count) {
             {"Pair", CoordinationForce::Pair, firstHalf, secondHalf}};
 }
 
-/** Positions with no two atoms closer than 0.12 nm, `density` atoms/nm^3, in a cube of the returned edge. */
-std::vector<Vec3> spreadPositions(int count, double density, unsigned seed, double& edge) {
-    edge = std::cbrt(count / density);
-    UniformRandom random(seed);
-    std::vector<Vec3> positions;
-    while ((int) positions.size() < count) {
-        const Vec3 candidate = Vec3(random(), random(), random()) * edge;
-        bool tooClose = false;
-        for (const Vec3& other : positions) {
-            Vec3 delta = candidate - other;
-            for (int axis = 0; axis < 3; axis++)
-                delta[axis] -= std::round(delta[axis] / edge) * edge;
-            tooClose = tooClose || delta.dot(delta) < 0.12 * 0.12;
-        }
-        if (!tooClose)
-            positions.push_back(candidate);
-    }
-    for (Vec3& position : positions) // exact in float: the GPU's single and mixed precision hold the same positions
-        for (int axis = 0; axis < 3; axis++)
-            position[axis] = (float) position[axis];
-    return positions;
-}
-
 /**
  * Each group case and box: a non-finite coordinate of each of `atoms` (values `bad`, along x) gives NaN and no force
  * twice (both parities of the GPU's flags), then the finite positions give the brute force's values again.
  */
 void checkNonFiniteCoordinates(int count, const std::vector<int>& atoms, const std::vector<double>& bad) {
-    double edge;
-    const std::vector<Vec3> positions = spreadPositions(count, 12.0, 77, edge);
-    const Box periodic = {"cube", {true, Vec3(edge, 0, 0), Vec3(0, edge, 0), Vec3(0, 0, edge)}};
+    // 12 atoms/nm^3, exact in float: the GPU's single and mixed precision hold the same positions.
+    const double edge = std::cbrt(count / 12.0);
+    const std::vector<Vec3> positions = spacedPositions(count, Vec3(edge, edge, edge), 77, true, false);
+    const Box periodic = Box::cube(edge);
     const SwitchingSettings settings = rationalSettings(0.25, 6, 0, 0.0, 0.8);
     for (const GroupsCase& groups : groupCases(count))
         for (const Box& box : {Box::none(), periodic}) {

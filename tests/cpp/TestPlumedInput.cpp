@@ -4,21 +4,22 @@
  */
 
 #include "CoordinationTestUtilities.h"
+#include "PlumedTestSupport.h"
 #include "PlumedTranslator.h"
+#include "SameSettings.h"
+#include "openmm/CustomCVForce.h"
+#include "openmm/VerletIntegrator.h"
 #include <cmath>
 #include <limits>
 #include <memory>
-#include "openmm/CustomCVForce.h"
-#include "openmm/VerletIntegrator.h"
 
 using namespace CoordinationPlugin;
 using namespace CoordinationTest;
 
 namespace {
 
-std::unique_ptr<CoordinationForce> parse(const std::string& line) {
-    return std::unique_ptr<CoordinationForce>(CoordinationForce::fromPlumed(line));
-}
+/** One COORDINATION action read by CoordinationForce::fromPlumed(). */
+const auto parse = &fromPlumed<CoordinationForce>;
 
 } // namespace
 
@@ -28,12 +29,9 @@ TEST(PlumedInput, KeywordFormHasAutomaticStretchedCutoffAndPeriodicBoundaries) {
     EXPECT_EQ(force->getMode(), CoordinationForce::Dual);
     EXPECT_EQ(force->getGroupA(), std::vector<int>({0, 1, 2, 3}));
     EXPECT_EQ(force->getGroupB(), std::vector<int>({4, 6, 8, 10}));
-    EXPECT_EQ(force->getR0(), 0.4);
-    EXPECT_EQ(force->getN(), 7);
+    // Rational, m = 2n, the automatic cutoff (dmax 0), stretched.
+    EXPECT_EQ(force->getSwitchingSettings(), SwitchingSettings::rational(0.4, 7, 0, 0.1, 0.0));
     EXPECT_EQ(force->getEffectiveM(), 14);
-    EXPECT_EQ(force->getD0(), 0.1);
-    EXPECT_EQ(force->getDMax(), 0.0);
-    EXPECT_TRUE(force->getStretch());
     EXPECT_TRUE(force->usesPeriodicBoundaryConditions());
     EXPECT_EQ(force->getEnergyFunction(), "s");
 }
@@ -72,30 +70,24 @@ TEST(PlumedInput, ToPlumedReadsBackToTheSameSettings) {
 }
 
 TEST(PlumedInput, BadInputNamesWhatToFix) {
-    const std::vector<std::pair<std::string, std::string>> bad = {
-        {"c: DISTANCE ATOMS=1,2", "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, COORDINATION_MOMENTS and CONTACTMAP; found c: DISTANCE)"},
-        {"c: COORDINATION GROUPA=1 R_0=1 FOO=3", "FOO is not a keyword"},
-        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={FOO R_0=1}", "SWITCH type FOO is not one of PLUMED's"},
-        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={SMAP R_0=1 A=2}", "needs A and B"},
-        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUBIC D_0=0.1}", "needs D_MAX"},
-        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUBIC R_0=1 D_MAX=1}", "R_0 is not a keyword"},
-        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={Q R_0=1 BETA=3}", "needs REF"},
-        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUSTOM R_0=1}", "needs FUNC"},
-        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={EXP R_0=1 NN=6}", "NN is not a keyword"},
-        {"c: COORDINATION GROUPA=@water R_0=1", "MOLINFO"},
-        {"c: COORDINATION GROUPA=5-3 R_0=1", "ends before it starts"},
-        {"c: COORDINATION GROUPA=1 SWITCH={RATIONAL R_0=1", "without its '}'"},
-        {"c: COORDINATION GROUPA=1", "R_0 is required"},
+    const std::vector<std::pair<std::string, std::vector<std::string>>> bad = {
+        {"c: DISTANCE ATOMS=1,2",
+         {"no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, COORDINATION_MOMENTS "
+          "and CONTACTMAP; found c: DISTANCE)"}},
+        {"c: COORDINATION GROUPA=1 R_0=1 FOO=3", {"FOO is not a keyword"}},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={FOO R_0=1}", {"SWITCH type FOO is not one of PLUMED's"}},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={SMAP R_0=1 A=2}", {"needs A and B"}},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUBIC D_0=0.1}", {"needs D_MAX"}},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUBIC R_0=1 D_MAX=1}", {"R_0 is not a keyword"}},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={Q R_0=1 BETA=3}", {"needs REF"}},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={CUSTOM R_0=1}", {"needs FUNC"}},
+        {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={EXP R_0=1 NN=6}", {"NN is not a keyword"}},
+        {"c: COORDINATION GROUPA=@water R_0=1", {"MOLINFO"}},
+        {"c: COORDINATION GROUPA=5-3 R_0=1", {"ends before it starts"}},
+        {"c: COORDINATION GROUPA=1 SWITCH={RATIONAL R_0=1", {"without its '}'"}},
+        {"c: COORDINATION GROUPA=1", {"R_0 is required"}},
     };
-    for (const auto& entry : bad) {
-        try {
-            parse(entry.first);
-            ADD_FAILURE() << "no exception for " << entry.first;
-        }
-        catch (const OpenMM::OpenMMException& error) {
-            EXPECT_NE(std::string(error.what()).find(entry.second), std::string::npos) << error.what();
-        }
-    }
+    expectEachRefused(bad, [](const std::string& input) { parse(input); });
 }
 
 TEST(PlumedInput, EverySwitchTypeReadsAndWritesBack) {
@@ -182,28 +174,20 @@ TEST(PlumedInput, FromPlumedFileReadsEveryCoordinationActionAndNamesTheOthers) {
 
 TEST(PlumedInput, GetCoordinationOfACustomCVForceVariableUsesItsInnerContext) {
     const std::vector<OpenMM::Vec3> positions = {{0, 0, 0}, {0.3, 0, 0}, {0, 0.45, 0}, {0.2, 0.2, 0.2}};
-    CoordinationForce* variable = parse("c: COORDINATION GROUPA=1-2 GROUPB=3-4 NOPBC R_0=0.3").release();
-    OpenMM::System system;
-    for (size_t i = 0; i < positions.size(); i++)
-        system.addParticle(1.0);
-    auto* customCV = new OpenMM::CustomCVForce("2*c");
-    customCV->addCollectiveVariable("c", variable);
-    system.addForce(customCV);
-    OpenMM::VerletIntegrator integrator(0.001);
-    OpenMM::Context context(system, integrator, OpenMM::Platform::getPlatformByName(testPlatform().platform),
-                            testPlatform().properties());
-    context.setPositions(positions);
-    CoordinationForce standalone(*variable);
-    CoordinationContext expected(standalone, positions);
-    EXPECT_NEAR(variable->getCoordination(context), expected.evaluate().s, Tolerance::Exact);
-    variable->setR0(0.4);
-    variable->updateParametersInContext(context);
+    CollectiveVariableContext<CoordinationForce> outer(
+        "2*c", "c", *parse("c: COORDINATION GROUPA=1-2 GROUPB=3-4 NOPBC R_0=0.3"), positions);
+    CoordinationForce& variable = outer.getVariable();
+    OpenMM::Context& context = outer.getContext();
+    CoordinationContext expected(variable, positions);
+    EXPECT_NEAR(variable.getCoordination(context), expected.evaluate().s, Tolerance::Exact);
+    variable.setR0(0.4);
+    variable.updateParametersInContext(context);
     expected.getForce().setR0(0.4);
     expected.getForce().updateParametersInContext(expected.getContext());
     std::vector<double> values;
-    customCV->getCollectiveVariableValues(context, values);
+    outer.getCustomCV().getCollectiveVariableValues(context, values);
     EXPECT_NEAR(values[0], expected.evaluate().s, Tolerance::Exact);
-    EXPECT_NEAR(variable->getCoordination(context), expected.evaluate().s, Tolerance::Exact);
+    EXPECT_NEAR(variable.getCoordination(context), expected.evaluate().s, Tolerance::Exact);
     CoordinationForce other;
     expectOpenMMExceptionMentioning([&] { other.getCoordination(context); }, {"getCollectiveVariableValues"});
 }
@@ -211,28 +195,22 @@ TEST(PlumedInput, GetCoordinationOfACustomCVForceVariableUsesItsInnerContext) {
 TEST(PlumedTranslator, ReturnsEachActionsForceAsItsOwnClassAndTheAliasesAgree) {
     const std::string text = "UNITS LENGTH=A\nc1: COORDINATION GROUPA=1-3 R_0=3\nd: DISTANCE ATOMS=1,2\n"
                               "COORDINATION GROUPA=4-6 GROUPB=7-9 PAIR SWITCH={EXP R_0=2 D_MAX=9}\n";
-    std::vector<std::string> skipped;
-    std::vector<std::unique_ptr<OpenMM::Force>> forces;
-    for (OpenMM::Force* force : PlumedTranslator::fromPlumedFile(text, skipped))
-        forces.emplace_back(force);
+    std::vector<std::unique_ptr<OpenMM::Force>> forces = readPlumedFileSkipping(text, {"d: DISTANCE"});
     ASSERT_EQ(forces.size(), 2u);
-    EXPECT_EQ(skipped, std::vector<std::string>({"d: DISTANCE"}));
-    auto* first = dynamic_cast<CoordinationForce*>(forces[0].get());
-    auto* second = dynamic_cast<CoordinationForce*>(forces[1].get());
-    ASSERT_NE(first, nullptr);
-    ASSERT_NE(second, nullptr);
-    EXPECT_EQ(first->getName(), "c1");
-    EXPECT_NEAR(first->getR0(), 0.3, 1e-16);
-    EXPECT_EQ(second->getName(), "@3");
-    EXPECT_EQ(second->getMode(), CoordinationForce::Pair);
-    EXPECT_EQ(second->getSwitchingFunction(), CoordinationForce::Exponential);
-    EXPECT_NEAR(second->getDMax(), 0.9, 1e-16);
+    const CoordinationForce& first = dynamic_cast<CoordinationForce&>(*forces[0]);
+    const CoordinationForce& second = dynamic_cast<CoordinationForce&>(*forces[1]);
+    EXPECT_EQ(first.getName(), "c1");
+    EXPECT_NEAR(first.getR0(), 0.3, 1e-16);
+    EXPECT_EQ(second.getName(), "@3");
+    EXPECT_EQ(second.getMode(), CoordinationForce::Pair);
+    EXPECT_EQ(second.getSwitchingFunction(), CoordinationForce::Exponential);
+    EXPECT_NEAR(second.getDMax(), 0.9, 1e-16);
     // CoordinationForce's aliases give the same forces and lines.
     std::vector<std::string> aliasSkipped;
     std::vector<CoordinationForce*> raw = CoordinationForce::fromPlumedFile(text, aliasSkipped);
     std::vector<std::unique_ptr<CoordinationForce>> alias(raw.begin(), raw.end());
     ASSERT_EQ(alias.size(), 2u);
-    EXPECT_EQ(aliasSkipped, skipped);
+    EXPECT_EQ(aliasSkipped, std::vector<std::string>({"d: DISTANCE"}));
     for (int i = 0; i < 2; i++) {
         const CoordinationForce& read = dynamic_cast<const CoordinationForce&>(*forces[i]);
         expectSameCoordinationSettings(*alias[i], read);
@@ -241,7 +219,7 @@ TEST(PlumedTranslator, ReturnsEachActionsForceAsItsOwnClassAndTheAliasesAgree) {
     }
     std::unique_ptr<OpenMM::Force> one(PlumedTranslator::fromPlumed("UNITS LENGTH=A\nCOORDINATION GROUPA=1-3 R_0=3"));
     EXPECT_EQ(one->getName(), CoordinationForce().getName()); // unlabelled: the class's default name
-    expectSameCoordinationSettings(dynamic_cast<CoordinationForce&>(*one), *first);
+    expectSameCoordinationSettings(dynamic_cast<CoordinationForce&>(*one), first);
 }
 
 TEST(PlumedTranslator, WritesOnlyTheForcesItReads) {

@@ -6,7 +6,7 @@
  */
 
 #include "CoordinationTestUtilities.h"
-#include "internal/SwitchingFunctionConstants.h"
+#include "internal/switching/SwitchingFunctionConstants.h"
 #include <cfloat>
 
 using namespace CoordinationPlugin;
@@ -37,18 +37,18 @@ SigmaAndSlope rationalOracle(long double x, int n, int m) {
 
 /** sigma(r) of rational settings (explicit dmax), PLUMED's cutoff and stretch included. */
 SigmaAndSlope sigmaOracle(const SwitchingSettings& settings, long double r) {
-    const long double dmax = settings.dmax;
+    const long double dmax = settings.getDMax();
     if (r > dmax)
         return {0.0L, 0.0L};
     auto unstretched = [&](long double distance) -> SigmaAndSlope {
-        if (distance <= settings.d0)
+        if (distance <= settings.getD0())
             return {1.0L, 0.0L};
-        const SigmaAndSlope inX = rationalOracle((distance - settings.d0) / settings.r0, settings.n,
+        const SigmaAndSlope inX = rationalOracle((distance - settings.getD0()) / settings.getR0(), settings.getN(),
                                                  BruteForce::effectiveM(settings));
-        return {inX.value, inX.slope / settings.r0};
+        return {inX.value, inX.slope / settings.getR0()};
     };
     SigmaAndSlope result = unstretched(r);
-    if (settings.stretch && std::isfinite(dmax)) {
+    if (settings.getStretch() && std::isfinite(dmax)) {
         const long double atDMax = unstretched(dmax).value, range = 1.0L - atDMax;
         result = {(result.value - atDMax) / range, result.slope / range};
     }
@@ -56,7 +56,7 @@ SigmaAndSlope sigmaOracle(const SwitchingSettings& settings, long double r) {
 }
 
 /** s and the forces (energy s) of Self mode over every atom, in long double. */
-Evaluation bruteForce(const SwitchingSettings& settings, const std::vector<Vec3>& positions, const Box& box) {
+Evaluation overflowBruteForce(const SwitchingSettings& settings, const std::vector<Vec3>& positions, const Box& box) {
     long double s = 0.0L;
     std::vector<long double> gradient(3 * positions.size(), 0.0L);
     for (size_t i = 0; i < positions.size(); i++)
@@ -88,30 +88,26 @@ struct OverflowCase {
     bool doubleOnly; // r0 below what single and mixed precision accept (1/r0 > 1e30)
 };
 
-SwitchingSettings rational(double r0, int n, int m, double d0, double dmax, bool stretch) {
-    SwitchingSettings settings = rationalSettings(r0, n, m, d0, dmax);
-    settings.stretch = stretch;
-    return settings;
-}
-
 const std::vector<OverflowCase>& overflowCases() {
     using Path = SwitchingPath;
     static const std::vector<OverflowCase> cases = {
         // The two: sigma ~ x^-6 ~ 1e-175 with x ~ 1e29; n = 1500 inside a 1 nm cutoff, x^n overflowing.
-        {"TinyR0NoCutoff", rational(1e-30, 6, 0, 0.0, Infinity, false), Path::Distance, false, true},
-        {"N1500Cutoff", rational(0.05, 1500, 0, 0.0, 1.0, true), Path::SquaredDistance, false, false},
-        {"N1500CutoffD0Periodic", rational(0.05, 1500, 0, 0.02, 1.0, true), Path::Distance, true, false},
-        {"MillionNoCutoff", rational(0.25, 1000000, 0, 0.0, Infinity, false), Path::SquaredDistance, false, false},
-        {"MillionNoCutoffD0", rational(0.2, 1000000, 0, 0.05, Infinity, false), Path::Distance, false, false},
+        {"TinyR0NoCutoff", rationalSettings(1e-30, 6, 0, 0.0, Infinity, false), Path::Distance, false, true},
+        {"N1500Cutoff", rationalSettings(0.05, 1500, 0, 0.0, 1.0), Path::SquaredDistance, false, false},
+        {"N1500CutoffD0Periodic", rationalSettings(0.05, 1500, 0, 0.02, 1.0), Path::Distance, true, false},
+        {"MillionNoCutoff", rationalSettings(0.25, 1000000, 0, 0.0, Infinity, false), Path::SquaredDistance, false,
+         false},
+        {"MillionNoCutoffD0", rationalSettings(0.2, 1000000, 0, 0.05, Infinity, false), Path::Distance, false, false},
         // m != 2n: x^m overflowing where sigma ~ x^(n-m) is a normal number (m > n), or x^n where it is x^2 (m < n;
         // forces a GPU's fixed-point buffer holds).
-        {"N8M14TinyR0", rational(1e-30, 8, 14, 0.0, Infinity, false), Path::Distance, false, true},
-        {"N200M198NoCutoffD0", rational(0.01, 200, 198, 0.001, Infinity, false), Path::Distance, false, false},
-        {"N1500M2000CutoffPeriodic", rational(0.05, 1500, 2000, 0.0, 1.0, true), Path::SquaredDistance, true, false},
+        {"N8M14TinyR0", rationalSettings(1e-30, 8, 14, 0.0, Infinity, false), Path::Distance, false, true},
+        {"N200M198NoCutoffD0", rationalSettings(0.01, 200, 198, 0.001, Infinity, false), Path::Distance, false, false},
+        {"N1500M2000CutoffPeriodic", rationalSettings(0.05, 1500, 2000, 0.0, 1.0), Path::SquaredDistance, true, false},
         // m != 2n with a pair at x = 1.2, inside single precision's band around 1 (where the GPU sums powers of x
         // instead of taking the ratio): x^600 = 1e47 overflows float there, sigma ~ x^-200 = 1e-16 does not.
-        {"N400M600NearOne", rational(0.0931695, 400, 600, 0.0, Infinity, false), Path::SquaredDistance, false, false},
-        {"N400M600NearOneD0", rational(0.0921695, 400, 600, 0.001, 0.5, true), Path::Distance, false, false},
+        {"N400M600NearOne", rationalSettings(0.0931695, 400, 600, 0.0, Infinity, false), Path::SquaredDistance, false,
+         false},
+        {"N400M600NearOneD0", rationalSettings(0.0921695, 400, 600, 0.001, 0.5), Path::Distance, false, false},
     };
     return cases;
 }
@@ -121,14 +117,14 @@ const std::vector<OverflowCase>& overflowCases() {
  * 1 + 1e-3 / n^(2/3) and 1 - 1e-6), where with large n sigma is steep: in single precision x^n there carries n times
  * the rounding of r, and for m != 2n PLUMED's second-order Taylor band is no approximation at large n.
  */
-std::vector<Vec3> positionsFor(const SwitchingSettings& settings) {
+std::vector<Vec3> overflowPositions(const SwitchingSettings& settings) {
     std::vector<Vec3> positions;
     for (int i = 0; i < 4; i++)
         positions.push_back(Vec3(0.1 * i, 0.05 * i * i, 0));
-    if (Tolerance::Double && settings.r0 > 1e-3 && BruteForce::effectiveM(settings) == 2 * settings.n) {
-        const double atOne = settings.d0 + settings.r0;
+    if (Tolerance::Double && settings.getR0() > 1e-3 && BruteForce::effectiveM(settings) == 2 * settings.getN()) {
+        const double atOne = settings.getD0() + settings.getR0();
         positions.push_back(Vec3(0.2, 1.1, 0.5));
-        positions.push_back(positions.back() + Vec3(atOne * (1.0 + 1e-3 / std::pow(settings.n, 2.0 / 3.0)), 0, 0));
+        positions.push_back(positions.back() + Vec3(atOne * (1.0 + 1e-3 / std::pow(settings.getN(), 2.0 / 3.0)), 0, 0));
         positions.push_back(Vec3(1.3, 0.3, 1.4));
         positions.push_back(positions.back() + Vec3(0, atOne * (1.0 - 1e-6), 0));
     }
@@ -141,7 +137,7 @@ std::vector<Vec3> positionsFor(const SwitchingSettings& settings) {
  * expected one, both after values below the smallest normal number are taken as 0. GPU platforms sum s with a
  * cutoff, and forces always, in fixed point: their resolution is the floor there.
  */
-void expectMatchesBruteForce(const Evaluation& actual, const Evaluation& expected, bool gpu, bool cutoff) {
+void expectMatchesOverflowOracle(const Evaluation& actual, const Evaluation& expected, bool gpu, bool cutoff) {
     const double tolerance = Tolerance::Coordination;
     const double expectedS = flushed(expected.s);
     const double sScale = (Tolerance::Double ? std::fabs(expectedS) : std::max(std::fabs(expectedS), 1.0));
@@ -171,27 +167,24 @@ TEST(RationalOverflow, CasesTakeTheirPaths) {
     // The cases cover both paths of the CPU and GPU kernels (d0 = 0 with n and m even and r0 not tiny: SquaredDistance).
     for (const OverflowCase& entry : overflowCases()) {
         SCOPED_TRACE(entry.name);
-        const CoordinationForce force = makeForce(entry.settings, CoordinationForce::Self, {0, 1, 2, 3});
-        EXPECT_EQ((int) SwitchingFunctionConstants::resolve(force).path, (int) entry.path);
+        EXPECT_EQ((int)resolvedSwitching(entry.settings).path, (int)entry.path);
     }
 }
 
 TEST(RationalOverflow, EnergyAndForcesMatchTheBruteForce) {
-    const bool gpu = (testPlatform().platform != "Reference" && testPlatform().platform != "CPU");
+    const bool gpu = testPlatform().isGpu();
     for (const OverflowCase& entry : overflowCases()) {
         if (entry.doubleOnly && !Tolerance::Double)
             continue;
-        SCOPED_TRACE(entry.name + " " + entry.settings.describe());
-        const std::vector<Vec3> positions = positionsFor(entry.settings);
-        std::vector<int> group;
-        for (size_t i = 0; i < positions.size(); i++)
-            group.push_back((int) i);
+        SCOPED_TRACE(entry.name + " " + describe(entry.settings));
+        const std::vector<Vec3> positions = overflowPositions(entry.settings);
+        const std::vector<int> group = indices(positions.size());
         const Box box = (entry.periodic ? Box::rectangular() : Box::none());
         const CoordinationForce force =
             makeForce(entry.settings, CoordinationForce::Self, group, {}, "s", entry.periodic);
         CoordinationContext context(force, positions, box);
-        const Evaluation expected = bruteForce(entry.settings, positions, box);
-        expectMatchesBruteForce(context.evaluate(), expected, gpu, std::isfinite(entry.settings.dmax));
+        const Evaluation expected = overflowBruteForce(entry.settings, positions, box);
+        expectMatchesOverflowOracle(context.evaluate(), expected, gpu, std::isfinite(entry.settings.getDMax()));
     }
 }
 
@@ -210,9 +203,7 @@ TEST(RationalOverflow, TinyR0GivesSigmaOfOrderXToTheMinusN) {
 
 TEST(RationalOverflow, TheDirectFormAloneServesExactlyTheSettingsWhoseCutoffBoundsThePowers) {
     auto suffices = [](double r0, int n, int m, double d0, double dmax) {
-        return SwitchingFunctionConstants::resolve(
-                   makeForce(rationalSettings(r0, n, m, d0, dmax), CoordinationForce::Self, {0, 1}))
-            .directPowersSuffice;
+        return resolvedSwitching(rationalSettings(r0, n, m, d0, dmax)).directPowersSuffice;
     };
     EXPECT_TRUE(suffices(0.3, 6, 0, 0.0, 0.0));       // PLUMED's automatic cutoff: x^12 = 1e10 there
     EXPECT_TRUE(suffices(0.25, 6, 0, 0.0, 1.0));      // x = 4: 4^12 = 1.7e7

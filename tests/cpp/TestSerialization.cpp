@@ -3,13 +3,11 @@
  */
 
 #include "CoordinationTestUtilities.h"
-#include "openmm/serialization/XmlSerializer.h"
-#include <sstream>
+#include "SameSettings.h"
 
 using namespace CoordinationPlugin;
 using namespace CoordinationTest;
 using OpenMM::Vec3;
-using OpenMM::XmlSerializer;
 
 namespace {
 
@@ -34,36 +32,10 @@ CoordinationForce unusualForce(double dmax) {
     return force;
 }
 
-std::string serialize(const OpenMM::Force& force) {
-    std::stringstream stream;
-    XmlSerializer::serialize<OpenMM::Force>(&force, "Force", stream);
-    return stream.str();
-}
-
-std::unique_ptr<OpenMM::Force> deserialize(const std::string& xml) {
-    std::stringstream stream(xml);
-    return std::unique_ptr<OpenMM::Force>(XmlSerializer::deserialize<OpenMM::Force>(stream));
-}
-
+/** The same settings: the energy's, the pair-switching ones, the force group and the name. */
 void expectSameSettings(const CoordinationForce& copy, const CoordinationForce& original) {
-    EXPECT_EQ(copy.getEnergyFunction(), original.getEnergyFunction());
+    expectSameEnergySettings(copy, original);
     expectSameCoordinationSettings(copy, original);
-    ASSERT_EQ(copy.getNumGlobalParameters(), original.getNumGlobalParameters());
-    for (int i = 0; i < original.getNumGlobalParameters(); i++) {
-        EXPECT_EQ(copy.getGlobalParameterName(i), original.getGlobalParameterName(i));
-        EXPECT_EQ(copy.getGlobalParameterDefaultValue(i), original.getGlobalParameterDefaultValue(i));
-    }
-    EXPECT_EQ(copy.getForceGroup(), original.getForceGroup());
-    EXPECT_EQ(copy.getName(), original.getName());
-}
-
-/** Replaces the first occurrence of `from` (which must be there) in the XML. */
-std::string edited(std::string xml, const std::string& from, const std::string& to) {
-    size_t position = xml.find(from);
-    EXPECT_NE(position, std::string::npos) << "the XML has no " << from << ":\n" << xml;
-    if (position != std::string::npos)
-        xml.replace(position, from.size(), to);
-    return xml;
 }
 
 } // namespace
@@ -72,10 +44,9 @@ TEST(Serialization, RoundTripPreservesEverySetting) {
     for (double dmax : {0.0, 1.25, Infinity}) {
         SCOPED_TRACE("dmax = " + std::to_string(dmax));
         CoordinationForce original = unusualForce(dmax);
-        std::unique_ptr<OpenMM::Force> copy = deserialize(serialize(original));
-        const CoordinationForce* coordination = dynamic_cast<const CoordinationForce*>(copy.get());
-        ASSERT_NE(coordination, nullptr);
-        expectSameSettings(*coordination, original);
+        std::unique_ptr<CoordinationForce> copy = throughXml(original);
+        ASSERT_NE(copy, nullptr);
+        expectSameSettings(*copy, original);
     }
     // The defaults, Self and Pair modes, and no global parameters.
     CoordinationForce defaults;
@@ -84,9 +55,9 @@ TEST(Serialization, RoundTripPreservesEverySetting) {
     pair.setMode(CoordinationForce::Pair);
     pair.setGroupB({0, 1});
     for (const CoordinationForce& original : {defaults, pair}) {
-        std::unique_ptr<OpenMM::Force> copy = deserialize(serialize(original));
-        ASSERT_NE(dynamic_cast<const CoordinationForce*>(copy.get()), nullptr);
-        expectSameSettings(dynamic_cast<const CoordinationForce&>(*copy), original);
+        std::unique_ptr<CoordinationForce> copy = throughXml(original);
+        ASSERT_NE(copy, nullptr);
+        expectSameSettings(*copy, original);
     }
 }
 
@@ -97,15 +68,10 @@ TEST(Serialization, DeserializedSystemGivesTheSameEnergy) {
         SCOPED_TRACE("dmax = " + std::to_string(dmax));
         CoordinationForce original = unusualForce(dmax);
         CoordinationContext system(original, positions, box);
-        std::stringstream stream;
-        XmlSerializer::serialize<OpenMM::System>(&system.getSystem(), "System", stream);
-        std::unique_ptr<OpenMM::System> copy(XmlSerializer::deserialize<OpenMM::System>(stream));
-        ASSERT_EQ(copy->getNumForces(), 1);
-        OpenMM::VerletIntegrator integrator(0.001);
-        OpenMM::Context context(*copy, integrator, OpenMM::Platform::getPlatformByName(testPlatform().platform),
-                            testPlatform().properties());
-        context.setPositions(positions);
-        OpenMM::State state = context.getState(OpenMM::State::Energy | OpenMM::State::Forces, false, 1 << 7);
+        ReloadedContext reloaded(system, positions);
+        ASSERT_EQ(reloaded.getSystem().getNumForces(), 1);
+        OpenMM::State state =
+            reloaded.getContext().getState(OpenMM::State::Energy | OpenMM::State::Forces, false, 1 << 7);
         Evaluation expected = system.evaluate(1 << 7);
         EXPECT_NE(expected.energy, 0.0);
         EXPECT_EQ(state.getPotentialEnergy(), expected.energy);
@@ -117,16 +83,16 @@ TEST(Serialization, TruncatedXmlIsRejected) {
     // Cut at a tag boundary: OpenMM's XML reader (irrXML) reads past the end of a document that ends
     // inside a tag, for any force (a crash or not depending on the memory after it), so only documents
     // cut between tags have a defined answer. Each cut below loses content the proxy needs.
-    const std::string xml = serialize(unusualForce(1.25));
+    const std::string xml = xmlOf(unusualForce(1.25));
     for (size_t length : {xml.size() / 2, xml.size() / 4, (size_t)10, (size_t)0}) {
         const size_t lastTagEnd = (length == 0 ? std::string::npos : xml.rfind('>', length - 1));
         const size_t cut = (lastTagEnd == std::string::npos ? 0 : lastTagEnd + 1);
-        EXPECT_ANY_THROW(deserialize(xml.substr(0, cut))) << "cut at " << cut;
+        EXPECT_ANY_THROW(forceFromXml(xml.substr(0, cut))) << "cut at " << cut;
     }
 }
 
 TEST(Serialization, MissingRequiredAttributeIsRejected) {
-    const std::string xml = serialize(unusualForce(1.25));
+    const std::string xml = xmlOf(unusualForce(1.25));
     for (std::string attribute : {"r0", "mode", "energy", "stretch", "noCutoff"}) {
         SCOPED_TRACE(attribute);
         const std::string text = " " + attribute + "=\"";
@@ -134,24 +100,24 @@ TEST(Serialization, MissingRequiredAttributeIsRejected) {
         ASSERT_NE(start, std::string::npos);
         size_t end = xml.find('"', start + text.size());
         std::string withoutIt = xml.substr(0, start) + xml.substr(end + 1);
-        EXPECT_THROW(deserialize(withoutIt), OpenMM::OpenMMException);
+        EXPECT_THROW(forceFromXml(withoutIt), OpenMM::OpenMMException);
     }
 }
 
 TEST(Serialization, UnknownVersionIsRejected) {
-    const std::string xml = edited(serialize(unusualForce(1.25)), "version=\"3\"", "version=\"99\"");
-    expectOpenMMExceptionMentioning([&]() { deserialize(xml); }, {"version", "99"});
+    const std::string xml = edited(xmlOf(unusualForce(1.25)), "version=\"3\"", "version=\"99\"");
+    expectOpenMMExceptionMentioning([&]() { forceFromXml(xml); }, {"version", "99"});
 }
 
 TEST(Serialization, UnknownModeIsRejected) {
-    const std::string xml = edited(serialize(unusualForce(1.25)), "mode=\"1\"", "mode=\"7\"");
-    expectOpenMMExceptionMentioning([&]() { deserialize(xml); }, {"mode", "7"});
+    const std::string xml = edited(xmlOf(unusualForce(1.25)), "mode=\"1\"", "mode=\"7\"");
+    expectOpenMMExceptionMentioning([&]() { forceFromXml(xml); }, {"mode", "7"});
 }
 
 TEST(Serialization, RejectingXmlLeavesTheSerializerWorking) {
-    EXPECT_ANY_THROW(deserialize("<Force type=\"CoordinationForce\" version=\"1\""));
+    EXPECT_ANY_THROW(forceFromXml("<Force type=\"CoordinationForce\" version=\"1\""));
     CoordinationForce original = unusualForce(0.0);
-    std::unique_ptr<OpenMM::Force> copy = deserialize(serialize(original));
-    ASSERT_NE(dynamic_cast<const CoordinationForce*>(copy.get()), nullptr);
-    expectSameSettings(dynamic_cast<const CoordinationForce&>(*copy), original);
+    std::unique_ptr<CoordinationForce> copy = throughXml(original);
+    ASSERT_NE(copy, nullptr);
+    expectSameSettings(*copy, original);
 }

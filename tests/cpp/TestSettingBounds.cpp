@@ -5,8 +5,9 @@
  */
 
 #include "CoordinationTestUtilities.h"
+#include "PlumedTestSupport.h"
 #include "PlumedTranslator.h"
-#include "openmm/serialization/XmlSerializer.h"
+#include "SameSettings.h"
 #include <climits>
 #include <memory>
 #include <sstream>
@@ -18,30 +19,6 @@ using OpenMM::Vec3;
 namespace {
 
 const int Max = CoordinationForce::MaxExponent;
-
-std::unique_ptr<CoordinationForce> readPlumed(const std::string& input) {
-    return std::unique_ptr<CoordinationForce>(CoordinationForce::fromPlumed(input));
-}
-
-std::string serialize(const CoordinationForce& force) {
-    std::stringstream stream;
-    OpenMM::XmlSerializer::serialize<OpenMM::Force>(&force, "Force", stream);
-    return stream.str();
-}
-
-std::unique_ptr<OpenMM::Force> deserialize(const std::string& xml) {
-    std::stringstream stream(xml);
-    return std::unique_ptr<OpenMM::Force>(OpenMM::XmlSerializer::deserialize<OpenMM::Force>(stream));
-}
-
-/** The XML with one property's value replaced (the property must be there). */
-std::string withProperty(std::string xml, const std::string& property, const std::string& value) {
-    const std::string key = " " + property + "=\"";
-    const size_t start = xml.find(key);
-    EXPECT_NE(start, std::string::npos) << property;
-    const size_t valueStart = start + key.size();
-    return xml.replace(valueStart, xml.find('"', valueStart) - valueStart, value);
-}
 
 } // namespace
 
@@ -111,45 +88,50 @@ TEST(SettingBounds, AnAtomIndexOutsideTheSystemNamesTheEntryAndTheAtom) {
 TEST(SettingBounds, XmlWithAnExponentOutOfRangeIsRefusedWithTheSettersMessage) {
     CoordinationForce force;
     force.setGroupA({0, 1});
-    const std::string xml = serialize(force);
-    expectOpenMMExceptionMentioning([&] { deserialize(withProperty(xml, "n", "2147483647")); },
+    const std::string xml = xmlOf(force);
+    expectOpenMMExceptionMentioning([&] { forceFromXml(withProperty(xml, "n", "2147483647")); },
                                     {"XML's n", "<= 16777216", "2147483647"});
-    expectOpenMMExceptionMentioning([&] { deserialize(withProperty(xml, "m", "-1")); }, {"XML's m", "m must be >= 0"});
-    expectOpenMMExceptionMentioning([&] { deserialize(withProperty(xml, "n", "99999999999")); },
+    expectOpenMMExceptionMentioning([&] { forceFromXml(withProperty(xml, "m", "-1")); }, {"XML's m", "m must be >= 0"});
+    expectOpenMMExceptionMentioning([&] { forceFromXml(withProperty(xml, "n", "99999999999")); },
                                     {"XML's n", "\"99999999999\"", "not an integer from"});
-    expectOpenMMExceptionMentioning([&] { deserialize(withProperty(xml, "smapA", "3")); },
+    expectOpenMMExceptionMentioning([&] { forceFromXml(withProperty(xml, "smapA", "3")); },
                                     {"XML's smapA and smapB", "b must be >= 1"});
-    expectOpenMMExceptionMentioning([&] { deserialize(withProperty(xml, "index", "4294967296")); },
+    expectOpenMMExceptionMentioning([&] { forceFromXml(withProperty(xml, "index", "4294967296")); },
                                     {"GroupA entry 0", "4294967296"});
-    EXPECT_EQ(dynamic_cast<CoordinationForce&>(*deserialize(xml)).getSmapA(), 0); // the unset default reads back
+    EXPECT_EQ(dynamic_cast<CoordinationForce&>(*forceFromXml(xml)).getSmapA(), 0); // the unset default reads back
 }
 
 TEST(SettingBounds, PlumedExponentsOutOfRangeAreRefusedWhenRead) {
-    expectOpenMMExceptionMentioning([] { readPlumed("c: COORDINATION GROUPA=1-4 R_0=0.3 NN=2147483647"); },
-                                    {"PLUMED input:", "NN=2147483647 is out of range", "1 to 16777216", "(in \"c:"});
-    expectOpenMMExceptionMentioning([] { readPlumed("c: COORDINATION GROUPA=1-4 R_0=0.3 NN=99999999999"); },
-                                    {"NN=99999999999 is out of range"});
-    expectOpenMMExceptionMentioning([] { readPlumed("c: COORDINATION GROUPA=1-4 R_0=0.3 NN=0"); }, {"NN=0", "1 to"});
-    expectOpenMMExceptionMentioning([] { readPlumed("c: COORDINATION GROUPA=1-4 R_0=0.3 MM=-1"); }, {"MM=-1", "0 to"});
-    expectOpenMMExceptionMentioning([] { readPlumed("c: COORDINATION GROUPA=1-4 SWITCH={SMAP R_0=0.3 A=0 B=2}"); },
-                                    {"A=0 is out of range"});
-    EXPECT_EQ(readPlumed("c: COORDINATION GROUPA=1-4 R_0=0.3 NN=16777216")->getN(), Max);
+    expectOpenMMExceptionMentioning(
+        [] { fromPlumed<CoordinationForce>("c: COORDINATION GROUPA=1-4 R_0=0.3 NN=2147483647"); },
+        {"PLUMED input:", "NN=2147483647 is out of range", "1 to 16777216", "(in \"c:"});
+    expectOpenMMExceptionMentioning(
+        [] { fromPlumed<CoordinationForce>("c: COORDINATION GROUPA=1-4 R_0=0.3 NN=99999999999"); },
+        {"NN=99999999999 is out of range"});
+    expectOpenMMExceptionMentioning([] { fromPlumed<CoordinationForce>("c: COORDINATION GROUPA=1-4 R_0=0.3 NN=0"); },
+                                    {"NN=0", "1 to"});
+    expectOpenMMExceptionMentioning([] { fromPlumed<CoordinationForce>("c: COORDINATION GROUPA=1-4 R_0=0.3 MM=-1"); },
+                                    {"MM=-1", "0 to"});
+    expectOpenMMExceptionMentioning(
+        [] { fromPlumed<CoordinationForce>("c: COORDINATION GROUPA=1-4 SWITCH={SMAP R_0=0.3 A=0 B=2}"); },
+        {"A=0 is out of range"});
+    EXPECT_EQ(fromPlumed<CoordinationForce>("c: COORDINATION GROUPA=1-4 R_0=0.3 NN=16777216")->getN(), Max);
 }
 
 TEST(SettingBounds, PlumedSettingsTheForceWouldRefuseAreRefusedWhenRead) {
+    const std::string fourAtoms = "c: COORDINATION GROUPA=1-4 ";
     const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
-        {"c: COORDINATION GROUPA=1-4 R_0=0.3 D_0=-1", {"D_0=-1 must be >= 0"}},
-        {"c: COORDINATION GROUPA=1-4 R_0=0 ", {"R_0=0 must be > 0"}},
-        {"c: COORDINATION GROUPA=1-4 R_0=0.3 NN=6 MM=6", {"NN=6 and MM=6 must differ"}},
-        {"c: COORDINATION GROUPA=1-4 NN=6 MM=6 R_0=0.3", {"NN=6 and MM=6 must differ"}},
-        {"c: COORDINATION GROUPA=1-4 SWITCH={RATIONAL R_0=0.3 NN=3 MM=3}", {"NN=3 and MM=3 must differ"}},
-        {"c: COORDINATION GROUPA=1-4 SWITCH={CUSTOM FUNC=garbage(( R_0=0.3}", {"garbage((", "cannot be parsed"}},
-        {"c: COORDINATION GROUPA=1-4 SWITCH={CUSTOM FUNC=exp(-r) R_0=0.3}", {"\"r\""}},
-        {"c: COORDINATION GROUPA=1-4 SWITCH={EXP R_0=0.3 D_0=0.5 D_MAX=0.4}",
-         {"D_MAX=0.4 must be larger than D_0=0.5"}},
-        {"c: COORDINATION GROUPA=1-4 SWITCH={CUBIC D_MAX=0}", {"D_MAX=0 must be larger than D_0"}},
-        {"c: COORDINATION GROUPA=1-4 SWITCH={Q R_0=0.3 REF=-0.1}", {"REF=-0.1 must be > 0"}},
-        {"c: COORDINATION GROUPA=1-4 SWITCH={Q R_0=0.3 REF=0.3 BETA=-5}", {"BETA=-5", "must be > 0"}},
+        {fourAtoms + "R_0=0.3 D_0=-1", {"D_0=-1 must be >= 0"}},
+        {fourAtoms + "R_0=0 ", {"R_0=0 must be > 0"}},
+        {fourAtoms + "R_0=0.3 NN=6 MM=6", {"NN=6 and MM=6 must differ"}},
+        {fourAtoms + "NN=6 MM=6 R_0=0.3", {"NN=6 and MM=6 must differ"}},
+        {fourAtoms + "SWITCH={RATIONAL R_0=0.3 NN=3 MM=3}", {"NN=3 and MM=3 must differ"}},
+        {fourAtoms + "SWITCH={CUSTOM FUNC=garbage(( R_0=0.3}", {"garbage((", "cannot be parsed"}},
+        {fourAtoms + "SWITCH={CUSTOM FUNC=exp(-r) R_0=0.3}", {"\"r\""}},
+        {fourAtoms + "SWITCH={EXP R_0=0.3 D_0=0.5 D_MAX=0.4}", {"D_MAX=0.4 must be larger than D_0=0.5"}},
+        {fourAtoms + "SWITCH={CUBIC D_MAX=0}", {"D_MAX=0 must be larger than D_0"}},
+        {fourAtoms + "SWITCH={Q R_0=0.3 REF=-0.1}", {"REF=-0.1 must be > 0"}},
+        {fourAtoms + "SWITCH={Q R_0=0.3 REF=0.3 BETA=-5}", {"BETA=-5", "must be > 0"}},
         {"c: COORDINATION GROUPA=1-3 GROUPB=4,5 PAIR R_0=0.3", {"PAIR", "GROUPA has 3 atoms and GROUPB has 2"}},
     };
     for (const auto& entry : cases) {
@@ -157,24 +139,26 @@ TEST(SettingBounds, PlumedSettingsTheForceWouldRefuseAreRefusedWhenRead) {
         std::vector<std::string> words = entry.second;
         words.push_back("PLUMED input:");
         words.push_back("(in \"c: COORDINATION");
-        expectOpenMMExceptionMentioning([&] { readPlumed(entry.first); }, words);
+        expectOpenMMExceptionMentioning([&] { fromPlumed<CoordinationForce>(entry.first); }, words);
     }
 }
 
 TEST(SettingBounds, PlumedAtomNumbersNamesWhatIsWrongWithThem) {
-    expectOpenMMExceptionMentioning([] { readPlumed("c: COORDINATION GROUPA=-3 R_0=0.3"); },
+    expectOpenMMExceptionMentioning([] { fromPlumed<CoordinationForce>("c: COORDINATION GROUPA=-3 R_0=0.3"); },
                                     {"GROUPA: -3 is a negative atom number", "PLUMED numbers atoms from 1"});
-    expectOpenMMExceptionMentioning([] { readPlumed("c: COORDINATION GROUPA=2,-3 R_0=0.3"); },
+    expectOpenMMExceptionMentioning([] { fromPlumed<CoordinationForce>("c: COORDINATION GROUPA=2,-3 R_0=0.3"); },
                                     {"-3 is a negative atom number"});
-    expectOpenMMExceptionMentioning([] { readPlumed("c: COORDINATION GROUPA=1--3 R_0=0.3"); },
+    expectOpenMMExceptionMentioning([] { fromPlumed<CoordinationForce>("c: COORDINATION GROUPA=1--3 R_0=0.3"); },
                                     {"ends at a negative atom number"});
-    expectOpenMMExceptionMentioning([] { readPlumed("c: COORDINATION GROUPA=1,99999999999 R_0=0.3"); },
-                                    {"GROUPA=99999999999 is out of range", "2147483647"});
+    expectOpenMMExceptionMentioning(
+        [] { fromPlumed<CoordinationForce>("c: COORDINATION GROUPA=1,99999999999 R_0=0.3"); },
+        {"GROUPA=99999999999 is out of range", "2147483647"});
 }
 
 TEST(SettingBounds, ANulByteInPlumedInputIsNamedWithItsPosition) {
     const std::string input = std::string("c: COORDINATION GROUPA=1-4 R_0=0.3") + '\0' + " NN=8";
-    expectOpenMMExceptionMentioning([&] { readPlumed(input); }, {"PLUMED input: a NUL byte at position 34"});
+    expectOpenMMExceptionMentioning([&] { fromPlumed<CoordinationForce>(input); },
+                                    {"PLUMED input: a NUL byte at position 34"});
     std::vector<std::string> skipped;
     expectOpenMMExceptionMentioning(
         [&] { PlumedTranslator::fromPlumedFile(std::string("plumed.dat") + '\0' + "x", skipped); },
@@ -193,5 +177,5 @@ TEST(SettingBounds, ToPlumedRefusesSettingsThatWouldNotReadBack) {
     force.setCustomSwitchingFunction("garbage((");
     expectOpenMMExceptionMentioning([&] { force.toPlumed(); }, {"toPlumed", "garbage(("});
     force.setCustomSwitchingFunction("exp(-x)");
-    EXPECT_EQ(readPlumed(force.toPlumed())->getCustomSwitchingFunction(), "exp(-x)");
+    EXPECT_EQ(fromPlumed<CoordinationForce>(force.toPlumed())->getCustomSwitchingFunction(), "exp(-x)");
 }

@@ -7,10 +7,10 @@
  */
 
 #include "CoordinationTestUtilities.h"
-#include "internal/SwitchingFunctionEvaluator.h"
+#include "SameSettings.h"
+#include "internal/switching/SwitchingFunctionEvaluator.h"
 #include "openmm/serialization/XmlSerializer.h"
 #include <sstream>
-#include <tuple>
 
 using namespace CoordinationPlugin;
 using namespace CoordinationTest;
@@ -18,26 +18,13 @@ using OpenMM::Vec3;
 
 namespace {
 
-SwitchingSettings smap(int a, int b, double r0, double d0 = 0.0) {
-    SwitchingSettings settings = typedSettings(CoordinationForce::Smap, r0, d0);
-    settings.smapA = a;
-    settings.smapB = b;
-    return settings;
-}
+using Settings = SwitchingSettings;
 
+/** NativeQ with r0 (which it does not use) at its midpoint, where the matrix places two pairs at d0 + r0. */
 SwitchingSettings nativeQ(double beta, double lambda, double reference, double d0 = 0.0) {
-    // r0 is not used by NativeQ; at d0 + r0 = its midpoint the matrix places two pairs where it is steepest.
     const double midpoint = lambda * reference;
-    SwitchingSettings settings = typedSettings(CoordinationForce::NativeQ, midpoint > d0 ? midpoint - d0 : 0.3, d0);
-    settings.qBeta = beta;
-    settings.qLambda = lambda;
-    settings.qReference = reference;
-    return settings;
-}
-
-SwitchingSettings custom(const std::string& expression, double r0, double d0 = 0.0) {
-    SwitchingSettings settings = typedSettings(CoordinationForce::Custom, r0, d0);
-    settings.custom = expression;
+    SwitchingSettings settings = SwitchingSettings::nativeQ(beta, lambda, reference, d0);
+    settings.setR0(midpoint > d0 ? midpoint - d0 : 0.3);
     return settings;
 }
 
@@ -50,8 +37,8 @@ std::vector<SwitchingSettings> typedFunctions() {
             typedSettings(CoordinationForce::Exponential, 0.15, 0.1),
             typedSettings(CoordinationForce::Gaussian, 0.3, 0.05),
             typedSettings(CoordinationForce::Gaussian, 1.0),
-            smap(6, 2, 0.3),
-            smap(4, 8, 0.25, 0.1),
+            Settings::smap(0.3, 6, 2),
+            Settings::smap(0.25, 4, 8, 0.1),
             typedSettings(CoordinationForce::Cubic, 0.3),
             typedSettings(CoordinationForce::Cubic, 0.3, 0.1),
             typedSettings(CoordinationForce::Tanh, 0.25),
@@ -60,10 +47,10 @@ std::vector<SwitchingSettings> typedFunctions() {
             typedSettings(CoordinationForce::Cosinus, 1.0, 0.1),
             nativeQ(50.0, 1.8, 0.25),
             nativeQ(10.0, 1.5, 0.4, 0.1),
-            custom("1/(1+x^6)", 0.25),
-            custom("(1+x)*exp(-2*x)", 0.2, 0.1),
-            custom("1/(1+x2^3)", 0.25),
-            custom("exp(-0.5*x2)", 0.3, 0.1)};
+            Settings::custom("1/(1+x^6)", 0.25),
+            Settings::custom("(1+x)*exp(-2*x)", 0.2, 0.1),
+            Settings::custom("1/(1+x2^3)", 0.25),
+            Settings::custom("exp(-0.5*x2)", 0.3, 0.1)};
 }
 
 /**
@@ -80,7 +67,7 @@ std::vector<SwitchingSettings> typedMatrix(CoordinationForce::Mode mode, const s
     for (int f = 0; f < (int) functions.size(); f++)
         for (int d = 0; d < 3; d++)
             for (bool stretch : {true, false}) {
-                const bool cubic = (functions[f].type == CoordinationForce::Cubic);
+                const bool cubic = (functions[f].getType() == CoordinationForce::Cubic);
                 if (cubic && d != 1)
                     continue;
                 const bool chosen = ((modeIndex + f) % 3 == boxIndex && (cubic || (modeIndex + 2 * f) % 3 == d) &&
@@ -88,36 +75,20 @@ std::vector<SwitchingSettings> typedMatrix(CoordinationForce::Mode mode, const s
                 if (quickMatrices() && !chosen)
                     continue;
                 SwitchingSettings settings = functions[f];
-                settings.dmax = dmaxes[d];
-                settings.stretch = stretch;
+                settings.setDMax(dmaxes[d]);
+                settings.setStretch(stretch);
                 matrix.push_back(settings);
             }
     return matrix;
 }
 
-class TypedMatrix : public ::testing::TestWithParam<std::tuple<CoordinationForce::Mode, std::string>> {};
-
 /**
- * Positions and box vectors rounded to float, so that single and mixed precision contexts (which store
- * positions as float) and the brute force see the same input: steep functions (NativeQ with beta = 50/nm)
- * would otherwise turn the 1e-7 nm rounding of a coordinate into a 1e-5 change of a force.
+ * The matrix of typed functions in every mode and box, positions and box vectors rounded to float, so that single
+ * and mixed precision contexts (which store positions as float) and the brute force see the same input: steep
+ * functions (NativeQ with beta = 50/nm) would otherwise turn the 1e-7 nm rounding of a coordinate into a 1e-5
+ * change of a force.
  */
-Vec3 roundedToFloat(const Vec3& v) {
-    return Vec3((float) v[0], (float) v[1], (float) v[2]);
-}
-
-std::vector<Vec3> roundedToFloat(std::vector<Vec3> positions) {
-    for (Vec3& position : positions)
-        position = roundedToFloat(position);
-    return positions;
-}
-
-Box roundedToFloat(Box box) {
-    box.cell.a = roundedToFloat(box.cell.a);
-    box.cell.b = roundedToFloat(box.cell.b);
-    box.cell.c = roundedToFloat(box.cell.c);
-    return box;
-}
+class TypedMatrix : public ModeAndBoxTest {};
 
 class TypedDerivatives : public ::testing::TestWithParam<SwitchingSettings> {};
 
@@ -136,29 +107,20 @@ TEST(SwitchingFunctionDefinitions, TheCpuSideDefinitionMatchesTheBruteForceOnAGr
     for (SwitchingSettings settings : typedFunctions()) {
         for (double dmax : {0.0, 0.8, Infinity})
             for (bool stretch : {true, false}) {
-                if (settings.type == CoordinationForce::Cubic && dmax != 0.8)
+                if (settings.getType() == CoordinationForce::Cubic && dmax != 0.8)
                     continue;
-                settings.dmax = dmax;
-                settings.stretch = stretch;
-                SCOPED_TRACE(settings.describe());
-                CoordinationForce force = makeForce(settings, CoordinationForce::Self, {0, 1});
-                SwitchingFunctionEvaluator sigma(SwitchingFunctionConstants::resolve(force));
+                settings.setDMax(dmax);
+                settings.setStretch(stretch);
+                SCOPED_TRACE(describe(settings));
+                const SwitchingFunctionEvaluator sigma(resolvedSwitching(settings));
                 const double cutoff = sigma.getConstants().dmax;
                 EXPECT_EQ((double) BruteForce::effectiveDMax(settings), cutoff);
-                std::vector<double> grid = {0.0, settings.d0, settings.d0 + settings.r0, cutoff};
+                std::vector<double> grid = {0.0, settings.getD0(), settings.getD0() + settings.getR0(), cutoff};
                 for (int i = 1; i <= 300; i++)
                     grid.push_back(0.01 * i - 0.0013);
-                for (double r : grid) {
-                    if (!std::isfinite(r) || r < 0)
-                        continue;
-                    double slope;
-                    double value = sigma.evaluate(r, slope);
-                    SigmaAndSlope expected = BruteForce::sigma(settings, r);
-                    EXPECT_NEAR(value, (double) expected.value, 1e-13 * std::max(1.0, std::fabs(sigma.getConstants().stretchFactor)))
-                        << "r = " << r;
-                    EXPECT_NEAR(slope, (double) expected.slope, 1e-11 * std::max(1.0, std::fabs((double) expected.slope)))
-                        << "r = " << r;
-                }
+                expectSigmaOnGrid(
+                    settings, grid, 1e-13 * std::max(1.0, std::fabs(sigma.getConstants().stretchFactor)),
+                    [](double) { return 1e-11; }, [&](double r, double& slope) { return sigma.evaluate(r, slope); });
             }
     }
 }
@@ -166,17 +128,16 @@ TEST(SwitchingFunctionDefinitions, TheCpuSideDefinitionMatchesTheBruteForceOnAGr
 TEST(SwitchingFunctionDefinitions, FollowPlumedsSpecialRules) {
     auto value = [](const SwitchingSettings& settings, double r) {
         double slope;
-        const CoordinationForce force = makeForce(settings, CoordinationForce::Self, {0, 1});
-        return SwitchingFunctionEvaluator(SwitchingFunctionConstants::resolve(force)).evaluate(r, slope);
+        return SwitchingFunctionEvaluator(resolvedSwitching(settings)).evaluate(r, slope);
     };
     // sigma = 1 inside d0 for the functions of x (even where f(0) is not 1)...
-    SwitchingSettings half = custom("0.5", 0.3, 0.1);
-    half.dmax = Infinity;
+    SwitchingSettings half = Settings::custom("0.5", 0.3, 0.1);
+    half.setDMax(Infinity);
     EXPECT_EQ(value(half, 0.05), 1.0);
     EXPECT_EQ(value(half, 0.2), 0.5);
     // ... but a Custom function of x2 ignores d0: f(x2) down to r = 0.
-    SwitchingSettings fast = custom("exp(-0.5*x2)", 0.3, 0.2);
-    fast.dmax = Infinity;
+    SwitchingSettings fast = Settings::custom("exp(-0.5*x2)", 0.3, 0.2);
+    fast.setDMax(Infinity);
     EXPECT_DOUBLE_EQ(value(fast, 0.15), std::exp(-0.5 * 0.25));
     // Cosinus is exactly 0 beyond x = 1, and its automatic cutoff is d0 + r0.
     SwitchingSettings cosinus = typedSettings(CoordinationForce::Cosinus, 0.5, 0.1);
@@ -188,61 +149,45 @@ TEST(SwitchingFunctionDefinitions, FollowPlumedsSpecialRules) {
         EXPECT_TRUE(std::isinf(makeForce(typedSettings(type, 0.3), CoordinationForce::Self, {0, 1}).getEffectiveDMax()));
     // Cubic: 1 at d0, 1/2 halfway, 0 at dmax (stretching changes nothing); r0 is not used.
     SwitchingSettings cubic = typedSettings(CoordinationForce::Cubic, 123.0, 0.1);
-    cubic.dmax = 0.5;
+    cubic.setDMax(0.5);
     EXPECT_EQ(value(cubic, 0.1), 1.0);
     EXPECT_NEAR(value(cubic, 0.3), 0.5, 1e-15);
     EXPECT_NEAR(value(cubic, 0.5), 0.0, 1e-15);
     // NativeQ: 1/2 at lambda * reference; r0 is not used.
     SwitchingSettings q = nativeQ(50.0, 1.5, 0.3);
-    q.r0 = 17.0;
+    q.setR0(17.0);
     EXPECT_NEAR(value(q, 0.45), 0.5, 1e-15);
     // Smap: 1/2 at x = 1.
-    EXPECT_NEAR(value(smap(6, 2, 0.3), 0.3), 0.5, 1e-15);
+    EXPECT_NEAR(value(Settings::smap(0.3, 6, 2), 0.3), 0.5, 1e-15);
 }
 
 TEST_P(TypedMatrix, CoordinationEnergyAndForcesMatchTheIndependentSum) {
-    const CoordinationForce::Mode mode = std::get<0>(GetParam());
-    const Box box = roundedToFloat(boxNamed(std::get<1>(GetParam())));
-    std::vector<int> groupA, groupB;
-    groupsFor(mode, groupA, groupB);
-    unsigned seed = 2000 * (int) mode + box.name.size();
-    for (const SwitchingSettings& settings : typedMatrix(mode, std::get<1>(GetParam()))) {
-        SCOPED_TRACE(modeName(mode) + " " + box.name + " " + settings.describe());
+    const Box box = roundedToFloat(this->box());
+    unsigned seed = 2000 * (int)mode() + box.name.size();
+    for (const SwitchingSettings& settings : typedMatrix(mode(), boxName())) {
+        SCOPED_TRACE(traceOf(settings));
         std::vector<Vec3> positions = roundedToFloat(positionsFor(settings, box, seed++));
-        CoordinationForce force = makeForce(settings, mode, groupA, groupB, "2*s", box.periodic());
+        CoordinationForce force = matrixForce(settings, "2*s");
         CoordinationContext system(force, positions, box);
-        Evaluation result = system.evaluate();
         BruteForce::Coordination expected = bruteForceOf(force, positions, box);
         // Enough pairs within range that the comparison means something, forces included.
         ASSERT_GT(expected.s, 0.5);
         ASSERT_GT(rootMeanSquare(expected.gradient), 0.05);
-        expectRelativelyNear(result.s, expected.s, Tolerance::Coordination, "getCoordination()");
-        expectRelativelyNear(result.energy, 2 * expected.s, Tolerance::Coordination, "energy of \"2*s\"");
-        expectForcesNear(result.forces, scaled(expected.gradient, -2.0), Tolerance::ForceRelativeToRms,
-                         Tolerance::ForceResolution * 8);
+        expectMatchesBruteForce(system.evaluate(), expected, 2.0, Tolerance::ForceResolution * 8);
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModesAndBoxes, TypedMatrix,
-                         ::testing::Combine(::testing::Values(CoordinationForce::Self, CoordinationForce::Dual,
-                                                              CoordinationForce::Pair),
-                                            ::testing::Values("NoPBC", "Rectangular", "Triclinic")),
-                         [](const ::testing::TestParamInfo<TypedMatrix::ParamType>& info) {
-                             return modeName(std::get<0>(info.param)) + std::get<1>(info.param);
-                         });
+INSTANTIATE_TEST_SUITE_P(AllModesAndBoxes, TypedMatrix, modesAndBoxes(), modeAndBoxName);
 
 TEST_P(TypedDerivatives, ForcesAreMinusTheGradientOfTheEnergy) {
     if (!Tolerance::Double)
         GTEST_SKIP() << "finite differences of the energy need double precision (" << testPlatform().label() << ")";
     // Stretched to 0 at a cutoff (Cosinus: its own), so that the energy has no jumps.
     SwitchingSettings settings = GetParam();
-    settings.dmax = (settings.type == CoordinationForce::Cosinus ? 0.0 : 1.0);
-    std::vector<int> group;
-    for (int atom = 0; atom < 20; atom++)
-        group.push_back(atom);
+    settings.setDMax(settings.getType() == CoordinationForce::Cosinus ? 0.0 : 1.0);
     const Box box = Box::rectangular();
     const std::vector<Vec3> start = randomPositions(20, box, 31);
-    CoordinationForce force = makeForce(settings, CoordinationForce::Self, group, {}, "0.5*k*(s-1)^2", true);
+    CoordinationForce force = makeForce(settings, CoordinationForce::Self, indices(20), {}, "0.5*k*(s-1)^2", true);
     force.addGlobalParameter("k", 2.0);
     CoordinationContext system(force, start, box);
     Evaluation result = system.evaluate();
@@ -252,34 +197,36 @@ TEST_P(TypedDerivatives, ForcesAreMinusTheGradientOfTheEnergy) {
 
 INSTANTIATE_TEST_SUITE_P(EveryType, TypedDerivatives, ::testing::ValuesIn(typedFunctions()),
                          [](const ::testing::TestParamInfo<SwitchingSettings>& info) {
-                             return std::to_string(info.index) + "_" + identifier(info.param.describe().substr(0, 24));
+                             return std::to_string(info.index) + "_" + identifier(describe(info.param).substr(0, 24));
                          });
 
 TEST(SwitchingFunctionValidation, BadParametersOfEachTypeAreRejectedWithAClearMessage) {
     auto contextFails = [](const SwitchingSettings& settings, const std::vector<std::string>& words) {
-        SCOPED_TRACE(settings.describe());
+        SCOPED_TRACE(describe(settings));
         CoordinationForce force = makeForce(settings, CoordinationForce::Self, {0, 1, 2});
         expectOpenMMExceptionMentioning(
             [&]() { CoordinationContext(force, {Vec3(0, 0, 0), Vec3(0.3, 0, 0), Vec3(0, 0.3, 0)}, Box::none()); },
             words);
     };
-    contextFails(smap(0, 0, 0.3), {"Smap", "setSmapExponents"}); // unset; other values are refused by the setter
+    contextFails(Settings::smap(0.3, 0, 0),
+                 {"Smap", "setSmapExponents"}); // unset; other values are refused by the setter
     contextFails(nativeQ(50, 1.8, 0.0), {"NativeQ", "reference", "setNativeQParameters"});
     contextFails(nativeQ(-1, 1.8, 0.3), {"NativeQ", "beta"});
     contextFails(typedSettings(CoordinationForce::Cubic, 0.3), {"Cubic", "setDMax"});
     SwitchingSettings cubicNoCutoff = typedSettings(CoordinationForce::Cubic, 0.3);
-    cubicNoCutoff.dmax = Infinity;
+    cubicNoCutoff.setDMax(Infinity);
     contextFails(cubicNoCutoff, {"Cubic", "finite cutoff"});
-    contextFails(custom("", 0.3), {"Custom", "setCustomSwitchingFunction"});
-    contextFails(custom("1/(1+x^", 0.3), {"1/(1+x^", "parse"});
-    contextFails(custom("exp(-r)", 0.3), {"\"r\"", "x2"});
-    contextFails(custom("x*x2", 0.3), {"both x and x2"});
+    contextFails(Settings::custom("", 0.3), {"Custom", "setCustomSwitchingFunction"});
+    contextFails(Settings::custom("1/(1+x^", 0.3), {"1/(1+x^", "parse"});
+    contextFails(Settings::custom("exp(-r)", 0.3), {"\"r\"", "x2"});
+    contextFails(Settings::custom("x*x2", 0.3), {"both x and x2"});
     SwitchingSettings flat = typedSettings(CoordinationForce::Exponential, 1.0);
-    flat.dmax = 1e-7; // sigma(dmax) = 1 - 1e-7: stretching would multiply by 1e7
+    flat.setDMax(1e-7); // sigma(dmax) = 1 - 1e-7: stretching would multiply by 1e7
     contextFails(flat, {"stretch"});
     // Parameters of other types are not checked (a Rational force with n = m is still rejected).
     SwitchingSettings gaussian = typedSettings(CoordinationForce::Gaussian, 0.3);
-    gaussian.n = gaussian.m = 4;
+    gaussian.setN(4);
+    gaussian.setM(4);
     CoordinationForce force = makeForce(gaussian, CoordinationForce::Self, {0, 1});
     EXPECT_NO_THROW(CoordinationContext(force, {Vec3(0, 0, 0), Vec3(0.3, 0, 0)}, Box::none()));
     CoordinationForce setter;
@@ -289,7 +236,7 @@ TEST(SwitchingFunctionValidation, BadParametersOfEachTypeAreRejectedWithAClearMe
 
 TEST(SwitchingFunctionSerialization, EveryTypeSurvivesXml) {
     for (const SwitchingSettings& settings : typedFunctions()) {
-        SCOPED_TRACE(settings.describe());
+        SCOPED_TRACE(describe(settings));
         CoordinationForce original = makeForce(settings, CoordinationForce::Dual, {0, 1}, {2, 3});
         original.addGlobalParameter("k", 1.0);
         original.addEnergyParameterDerivative("k");
@@ -316,37 +263,30 @@ TEST(SwitchingFunctionSerialization, VersionOneXmlReadsAsRational) {
 }
 
 TEST(SwitchingFunctionUpdates, ChangingTheTypeInAContextChangesTheResult) {
-    std::vector<int> group;
-    for (int atom = 0; atom < MatrixAtoms; atom++)
-        group.push_back(atom);
+    const std::vector<int> group = indices(MatrixAtoms);
     const Box box = Box::rectangular();
     const std::vector<Vec3> positions = randomPositions(MatrixAtoms, box, 5);
     SwitchingSettings settings;
-    settings.r0 = 0.25;
+    settings.setR0(0.25);
     CoordinationForce force = makeForce(settings, CoordinationForce::Self, group, {}, "s", true);
     CoordinationContext system(force, positions, box);
-    for (const SwitchingSettings& next : {typedSettings(CoordinationForce::Tanh, 0.2), custom("1/(1+x2^3)", 0.3),
-                                          nativeQ(20.0, 1.5, 0.3), typedSettings(CoordinationForce::Cosinus, 0.5)}) {
-        SCOPED_TRACE(next.describe());
+    for (const SwitchingSettings& next :
+         {typedSettings(CoordinationForce::Tanh, 0.2), Settings::custom("1/(1+x2^3)", 0.3), nativeQ(20.0, 1.5, 0.3),
+          typedSettings(CoordinationForce::Cosinus, 0.5)}) {
+        SCOPED_TRACE(describe(next));
         CoordinationForce& updated = system.getForce();
         updated = makeForce(next, CoordinationForce::Self, group, {}, "s", true);
         updated.updateParametersInContext(system.getContext());
-        Evaluation result = system.evaluate();
-        BruteForce::Coordination expected = bruteForceOf(updated, positions, box);
-        expectRelativelyNear(result.s, expected.s, Tolerance::Coordination);
-        expectForcesNear(result.forces, scaled(expected.gradient, -1.0), Tolerance::ForceRelativeToRms,
-                         Tolerance::ForceResolution * 8);
+        expectMatchesBruteForce(system.evaluate(), bruteForceOf(updated, positions, box), 1.0,
+                                Tolerance::ForceResolution * 8);
     }
 }
 
 TEST(EnergyParameterDerivatives, AreTheDerivativesOfTheEnergyExpression) {
-    std::vector<int> group;
-    for (int atom = 0; atom < MatrixAtoms; atom++)
-        group.push_back(atom);
     const Box box = Box::rectangular();
     const std::vector<Vec3> positions = randomPositions(MatrixAtoms, box, 11);
-    SwitchingSettings settings = typedSettings(CoordinationForce::Gaussian, 0.3);
-    CoordinationForce force = makeForce(settings, CoordinationForce::Self, group, {}, "0.5*k*(s-s0)^2 + 0*unused", true);
+    CoordinationForce force = makeForce(typedSettings(CoordinationForce::Gaussian, 0.3), CoordinationForce::Self,
+                                        indices(MatrixAtoms), {}, "0.5*k*(s-s0)^2 + 0*unused", true);
     force.addGlobalParameter("k", 3.0);
     force.addGlobalParameter("s0", 4.0);
     force.addGlobalParameter("unused", 1.0);
@@ -387,22 +327,19 @@ TEST(EnergyParameterDerivatives, TwoForcesSharingAParameterAddUp) {
     std::vector<int> group = {0, 1, 2, 3, 4, 5, 6, 7};
     const Box box = Box::none();
     const std::vector<Vec3> positions = randomPositions(8, box, 3);
-    OpenMM::System system;
-    for (int i = 0; i < 8; i++)
-        system.addParticle(1.0);
     SwitchingSettings settings;
-    settings.r0 = 0.8;
+    settings.setR0(0.8);
+    std::vector<OpenMM::Force*> forces;
     for (const char* energy : {"k*s", "k^2*s"}) {
         CoordinationForce* force = new CoordinationForce(makeForce(settings, CoordinationForce::Self, group, {}, energy));
         force->addGlobalParameter("k", 1.5);
         force->addEnergyParameterDerivative("k");
-        system.addForce(force);
+        forces.push_back(force);
     }
-    OpenMM::VerletIntegrator integrator(0.001);
-    OpenMM::Context context(system, integrator, OpenMM::Platform::getPlatformByName(testPlatform().platform),
-                            testPlatform().properties());
+    SystemContext system(unitMasses(8), box, forces);
+    OpenMM::Context& context = system.getContext();
     context.setPositions(positions);
-    double s = dynamic_cast<CoordinationForce&>(system.getForce(0)).getCoordination(context);
+    double s = dynamic_cast<CoordinationForce&>(system.getSystem().getForce(0)).getCoordination(context);
     std::map<std::string, double> derivatives =
         context.getState(OpenMM::State::Energy | OpenMM::State::ParameterDerivatives).getEnergyParameterDerivatives();
     expectRelativelyNear(derivatives["k"], s + 2 * 1.5 * s, Tolerance::Coordination, "dE/dk of k*s + k^2*s");

@@ -3,7 +3,7 @@
  */
 
 #include "CoordinationTestUtilities.h"
-#include "internal/RationalSwitchingFunction.h"
+#include "internal/switching/RationalSwitchingFunction.h"
 
 using namespace CoordinationPlugin;
 using namespace CoordinationTest;
@@ -45,8 +45,8 @@ TEST(SwitchingFunction, TwoAtomsAtR0WithMEqualTwoNGiveOneHalf) {
 
 TEST(SwitchingFunction, InsideD0SigmaIsOneWithZeroForce) {
     SwitchingSettings settings;
-    settings.r0 = 0.3;
-    settings.d0 = 0.2;
+    settings.setR0(0.3);
+    settings.setD0(0.2);
     for (double r : {0.0, 0.15, 0.2}) {
         SCOPED_TRACE("r = " + std::to_string(r));
         CoordinationContext system(makeForce(settings, CoordinationForce::Self, {0, 1}, {}, "3*s^2"),
@@ -73,15 +73,15 @@ TEST(SwitchingFunction, StretchMakesSigmaZeroAtDMaxAndContinuous) {
     // resolved to ~2.4e-7 nm, so there the step is 1e-6 nm.
     const double pastDMax = (Tolerance::Double ? 1e-9 : 1e-6);
     SwitchingSettings stretched;
-    stretched.r0 = 1.0;
-    stretched.dmax = 2.0;
+    stretched.setR0(1.0);
+    stretched.setDMax(2.0);
     EXPECT_NEAR(coordinationAtDistance(stretched, 1.0), 0.4921875, Tolerance::Exact);
     EXPECT_NEAR(coordinationAtDistance(stretched, 2.0 - pastDMax), 0.0, 1e-8 + 0.05 * pastDMax); // |slope| < 0.05/nm
     EXPECT_EQ(coordinationAtDistance(stretched, 2.0 + pastDMax), 0.0);
 
     // NOSTRETCH keeps the raw function, which jumps from 1/65 to 0 at dmax.
     SwitchingSettings unstretched = stretched;
-    unstretched.stretch = false;
+    unstretched.setStretch(false);
     EXPECT_NEAR(coordinationAtDistance(unstretched, 1.0), 0.5, Tolerance::Exact);
     EXPECT_NEAR(coordinationAtDistance(unstretched, 2.0 - pastDMax), 1.0 / 65.0, 1e-8 + 0.05 * pastDMax); // |slope| < 0.05/nm
     EXPECT_EQ(coordinationAtDistance(unstretched, 2.0 + pastDMax), 0.0);
@@ -89,7 +89,7 @@ TEST(SwitchingFunction, StretchMakesSigmaZeroAtDMaxAndContinuous) {
 
 TEST(SwitchingFunction, InfiniteDMaxMeansNoCutoffAndNoStretch) {
     SwitchingSettings settings = noCutoff(0.3);
-    settings.stretch = true; // has no effect without a cutoff
+    settings.setStretch(true); // has no effect without a cutoff
     EXPECT_NEAR(coordinationAtDistance(settings, 0.3), 0.5, Tolerance::Exact);
     // 30 nm is 100 r0: sigma = 1/(1 + 1e12), far beyond any automatic cutoff.
     const double expected = 1.0 / (1.0 + 1e12);
@@ -114,7 +114,7 @@ TEST(SwitchingFunction, AutomaticDMaxIsPlumedsKeywordCutoff) {
     EXPECT_NEAR(force.getEffectiveDMax(), expected, Tolerance::Exact);
 
     // The context cuts there: a pair just inside still counts (a little, stretched), one just outside not.
-    SwitchingSettings settings = settingsOf(force);
+    SwitchingSettings settings = force.getSwitchingSettings();
     EXPECT_GT(coordinationAtDistance(settings, expected - 1e-6), 0.0);
     EXPECT_LT(coordinationAtDistance(settings, expected - 1e-6), 1e-9);
     EXPECT_EQ(coordinationAtDistance(settings, expected + 1e-6), 0.0);
@@ -141,8 +141,8 @@ TEST(SwitchingFunction, TaylorBranchAtXEqualOneIsNOverMAndContinuous) {
     const double band = 1.1e-5;
     for (auto exponents : {std::make_pair(6, 10), std::make_pair(5, 11), std::make_pair(8, 12)}) {
         SwitchingSettings settings = noCutoff(0.25, exponents.first, exponents.second);
-        SCOPED_TRACE(settings.describe());
-        const double nOverM = double(settings.n) / settings.m;
+        SCOPED_TRACE(describe(settings));
+        const double nOverM = double(settings.getN()) / settings.getM();
         // One Context, the two atoms moved to each distance.
         CoordinationContext system(makeForce(settings, CoordinationForce::Self, {0, 1}), {Vec3(), Vec3(0.25, 0, 0)});
         auto at = [&](double r) {
@@ -154,16 +154,14 @@ TEST(SwitchingFunction, TaylorBranchAtXEqualOneIsNOverMAndContinuous) {
             for (double sign : {1.0, -1.0}) {
                 double r = 0.25 * (1.0 + sign * offset);
                 SCOPED_TRACE("x - 1 = " + std::to_string(sign * offset));
-                Evaluation result = at(r);
-                BruteForce::Coordination expected = bruteForceOf(system.getForce(), {Vec3(), Vec3(r, 0, 0)}, Box::none());
-                EXPECT_NEAR(result.s, expected.s, Tolerance::Coordination);
-                expectForcesNear(result.forces, scaled(expected.gradient, -1.0), Tolerance::ForceRelativeToRms);
+                expectMatchesBruteForce(at(r), bruteForceOf(system.getForce(), {Vec3(), Vec3(r, 0, 0)}, Box::none()),
+                                        1.0);
             }
         }
         // Continuity across the band edge: the two sides differ by no more than the slope times the gap.
         double inside = at(0.25 * (1 + band - 1e-9)).s;
         double outside = at(0.25 * (1 + band + 1e-9)).s;
-        double slope = std::fabs(BruteForce::rational(1.0L, settings.n, settings.m).slope);
+        double slope = std::fabs(BruteForce::rational(1.0L, settings.getN(), settings.getM()).slope);
         EXPECT_NEAR(inside, outside, slope * 2e-9 * 1.01 + Tolerance::Coordination);
     }
 }
@@ -173,31 +171,16 @@ TEST(SwitchingFunction, HeaderMatchesBruteForceOnADenseGrid) {
     // d0, d0 + r0 (x = 1) and dmax, against the independent long double formula.
     const std::vector<SwitchingSettings> cases = settingsMatrix({{6, 12}, {6, 10}, {5, 11}, {8, 0}});
     for (const SwitchingSettings& settings : cases) {
-        SCOPED_TRACE(settings.describe());
-        const double dmax = (double)BruteForce::effectiveDMax(settings);
-        // Both sides cut at the same double, so that r = dmax is inside for both.
-        SwitchingSettings resolved = settings;
-        resolved.dmax = dmax;
-        const CoordinationForce force = makeForce(resolved, CoordinationForce::Self, {0, 1});
-        const RationalSwitchingFunction sigma(SwitchingFunctionConstants::resolve(force));
-        const double top = (std::isfinite(dmax) ? 1.1 * dmax : 5.0);
-        std::vector<double> grid = {0.0, settings.d0, settings.d0 + settings.r0, dmax};
+        SCOPED_TRACE(describe(settings));
+        const SwitchingSettings resolved = withBruteForceCutoff(settings);
+        const RationalSwitchingFunction sigma(resolvedSwitching(resolved));
+        const double dmax = resolved.getDMax(), top = (std::isfinite(dmax) ? 1.1 * dmax : 5.0);
+        std::vector<double> grid = {0.0, settings.getD0(), settings.getD0() + settings.getR0(), dmax};
         for (int i = 0; i <= 2000; i++)
             grid.push_back(top * i / 2000.0);
-        int failures = 0;
-        for (double r : grid) {
-            if (!std::isfinite(r))
-                continue;
-            SigmaAndSlope expected = BruteForce::sigma(resolved, r);
-            double slope;
-            double value = sigma.evaluate(r, slope);
-            bool ok = std::fabs(value - (double)expected.value) <= Tolerance::Coordination &&
-                      std::fabs(slope - (double)expected.slope) <=
-                          Tolerance::Coordination * std::max(1.0, std::fabs((double)expected.slope));
-            if (!ok && failures++ < 5)
-                ADD_FAILURE() << "r = " << r << ": sigma " << value << " expected " << (double)expected.value
-                              << ", slope " << slope << " expected " << (double)expected.slope;
-        }
+        expectSigmaOnGrid(
+            resolved, grid, Tolerance::Coordination, [](double) { return Tolerance::Coordination; },
+            [&](double r, double& slope) { return sigma.evaluate(r, slope); });
     }
 }
 

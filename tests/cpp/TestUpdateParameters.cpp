@@ -14,10 +14,8 @@ namespace {
 const int NumAtoms = 20;
 
 CoordinationForce initialForce() {
-    SwitchingSettings settings;
-    settings.r0 = 0.35;
-    CoordinationForce force =
-        makeForce(settings, CoordinationForce::Self, {0, 1, 2, 3, 4, 5, 6, 7}, {}, "0.5*k*(s-s0)^2", true);
+    CoordinationForce force = makeForce(rationalSettings(0.35, 6, 0, 0.0, 0.0), CoordinationForce::Self, indices(8), {},
+                                        "0.5*k*(s-s0)^2", true);
     force.addGlobalParameter("k", 4.0);
     force.addGlobalParameter("s0", 1.5);
     return force;
@@ -74,38 +72,43 @@ std::vector<Change> changes() {
     };
 }
 
-class UpdateParametersInContext : public ::testing::TestWithParam<Change> {};
+/** The same s and energy, bit for bit, and the same forces within Tolerance::Exact. */
+void expectIdentical(const Evaluation& actual, const Evaluation& expected) {
+    EXPECT_EQ(actual.s, expected.s);
+    EXPECT_EQ(actual.energy, expected.energy);
+    expectForcesNear(actual.forces, expected.forces, Tolerance::Exact);
+}
+
+/** A change of a setting in a Context of the initial force, in a periodic box. */
+class UpdateParametersInContext : public ::testing::TestWithParam<Change> {
+protected:
+    /** Makes the change to the force in the Context's System and updates the Context. */
+    void changeAndUpdate(CoordinationContext& system) {
+        GetParam().apply(system.getForce());
+        system.getForce().updateParametersInContext(system.getContext());
+    }
+    const Box box = Box::rectangular();
+    const std::vector<Vec3> positions = randomPositions(NumAtoms, box, 17);
+};
 
 } // namespace
 
 TEST_P(UpdateParametersInContext, GivesWhatANewContextGives) {
-    const Box box = Box::rectangular();
-    const std::vector<Vec3> positions = randomPositions(NumAtoms, box, 17);
     CoordinationContext updated(initialForce(), positions, box);
-    Evaluation before = updated.evaluate();
-    GetParam().apply(updated.getForce());
-    updated.getForce().updateParametersInContext(updated.getContext());
-    Evaluation after = updated.evaluate();
-    Evaluation fresh = CoordinationContext(updated.getForce(), positions, box).evaluate();
+    const Evaluation before = updated.evaluate();
+    changeAndUpdate(updated);
+    const Evaluation after = updated.evaluate();
     EXPECT_NE(after.s, before.s) << "the change should matter for this system";
-    EXPECT_EQ(after.s, fresh.s);
-    EXPECT_EQ(after.energy, fresh.energy);
-    expectForcesNear(after.forces, fresh.forces, Tolerance::Exact);
+    expectIdentical(after, CoordinationContext(updated.getForce(), positions, box).evaluate());
 }
 
 TEST_P(UpdateParametersInContext, CanBeUndone) {
-    const Box box = Box::rectangular();
-    const std::vector<Vec3> positions = randomPositions(NumAtoms, box, 17);
     CoordinationContext system(initialForce(), positions, box);
-    Evaluation original = system.evaluate();
-    GetParam().apply(system.getForce());
-    system.getForce().updateParametersInContext(system.getContext());
+    const Evaluation original = system.evaluate();
+    changeAndUpdate(system);
     system.getForce() = initialForce();
     system.getForce().updateParametersInContext(system.getContext());
-    Evaluation restored = system.evaluate();
-    EXPECT_EQ(restored.s, original.s);
-    EXPECT_EQ(restored.energy, original.energy);
-    expectForcesNear(restored.forces, original.forces, Tolerance::Exact);
+    expectIdentical(system.evaluate(), original);
 }
 
 INSTANTIATE_TEST_SUITE_P(EachSetting, UpdateParametersInContext, ::testing::ValuesIn(changes()),
@@ -161,9 +164,7 @@ TEST(UpdateParameters, TurningPeriodicBoundaryConditionsOn) {
     Evaluation after = updated.evaluate();
     Evaluation fresh = CoordinationContext(updated.getForce(), positions, box).evaluate();
     EXPECT_NE(after.s, before.s);
-    EXPECT_EQ(after.s, fresh.s);
-    EXPECT_EQ(after.energy, fresh.energy);
-    expectForcesNear(after.forces, fresh.forces, Tolerance::Exact);
+    expectIdentical(after, fresh);
 }
 
 TEST(UpdateParameters, ReinitializeAppliesANewEnergyExpression) {

@@ -39,33 +39,16 @@ struct InvalidSetting {
 };
 
 std::vector<InvalidSetting> invalidSettings() {
+    // A table: one line per rule.
+    // clang-format off
     return {
-        {"NegativeAtomIndexInGroupA",
-         [](CoordinationForce& f) {
-             f.setGroupA({0, -1, 2});
-         },
-         {"group A", "-1"}},
+        {"NegativeAtomIndexInGroupA", [](CoordinationForce& f) { f.setGroupA({0, -1, 2}); }, {"group A", "-1"}},
         {"AtomIndexPastTheEndInGroupA",
-         [](CoordinationForce& f) {
-             f.setGroupA({0, 4});
-         },
-         {"group A", "4", "particles"}},
-        {"NegativeAtomIndexInGroupB",
-         [](CoordinationForce& f) {
-             dual(f, {0}, {1, -3});
-         },
-         {"group B", "-3"}},
-        {"AtomIndexPastTheEndInGroupB",
-         [](CoordinationForce& f) {
-             dual(f, {0}, {1, 100});
-         },
-         {"group B", "100"}},
+         [](CoordinationForce& f) { f.setGroupA({0, 4}); }, {"group A", "4", "particles"}},
+        {"NegativeAtomIndexInGroupB", [](CoordinationForce& f) { dual(f, {0}, {1, -3}); }, {"group B", "-3"}},
+        {"AtomIndexPastTheEndInGroupB", [](CoordinationForce& f) { dual(f, {0}, {1, 100}); }, {"group B", "100"}},
         {"EmptyGroupA", [](CoordinationForce& f) { f.setGroupA({}); }, {"group A", "empty"}},
-        {"DualModeWithEmptyGroupB",
-         [](CoordinationForce& f) {
-             dual(f, {0, 1}, {});
-         },
-         {"Dual", "group B"}},
+        {"DualModeWithEmptyGroupB", [](CoordinationForce& f) { dual(f, {0, 1}, {}); }, {"Dual", "group B"}},
         {"SelfModeWithNonEmptyGroupB", [](CoordinationForce& f) { f.setGroupB({1}); }, {"Self", "group B"}},
         {"PairModeWithGroupsOfDifferentLengths",
          [](CoordinationForce& f) {
@@ -78,33 +61,14 @@ std::vector<InvalidSetting> invalidSettings() {
         {"NegativeR0", [](CoordinationForce& f) { f.setR0(-0.3); }, {"r0", "-0.3"}},
         {"NaNR0", [](CoordinationForce& f) { f.setR0(NaN); }, {"r0", "nan"}},
         {"InfiniteR0", [](CoordinationForce& f) { f.setR0(Infinity); }, {"r0", "finite"}},
-        {"EqualExponents",
-         [](CoordinationForce& f) {
-             f.setN(6);
-             f.setM(6);
-         },
-         {"differ", "6"}},
+        {"EqualExponents", [](CoordinationForce& f) { f.setN(6); f.setM(6); }, {"differ", "6"}},
         {"NegativeD0", [](CoordinationForce& f) { f.setD0(-0.1); }, {"d0", ">= 0"}},
         {"NaND0", [](CoordinationForce& f) { f.setD0(NaN); }, {"d0"}},
-        {"DMaxEqualToD0",
-         [](CoordinationForce& f) {
-             f.setD0(0.2);
-             f.setDMax(0.2);
-         },
-         {"dmax", "d0"}},
-        {"DMaxBelowD0",
-         [](CoordinationForce& f) {
-             f.setD0(0.2);
-             f.setDMax(0.1);
-         },
-         {"dmax", "larger than d0"}},
+        {"DMaxEqualToD0", [](CoordinationForce& f) { f.setD0(0.2); f.setDMax(0.2); }, {"dmax", "d0"}},
+        {"DMaxBelowD0", [](CoordinationForce& f) { f.setD0(0.2); f.setDMax(0.1); }, {"dmax", "larger than d0"}},
         {"NegativeDMax", [](CoordinationForce& f) { f.setDMax(-1.0); }, {"dmax", "-1"}},
         {"StretchWithDMaxSoCloseToD0ThatSigmaIsOneThere",
-         [](CoordinationForce& f) {
-             f.setD0(0.2);
-             f.setDMax(0.2000001);
-         },
-         {"stretch", "dmax", "setStretch(false)"}},
+         [](CoordinationForce& f) { f.setD0(0.2); f.setDMax(0.2000001); }, {"stretch", "dmax", "setStretch(false)"}},
         // Constants that would overflow a double (the GPU platforms print them into kernel source).
         {"R0BelowItsBound", [](CoordinationForce& f) { f.setR0(1e-301); }, {"r0", "1e-301", "1e-300"}},
         {"SmapExponentsWhose2PowerOverflows",
@@ -146,6 +110,7 @@ std::vector<InvalidSetting> invalidSettings() {
          [](CoordinationForce& f) { f.setGlobalParameterName(1, ""); },
          {"empty name"}},
     };
+    // clang-format on
 }
 
 class InvalidSettings : public ::testing::TestWithParam<InvalidSetting> {};

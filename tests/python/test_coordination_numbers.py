@@ -119,10 +119,17 @@ def variables(force):
 # ---------------------------------------------------------------------------------------------------
 
 
-def test_the_class_is_exported_documented_and_a_coordination_force():
+def test_the_class_is_exported_documented_and_a_sibling_of_coordination_force():
+    """A CoordinationNumberForce shares CoordinationForce's groups and switching settings through their common base,
+    PairSwitchingForce, and is not a CoordinationForce."""
     assert "CoordinationNumberForce" in openmmcoordination.__all__
     assert openmmcoordination.CoordinationNumberForce is CoordinationNumberForce
-    assert issubclass(CoordinationNumberForce, CoordinationForce) and issubclass(CoordinationNumberForce, mm.Force)
+    PairSwitchingForce, CoordinationBiasForce = openmmcoordination.PairSwitchingForce, openmmcoordination.CoordinationBiasForce
+    for forceClass in (CoordinationNumberForce, CoordinationForce):
+        assert issubclass(forceClass, PairSwitchingForce) and issubclass(forceClass, CoordinationBiasForce)
+        assert issubclass(forceClass, mm.Force)
+    assert not issubclass(CoordinationNumberForce, CoordinationForce)
+    assert not issubclass(CoordinationForce, CoordinationNumberForce)
     assert "COORDINATIONNUMBER" in CoordinationNumberForce.__doc__ and "MORE_THAN" in CoordinationNumberForce.__doc__
     for method in ("addReduction", "getReductionParameters", "setReductionParameters", "getRPower", "setRPower",
                    "getCoordinationNumbers", "getCollectiveVariableValues", "getDefaultReductionName"):
@@ -228,17 +235,26 @@ def test_inherited_settings_keep_their_unit_and_argument_handling():
 
 
 def test_cast_and_isinstance_give_the_number_force_from_a_system():
+    """Each class's cast and isinstance recognize that class and the bases it has: a CoordinationNumberForce is a
+    PairSwitchingForce and a CoordinationBiasForce, not a CoordinationForce."""
     system = make_system(NUM_ATOMS, [mm.HarmonicBondForce(), number_force(), CoordinationForce()])
     assert CoordinationNumberForce.isinstance(system.getForce(1))
-    assert not CoordinationNumberForce.isinstance(system.getForce(2)) and CoordinationForce.isinstance(system.getForce(1))
-    for cast in (CoordinationNumberForce.cast, CoordinationForce.cast):
-        force = cast(system.getForce(1))
-        assert type(force) is CoordinationNumberForce
-        assert force.getNumReductions() == len(REDUCTIONS)
+    assert not CoordinationNumberForce.isinstance(system.getForce(2))
+    assert not CoordinationForce.isinstance(system.getForce(1)) and CoordinationForce.isinstance(system.getForce(2))
+    for base in (openmmcoordination.PairSwitchingForce, openmmcoordination.CoordinationBiasForce):
+        assert base.isinstance(system.getForce(1)) and base.isinstance(system.getForce(2))
+        assert not base.isinstance(system.getForce(0))
+        assert base.cast(system.getForce(1)).getNumCollectiveVariables() == len(REDUCTIONS)
+    force = CoordinationNumberForce.cast(system.getForce(1))
+    assert type(force) is CoordinationNumberForce
+    assert force.getNumReductions() == len(REDUCTIONS)
     assert type(CoordinationForce.cast(system.getForce(2))) is CoordinationForce
     for other in (system.getForce(0), system.getForce(2)):
         with pytest.raises(mm.OpenMMException, match="not a CoordinationNumberForce"):
             CoordinationNumberForce.cast(other)
+    for other in (system.getForce(0), system.getForce(1)):
+        with pytest.raises(mm.OpenMMException, match="not a CoordinationForce"):
+            CoordinationForce.cast(other)
     # The cast keeps its System alive.
     force = CoordinationNumberForce.cast(system.getForce(1))
     del system
@@ -470,7 +486,7 @@ def test_xml_serialization_round_trip():
     assert settings(restored) == settings(force)
     system = make_system(NUM_ATOMS, [mm.HarmonicBondForce(), fully_configured_force()], BOX_VECTORS)
     copied = mm.XmlSerializer.deserialize(mm.XmlSerializer.serialize(system))
-    assert settings(CoordinationForce.cast(copied.getForce(1))) == settings(force)
+    assert settings(CoordinationNumberForce.cast(copied.getForce(1))) == settings(force)
 
 
 def test_copy_and_pickle():
@@ -504,7 +520,8 @@ def test_the_translator_reads_and_writes_number_forces():
     line = "c2: COORDINATIONNUMBER SPECIES=1-5 SWITCH={RATIONAL R_0=0.5} MORE_THAN={EXP R_0=4.0} MEAN"
     force = openmmcoordination.fromPlumed(line)
     assert type(force) is CoordinationNumberForce
-    assert type(CoordinationForce.fromPlumed(line)) is CoordinationNumberForce
+    with pytest.raises(mm.OpenMMException, match="not a COORDINATION action; read it with PlumedTranslator.fromPlumed"):
+        CoordinationForce.fromPlumed(line)
     assert force.getName() == "c2" and list(force.getGroupA()) == [0, 1, 2, 3, 4]
     assert variables(force) == ["morethan", "mean"]
     read = openmmcoordination.fromPlumedFile(line + "\nc3: COORDINATION_MOMENTS SPECIES=1-4 R_0=0.3 R_POWER=2 SUM\n")
@@ -531,7 +548,5 @@ def test_a_coordination_force_reports_its_collective_variable_as_a_list():
     set_frame(context, frame(), BOX_VECTORS)
     assert force.getNumCollectiveVariables() == 1 and force.getCollectiveVariableName(0) == "s"
     assert force.getCollectiveVariableValues(context) == [force.getCoordination(context)]
-    numbers = number_force()
-    context = make_context(make_system(NUM_ATOMS, [numbers], BOX_VECTORS))
-    with pytest.raises(mm.OpenMMException, match="a CoordinationNumberForce has no single coordination"):
-        numbers.getCoordination(context)
+    # A CoordinationNumberForce has no single coordination number: no getCoordination to call.
+    assert not hasattr(number_force(), "getCoordination")

@@ -87,9 +87,9 @@ def test_the_regtests_have_coordination_lines():
 @pytest.mark.parametrize("folder,line", regtest_lines())
 def test_every_regtest_line_imports_or_names_what_is_missing(folder, line):
     """Every line imports (the keyword form, RATIONAL, CUSTOM in the x and x2 forms, EXP) and round-trips."""
-    force = CoordinationForce.fromPlumed(line)
+    force = openmmcoordination.fromPlumed(line)
     assert force.getName() == line.split(":")[0].strip()
-    assert_same_settings(CoordinationForce.fromPlumed(force.toPlumed(force.getName())), force, "round trip")
+    assert_same_settings(openmmcoordination.fromPlumed(force.toPlumed(force.getName())), force, "round trip")
 
 
 @pytest.mark.parametrize("folder,label", regtests.RT20_CASES)
@@ -238,9 +238,15 @@ def plumed_files():
     return sorted(PLUMED_DATA.glob("*/plumed.dat"))
 
 
+def pair_forces(read):
+    """The forces of a PlumedInput that COORDINATION-family lines give (CoordinationForce, CoordinationNumberForce)."""
+    return {label: force for label, force in read.forces.items()
+            if isinstance(force, openmmcoordination.PairSwitchingForce)}
+
+
 def one_line_forces(path):
-    """label -> force of each COORDINATION line of a plumed.dat, read one line at a time."""
-    return {line.split(":")[0].strip(): CoordinationForce.fromPlumed(line)
+    """label -> force of each line of a plumed.dat that becomes a force, read one line at a time."""
+    return {line.split(":")[0].strip(): openmmcoordination.fromPlumed(line)
             for folder, line in regtest_lines() if folder == path.parent.name}
 
 
@@ -266,9 +272,9 @@ def multi_line(line, closing):
 @pytest.mark.parametrize("folder,line", regtest_lines())
 def test_a_multi_line_action_gives_the_same_force_as_its_one_line_form(folder, line, closing):
     text = multi_line(line, closing)
-    force = CoordinationForce.fromPlumed(text)
+    force = openmmcoordination.fromPlumed(text)
     assert force.getName() == line.split(":")[0].strip()
-    assert_same_settings(force, CoordinationForce.fromPlumed(line), text)
+    assert_same_settings(force, openmmcoordination.fromPlumed(line), text)
 
 
 def test_the_label_keyword_form_of_a_multi_line_action():
@@ -281,15 +287,15 @@ def test_the_label_keyword_form_of_a_multi_line_action():
 
 @pytest.mark.parametrize("path", plumed_files(), ids=lambda path: path.parent.name)
 def test_every_plumed_dat_read_whole_gives_the_forces_of_its_lines(path):
-    read = CoordinationForce.fromPlumedFile(path)
+    read = openmmcoordination.fromPlumedFile(path)
     expected = one_line_forces(path)
-    assert list(read.forces) == list(expected)
-    for label, force in read.forces.items():
+    assert list(pair_forces(read)) == list(expected)
+    for label, force in pair_forces(read).items():
         assert force.getName() == label
         assert_same_settings(force, expected[label], f"{path.parent.name}: {label}")
     # Every other action is named, none is one that becomes a force.
     assert read.skipped and not any(FORCE_ACTION.match(action.split(": ")[-1]) for action in read.skipped)
-    assert CoordinationForce.fromPlumedFile(path.read_text()).skipped == read.skipped  # text gives the same
+    assert openmmcoordination.fromPlumedFile(path.read_text()).skipped == read.skipped  # text gives the same
 
 
 @pytest.mark.parametrize("path", plumed_files(), ids=lambda path: path.parent.name)
@@ -297,10 +303,10 @@ def test_every_plumed_dat_rewritten_multi_line_gives_the_same_forces(path):
     rewritten = []
     for block, line in plumed_actions(path):
         rewritten += [multi_line(line, "... COORDINATION")] if FORCE_ACTION.match(line) else block
-    read = CoordinationForce.fromPlumedFile("\n".join(rewritten))
-    original = CoordinationForce.fromPlumedFile(str(path))
+    read = openmmcoordination.fromPlumedFile("\n".join(rewritten))
+    original = openmmcoordination.fromPlumedFile(str(path))
     assert list(read.forces) == list(original.forces) and read.skipped == original.skipped
-    for label in read.forces:
+    for label in pair_forces(read):
         assert_same_settings(read.forces[label], original.forces[label], label)
 
 
@@ -419,6 +425,22 @@ def test_the_translator_returns_each_force_as_its_own_class_and_owned():
     back = openmmcoordination.fromPlumed(line)
     assert type(back) is CoordinationForce and back.getName() == "c1"
     assert_same_settings(back, force, line)
+
+
+def test_the_coordination_alias_reads_coordination_actions_and_lists_the_other_forces_by_label():
+    """CoordinationForce.fromPlumedFile gives the CoordinationForces of a file; the forces of other classes that the
+    translator reads (here a CoordinationNumberForce and a ContactMapForce) are listed in skipped by their labels,
+    and CoordinationForce.fromPlumed refuses their actions, naming the translator's reader."""
+    text = ("c: COORDINATION GROUPA=1-3 R_0=0.3\nn: COORDINATIONNUMBER SPECIES=1-3 R_0=0.3 MEAN\n"
+            "m: CONTACTMAP ATOMS1=1,2 SWITCH={RATIONAL R_0=0.3} SUM\nd: DISTANCE ATOMS=1,2\n")
+    read = CoordinationForce.fromPlumedFile(text)
+    assert list(read.forces) == ["c"] and type(read.forces["c"]) is CoordinationForce
+    assert read.skipped == ["d: DISTANCE", "n: COORDINATIONNUMBER", "m: CONTACTMAP"]
+    every = openmmcoordination.fromPlumedFile(text)
+    assert [type(force).__name__ for force in every.forces.values()] == [
+        "CoordinationForce", "CoordinationNumberForce", "ContactMapForce"]
+    with pytest.raises(mm.OpenMMException, match="not a COORDINATION action; read it with PlumedTranslator.fromPlumed"):
+        CoordinationForce.fromPlumed("n: COORDINATIONNUMBER SPECIES=1-3 R_0=0.3 MEAN")
 
 
 def test_the_translator_writes_only_the_forces_it_reads():

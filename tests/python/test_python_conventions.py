@@ -31,8 +31,8 @@ from openmmcoordination import CoordinationForce, CoordinationNumberForce
 # ---------------------------------------------------------------------------------------------------
 
 LENGTH_SETTERS = ["setR0", "setD0", "setDMax"]
-#: The force classes: CoordinationNumberForce inherits CoordinationForce's setters with their conversions (their
-#: messages name the class that defines them).
+#: The force classes of PairSwitchingForce: both have its setters with their conversions (their messages name the class
+#: of the object they are called on).
 FORCE_CLASSES = pytest.mark.parametrize("force_class", [CoordinationForce, CoordinationNumberForce],
                                         ids=lambda force_class: force_class.__name__)
 
@@ -63,7 +63,7 @@ def test_a_quantity_that_is_not_a_length_is_a_type_error_naming_nm(force_class, 
     with pytest.raises(TypeError) as error:
         getattr(force, setter)(value)
     message = str(error.value)
-    assert message.startswith(f"CoordinationForce.{setter}: ")
+    assert message.startswith(f"{force_class.__name__}.{setter}: ")
     assert "must be a length (a number of nm" in message
     assert 'is not compatible with Unit "nanometer"' in message
     assert getattr(force, "get" + setter[3:])() == before  # nothing was set
@@ -170,16 +170,16 @@ def test_numpy_integers_work_as_indices_and_exponents():
 
 
 @pytest.mark.parametrize("setter, value, message", [
-    ("setN", 6.0, "CoordinationForce.setN: n must be an integer, not float"),
-    ("setN", np.float64(6), "CoordinationForce.setN: n must be an integer, not float64"),
-    ("setStretch", "yes", "CoordinationForce.setStretch: stretch must be True or False, not 'yes'"),
-    ("setStretch", 2, "CoordinationForce.setStretch: stretch must be True or False, not 2"),
+    ("setN", 6.0, "setN: n must be an integer, not float"),
+    ("setN", np.float64(6), "setN: n must be an integer, not float64"),
+    ("setStretch", "yes", "setStretch: stretch must be True or False, not 'yes'"),
+    ("setStretch", 2, "setStretch: stretch must be True or False, not 2"),
 ])
 @FORCE_CLASSES
 def test_wrong_kinds_of_numbers_say_what_to_pass(force_class, setter, value, message):
     with pytest.raises(TypeError) as error:
         getattr(force_class(), setter)(value)
-    assert str(error.value) == message
+    assert str(error.value) == f"{force_class.__name__}.{message}"
 
 
 def two_residue_topology():

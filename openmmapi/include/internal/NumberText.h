@@ -17,6 +17,13 @@ inline std::string numberText(double value) {
     return text;
 }
 
+/** A number in parentheses as Lepton reads it back exactly (17 digits), for expressions written as text. */
+inline std::string exactNumberText(double value) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "(%.17g)", value);
+    return text;
+}
+
 } // namespace CoordinationPlugin
 
 #endif /*OPENMM_COORDINATION_NUMBERTEXT_H_*/

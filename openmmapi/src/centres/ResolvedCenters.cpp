@@ -1,6 +1,8 @@
-#include "internal/ResolvedCenters.h"
-#include "CoordinationForce.h"
-#include "internal/MinimumImage.h"
+#include "internal/centres/ResolvedCenters.h"
+#include "CoordinationBiasForce.h"
+#include <algorithm>
+#include <climits>
+#include "internal/geometry/MinimumImage.h"
 #include "openmm/OpenMMException.h"
 #include <cmath>
 
@@ -9,12 +11,32 @@ using namespace OpenMM;
 using std::string;
 using std::vector;
 
-ResolvedCenters ResolvedCenters::resolve(const System& system, const vector<vector<int>>& particles,
-                                         const vector<int>& weighting, const vector<vector<double>>& weights,
-                                         const vector<bool>& makeWhole, const string& forceName) {
+ResolvedCenters ResolvedCenters::resolve(const System& system, const CoordinationBiasForce& force) {
     return resolve(system.getNumParticles(), system.usesPeriodicBoundaryConditions(),
-                   [&system](int particle) { return system.getParticleMass(particle); }, particles, weighting, weights,
-                   makeWhole, forceName);
+                   [&system](int particle) { return system.getParticleMass(particle); }, force);
+}
+
+ResolvedCenters ResolvedCenters::resolve(int numParticles, const CoordinationBiasForce& force) {
+    // Room for the centres' member ids after the particles' (the translator checks with INT_MAX particles).
+    numParticles = (int) std::min<long long>(numParticles, (long long) INT_MAX - force.getNumCenters());
+    return resolve(numParticles, false, [](int) { return 1.0; }, force);
+}
+
+ResolvedCenters ResolvedCenters::resolve(int numParticles, bool periodicSystem, const std::function<double(int)>& massOf,
+                                         const CoordinationBiasForce& force) {
+    vector<vector<int>> particles(force.getNumCenters());
+    vector<vector<double>> weights(force.getNumCenters());
+    vector<int> weighting(force.getNumCenters());
+    vector<bool> makeWhole(force.getNumCenters());
+    for (int k = 0; k < force.getNumCenters(); k++) {
+        CoordinationBiasForce::CenterWeighting centerWeighting;
+        bool whole;
+        force.getCenterParameters(k, particles[k], centerWeighting, weights[k], whole);
+        weighting[k] = centerWeighting;
+        makeWhole[k] = whole;
+    }
+    return resolve(numParticles, periodicSystem, massOf, particles, weighting, weights, makeWhole,
+                   force.getForceClassName());
 }
 
 ResolvedCenters ResolvedCenters::resolve(int numParticles, bool periodicSystem, const std::function<double(int)>& massOf,
@@ -35,14 +57,14 @@ ResolvedCenters ResolvedCenters::resolve(int numParticles, bool periodicSystem, 
                                       " particles; use indices 0 to " + std::to_string(numParticles - 1) +
                                       " (a centre cannot hold another centre)");
         vector<double> w(members.size(), 1.0);
-        if (weighting[k] != CoordinationForce::WeightedCenter && !weights[k].empty())
-            throw OpenMMException(name + " has weights but is not a WeightedCenter; use CoordinationForce::WeightedCenter "
+        if (weighting[k] != CoordinationBiasForce::WeightedCenter && !weights[k].empty())
+            throw OpenMMException(name + " has weights but is not a WeightedCenter; use CoordinationBiasForce::WeightedCenter "
                                   "or give no weights");
-        if (weighting[k] == CoordinationForce::CenterOfMass) {
+        if (weighting[k] == CoordinationBiasForce::CenterOfMass) {
             for (size_t j = 0; j < members.size(); j++)
                 w[j] = massOf(members[j]);
         }
-        else if (weighting[k] == CoordinationForce::WeightedCenter) {
+        else if (weighting[k] == CoordinationBiasForce::WeightedCenter) {
             if (weights[k].size() != members.size())
                 throw OpenMMException(name + " has " + std::to_string(members.size()) + " particles but " +
                                       std::to_string(weights[k].size()) + " weights; give one weight per particle");
@@ -55,7 +77,7 @@ ResolvedCenters ResolvedCenters::resolve(int numParticles, bool periodicSystem, 
             total += w[j];
         }
         if (total == 0.0 || !std::isfinite(total))
-            throw OpenMMException(name + (weighting[k] == CoordinationForce::CenterOfMass
+            throw OpenMMException(name + (weighting[k] == CoordinationBiasForce::CenterOfMass
                                               ? ": its particles' masses sum to 0; a centre of mass needs mass"
                                               : ": its weights sum to " + std::to_string(total) +
                                                     "; use weights whose sum is finite and not 0"));

@@ -1,5 +1,5 @@
-#include "internal/ContactMapHostEvaluator.h"
-#include "internal/MinimumImage.h"
+#include "internal/contactmap/ContactMapHostEvaluator.h"
+#include "internal/geometry/MinimumImage.h"
 #include <cmath>
 #include <limits>
 
@@ -17,7 +17,7 @@ bool isFinite(const Vec3& v) {
 } // namespace
 
 ContactMapHostEvaluator::ContactMapHostEvaluator(const ResolvedContactMap& force)
-    : resolved(force), energyFunction(force),
+    : resolved(force), energyFunction(force.energy),
       memberForceBuffer(force.centers.numParticles + force.centers.size()) {
     for (const SwitchingFunctionConstants& constants : force.switchings)
         switchings.emplace_back(new SwitchingFunctionEvaluator(constants));
@@ -88,21 +88,21 @@ void ContactMapHostEvaluator::clearMemberForces() const {
 }
 
 double ContactMapHostEvaluator::nonFiniteEnergy(std::map<string, double>* derivatives) const {
-    const double notANumber = std::numeric_limits<double>::quiet_NaN();
-    if (derivatives != nullptr)
-        for (const string& name : energyFunction.getParameterDerivativeNames())
-            (*derivatives)[name] += notANumber;
-    return notANumber;
+    EnergyEvaluator::Values values;
+    energyFunction.markNonFinite(values);
+    energyFunction.addParameterDerivatives(values, derivatives);
+    return values.energy;
 }
 
 double ContactMapHostEvaluator::computeEnergy(ContextImpl& context, const vector<double>& values,
                                               const vector<Vec3>& gradients, vector<Vec3>* forces,
                                               std::map<string, double>* derivatives) const {
-    vector<double> variables, dEdv, parameterDerivatives;
+    vector<double> variables;
     computeVariables(values, variables);
-    const double energy = energyFunction.evaluate(context, variables, dEdv, parameterDerivatives);
-    if (!std::isfinite(energy))
+    const EnergyEvaluator::Values energy = energyFunction.evaluate(context, variables);
+    if (!energy.finite)
         return nonFiniteEnergy(derivatives);
+    const vector<double>& dEdv = energy.variableDerivatives;
     // Every member's force: -sum_n dE/dcoord_n dcoord_n/dx, the contacts' in order.
     const int numContacts = getNumContacts();
     vector<Vec3>& memberForces = memberForceBuffer;
@@ -123,11 +123,7 @@ double ContactMapHostEvaluator::computeEnergy(ContextImpl& context, const vector
         clearMemberForces();
         return nonFiniteEnergy(derivatives);
     }
-    if (derivatives != nullptr) {
-        const vector<string>& names = energyFunction.getParameterDerivativeNames();
-        for (size_t i = 0; i < names.size(); i++)
-            (*derivatives)[names[i]] += parameterDerivatives[i];
-    }
+    energyFunction.addParameterDerivatives(energy, derivatives);
     if (forces != nullptr) {
         if (resolved.centers.size() == 0)
             for (int particle : resolved.uniqueParticles)
@@ -136,5 +132,5 @@ double ContactMapHostEvaluator::computeEnergy(ContextImpl& context, const vector
             resolved.centers.spreadForces(memberForces, *forces);
     }
     clearMemberForces();
-    return energy;
+    return energy.energy;
 }

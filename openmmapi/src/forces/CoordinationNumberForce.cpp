@@ -1,6 +1,7 @@
 #include "CoordinationNumberForce.h"
 #include "PlumedTranslator.h"
-#include "internal/CoordinationForceImpl.h"
+#include "internal/forces/CoordinationBiasForceImpl.h"
+#include "internal/forces/CoordinationNumberForceImpl.h"
 #include "openmm/OpenMMException.h"
 #include <cctype>
 
@@ -9,18 +10,9 @@ using namespace OpenMM;
 using std::string;
 using std::vector;
 
-CoordinationNumberForce::CoordinationNumberForce(const string& energy) : CoordinationForce(energy), rPower(0.0) {}
+CoordinationNumberForce::CoordinationNumberForce(const string& energy) : PairSwitchingForce(energy), rPower(0.0) {}
 
 namespace {
-
-void checkReductionIndex(const string& method, int index, size_t size) {
-    if (index >= 0 && (size_t) index < size)
-        return;
-    const string has = (size == 0 ? "no reductions" : std::to_string(size) + (size == 1 ? " reduction" : " reductions"));
-    throw OpenMMException("CoordinationNumberForce::" + method + ": index " + std::to_string(index) +
-                          " is out of range; this force has " + has +
-                          (size == 0 ? "" : " (use an index from 0 to " + std::to_string(size - 1) + ")"));
-}
 
 void checkReductionType(const string& method, CoordinationNumberForce::ReductionType type) {
     if ((int) type < CoordinationNumberForce::Sum || (int) type > CoordinationNumberForce::Moment)
@@ -46,14 +38,14 @@ int CoordinationNumberForce::addReduction(ReductionType type, const string& para
 }
 
 void CoordinationNumberForce::getReductionParameters(int index, ReductionType& type, string& parameters, string& name) const {
-    checkReductionIndex("getReductionParameters", index, reductions.size());
+    checkIndex("getReductionParameters", index, reductions.size(), "reduction", "reductions");
     type = reductions[index].type;
     parameters = reductions[index].parameters;
     name = reductions[index].name;
 }
 
 void CoordinationNumberForce::setReductionParameters(int index, ReductionType type, const string& parameters, const string& name) {
-    checkReductionIndex("setReductionParameters", index, reductions.size());
+    checkIndex("setReductionParameters", index, reductions.size(), "reduction", "reductions");
     checkReductionType("setReductionParameters", type);
     reductions[index] = ReductionInfo(type, parameters, name);
 }
@@ -68,11 +60,22 @@ string CoordinationNumberForce::getDefaultReductionName(ReductionType type, cons
 }
 
 string CoordinationNumberForce::getCollectiveVariableName(int index) const {
-    checkReductionIndex("getCollectiveVariableName", index, reductions.size());
+    checkIndex("getCollectiveVariableName", index, reductions.size(), "reduction", "reductions");
     const ReductionInfo& reduction = reductions[index];
     return (reduction.name.empty() ? getDefaultReductionName(reduction.type, reduction.parameters) : reduction.name);
 }
 
 string CoordinationNumberForce::toPlumed(const string& label) const {
     return PlumedTranslator::toPlumed(*this, label);
+}
+
+void CoordinationNumberForce::getCoordinationNumbers(Context& context, vector<double>& values) const {
+    ContextImpl* contextImpl;
+    CoordinationBiasForceImpl::inContextAs<CoordinationNumberForceImpl>(context, *this, "getCoordinationNumbers", contextImpl)
+        .getKernel()
+        .getPerAtomValues(*contextImpl, values);
+}
+
+ForceImpl* CoordinationNumberForce::createImpl() const {
+    return new CoordinationNumberForceImpl(*this);
 }

@@ -1,127 +1,111 @@
-#include "internal/CoordinationNumberReductions.h"
+#include "internal/peratom/PerAtomReductions.h"
 #include <cmath>
-#include <limits>
 
 using namespace CoordinationPlugin;
 using std::string;
 using std::vector;
 
-CoordinationNumberReductions::CoordinationNumberReductions(const ResolvedCoordinationForce& force)
-    : globalParameterNames(force.globalParameterNames), derivativeNames(force.energyParameterDerivativeNames),
-      energy(force.energy.createProgram()) {
-    for (const ResolvedReduction& reduction : force.numbers.reductions) {
-        ResolvedReduction copy;
-        copy.type = reduction.type;
-        copy.name = reduction.name;
-        copy.centred = reduction.centred;
-        copy.extreme = reduction.extreme;
-        copy.highest = reduction.highest;
-        numbers.reductions.push_back(copy);
+PerAtomReductions::PerAtomReductions(const ResolvedCoordinationNumberForce& force) : energy(force.energy) {
+    for (const ResolvedReduction& reduction : force.perAtom.reductions) {
+        ResolvedReduction description;
+        description.type = reduction.type;
+        description.name = reduction.name;
+        description.centred = reduction.centred;
+        description.extreme = reduction.extreme;
+        description.highest = reduction.highest;
+        reductions.push_back(description);
         programs.push_back({reduction.term.createProgram(), reduction.termDerivative.createProgram(),
                             reduction.outer.createProgram(), reduction.outerDerivative.createProgram()});
     }
-    for (const Lepton::ParsedExpression& derivative : force.numbers.energyDerivatives)
-        energyDerivatives.push_back(derivative.createProgram());
-    for (const Lepton::ParsedExpression& derivative : force.energyParameterDerivatives)
-        parameterDerivatives.push_back(derivative.createProgram());
 }
 
-void CoordinationNumberReductions::sums(int q, const vector<double>& c, double mean, double& sum, double& derivativeSum,
-                                        int& extremeEntry) const {
-    const ResolvedReduction& reduction = numbers.reductions[q];
+void PerAtomReductions::sums(int r, const vector<double>& q, double mean, double& sum, double& derivativeSum,
+                             int& extremeEntry) const {
+    const ResolvedReduction& reduction = reductions[r];
     sum = derivativeSum = 0.0;
     extremeEntry = -1;
     if (reduction.extreme) {
-        for (int i = 0; i < (int) c.size(); i++)
-            if (extremeEntry < 0 || (reduction.highest ? c[i] > c[extremeEntry] : c[i] < c[extremeEntry]))
+        for (int i = 0; i < (int)q.size(); i++)
+            if (extremeEntry < 0 || (reduction.highest ? q[i] > q[extremeEntry] : q[i] < q[extremeEntry]))
                 extremeEntry = i;
-        sum = c[extremeEntry];
-        for (double value : c)
+        sum = q[extremeEntry];
+        for (double value : q)
             if (std::isnan(value))
                 sum = value;
         return;
     }
     std::map<string, double> variables;
-    for (double value : c) {
+    for (double value : q) {
         variables[ResolvedReduction::termVariable()] = (reduction.centred ? value - mean : value);
-        sum += programs[q].term.evaluate(variables);
+        sum += programs[r].term.evaluate(variables);
         if (reduction.centred)
-            derivativeSum += programs[q].termDerivative.evaluate(variables);
+            derivativeSum += programs[r].termDerivative.evaluate(variables);
     }
 }
 
 namespace {
 
-double meanOf(const vector<double>& c) {
+double meanOf(const vector<double>& q) {
     double sum = 0.0;
-    for (double value : c)
+    for (double value : q)
         sum += value;
-    return sum / c.size();
+    return sum / q.size();
 }
 
 } // namespace
 
-void CoordinationNumberReductions::evaluate(const vector<double>& c, vector<double>& values) const {
-    const double mean = meanOf(c);
+void PerAtomReductions::evaluate(const vector<double>& q, vector<double>& values) const {
+    const double mean = meanOf(q);
     values.resize(programs.size());
-    for (int q = 0; q < (int) programs.size(); q++) {
+    for (int r = 0; r < (int)programs.size(); r++) {
         double sum, derivativeSum;
         int extremeEntry;
-        sums(q, c, mean, sum, derivativeSum, extremeEntry);
-        if (numbers.reductions[q].extreme)
-            values[q] = sum;
-        else
-            values[q] = programs[q].outer.evaluate({{ResolvedReduction::outerVariable(), sum}});
+        sums(r, q, mean, sum, derivativeSum, extremeEntry);
+        values[r] =
+            (reductions[r].extreme ? sum : programs[r].outer.evaluate({{ResolvedReduction::outerVariable(), sum}}));
     }
 }
 
-double CoordinationNumberReductions::evaluateEnergy(OpenMM::ContextImpl& context, const vector<double>& c,
-                                                    vector<double>& weights, std::map<string, double>* derivatives) const {
-    const int numEntries = c.size();
-    const double mean = meanOf(c);
-    std::map<string, double> variables;
-    for (const string& name : globalParameterNames)
-        variables[name] = context.getParameter(name);
-    vector<double> sum(programs.size()), derivativeSum(programs.size());
-    vector<int> extremeEntry(programs.size());
-    bool finite = std::isfinite(mean);
-    for (int q = 0; q < (int) programs.size(); q++) {
-        sums(q, c, mean, sum[q], derivativeSum[q], extremeEntry[q]);
-        const double value = (numbers.reductions[q].extreme ? sum[q]
-                                  : programs[q].outer.evaluate({{ResolvedReduction::outerVariable(), sum[q]}}));
-        variables[numbers.reductions[q].name] = value;
-        finite = finite && std::isfinite(value);
+double PerAtomReductions::evaluateEnergy(OpenMM::ContextImpl& context, const vector<double>& q, vector<double>& weights,
+                                         std::map<string, double>* derivatives) const {
+    const int numEntries = q.size();
+    const double mean = meanOf(q);
+    const int numReductions = programs.size();
+    vector<double> sum(numReductions), derivativeSum(numReductions), values(numReductions);
+    vector<int> extremeEntry(numReductions);
+    for (int r = 0; r < numReductions; r++) {
+        sums(r, q, mean, sum[r], derivativeSum[r], extremeEntry[r]);
+        values[r] =
+            (reductions[r].extreme ? sum[r]
+                                   : programs[r].outer.evaluate({{ResolvedReduction::outerVariable(), sum[r]}}));
     }
-    const double value = energy.evaluate(variables);
-    finite = finite && std::isfinite(value);
+    EnergyEvaluator::Values result = energy.evaluate(context, values);
+    result.finite = result.finite && std::isfinite(mean);
     weights.assign(numEntries, 0.0);
-    for (int q = 0; q < (int) programs.size() && finite; q++) {
-        const double dEdR = energyDerivatives[q].evaluate(variables);
-        const ResolvedReduction& reduction = numbers.reductions[q];
+    for (int r = 0; r < numReductions && result.finite; r++) {
+        const double dEdR = result.variableDerivatives[r];
+        const ResolvedReduction& reduction = reductions[r];
         if (reduction.extreme) {
-            weights[extremeEntry[q]] += dEdR;
-            finite = std::isfinite(dEdR);
+            weights[extremeEntry[r]] += dEdR;
             continue;
         }
         if (dEdR == 0.0)
             continue; // E does not depend on this reduction here (a non-finite term' would still be no force)
-        const double scale = dEdR * programs[q].outerDerivative.evaluate({{ResolvedReduction::outerVariable(), sum[q]}});
-        const double correction = (reduction.centred ? derivativeSum[q] / numEntries : 0.0);
+        const double scale =
+            dEdR * programs[r].outerDerivative.evaluate({{ResolvedReduction::outerVariable(), sum[r]}});
+        const double correction = (reduction.centred ? derivativeSum[r] / numEntries : 0.0);
         std::map<string, double> term;
         for (int i = 0; i < numEntries; i++) {
-            term[ResolvedReduction::termVariable()] = (reduction.centred ? c[i] - mean : c[i]);
-            weights[i] += scale * (programs[q].termDerivative.evaluate(term) - correction);
+            term[ResolvedReduction::termVariable()] = (reduction.centred ? q[i] - mean : q[i]);
+            weights[i] += scale * (programs[r].termDerivative.evaluate(term) - correction);
         }
     }
-    for (int i = 0; i < numEntries && finite; i++)
-        finite = std::isfinite(weights[i]);
-    const double notANumber = std::numeric_limits<double>::quiet_NaN();
-    if (derivatives != nullptr)
-        for (int i = 0; i < (int) parameterDerivatives.size(); i++)
-            (*derivatives)[derivativeNames[i]] += (finite ? parameterDerivatives[i].evaluate(variables) : notANumber);
-    if (!finite) {
+    for (int i = 0; i < numEntries && result.finite; i++)
+        result.finite = std::isfinite(weights[i]);
+    if (!result.finite) {
+        energy.markNonFinite(result);
         weights.assign(numEntries, 0.0);
-        return notANumber;
     }
-    return value;
+    energy.addParameterDerivatives(result, derivatives);
+    return result.energy;
 }

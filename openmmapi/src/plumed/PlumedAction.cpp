@@ -1,5 +1,5 @@
-#include "internal/PlumedAction.h"
-#include "internal/PlumedCenters.h"
+#include "internal/plumed/PlumedAction.h"
+#include "internal/plumed/PlumedCenters.h"
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -378,4 +378,10 @@ string CoordinationPlugin::plumedAtomList(const vector<int>& atoms, const vector
         i = j + 1;
     }
     return text;
+}
+
+void PlumedKeywords::rejectUnits(const std::string& action) {
+    if (has("UNITS") || takeFlag("UNITS"))
+        throw error("UNITS is an action of its own in PLUMED: put \"UNITS LENGTH=A\" (or nm, um, Bohr) on a line "
+                    "before " + action);
 }

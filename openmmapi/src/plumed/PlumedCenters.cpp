@@ -1,4 +1,4 @@
-#include "internal/PlumedCenters.h"
+#include "internal/plumed/PlumedCenters.h"
 #include "openmm/OpenMMException.h"
 #include <cmath>
 #include <sstream>
@@ -66,16 +66,16 @@ PlumedCenter PlumedCenters::read(PlumedAction& action) {
     // The virtual atom's own mass and charge: no force here uses them.
     keywords.ignore({"SET_MASS", "SET_CHARGE"});
     if (name == ComName)
-        center.weighting = CoordinationForce::CenterOfMass;
+        center.weighting = CoordinationBiasForce::CenterOfMass;
     else {
         const bool mass = keywords.takeFlag("MASS");
         const string weights = keywords.take("WEIGHTS");
         if (mass && !weights.empty())
             throw keywords.error("WEIGHTS and MASS cannot be used together; give one of them");
         if (mass || weights == "@Masses")
-            center.weighting = CoordinationForce::CenterOfMass;
+            center.weighting = CoordinationBiasForce::CenterOfMass;
         else if (!weights.empty()) {
-            center.weighting = CoordinationForce::WeightedCenter;
+            center.weighting = CoordinationBiasForce::WeightedCenter;
             center.weights = readWeights(keywords, weights, center.particles.size());
         }
     }
@@ -125,7 +125,7 @@ void PlumedCenters::attach(const vector<int*>& entries, const std::function<int(
             *entry = forceIds[-1 - *entry];
 }
 
-void PlumedCenters::attachTo(const PlumedKeywords& keywords, CoordinationForce& force) {
+void PlumedCenters::attachTo(const PlumedKeywords& keywords, PairSwitchingForce& force) {
     PlumedCenters* centers = keywords.getCenters();
     if (centers == nullptr)
         return;
@@ -150,7 +150,7 @@ vector<std::pair<size_t, string>> PlumedCenters::unused() const {
     return notRead;
 }
 
-vector<PlumedCenter> PlumedCenters::centersOf(const CoordinationForce& force) {
+vector<PlumedCenter> PlumedCenters::centersOf(const CoordinationBiasForce& force) {
     vector<PlumedCenter> centers(force.getNumCenters());
     for (int k = 0; k < force.getNumCenters(); k++)
         force.getCenterParameters(k, centers[k].particles, centers[k].weighting, centers[k].weights, centers[k].makeWhole);
@@ -170,9 +170,9 @@ string PlumedCenters::write(const vector<PlumedCenter>& centers, const string& l
             if (particle < 0)
                 throw error(which + " lists the particle index " + std::to_string(particle) +
                             "; a centre's particles are particle indices (0 or more)");
-        const bool weighted = (center.weighting == CoordinationForce::WeightedCenter);
+        const bool weighted = (center.weighting == CoordinationBiasForce::WeightedCenter);
         if (!weighted && !center.weights.empty())
-            throw error(which + " has weights but is not a WeightedCenter; use CoordinationForce::WeightedCenter or no "
+            throw error(which + " has weights but is not a WeightedCenter; use CoordinationBiasForce::WeightedCenter or no "
                                 "weights");
         if (weighted) {
             if (center.weights.size() != center.particles.size())
@@ -192,7 +192,7 @@ string PlumedCenters::write(const vector<PlumedCenter>& centers, const string& l
         }
         labels.push_back(label + "_c" + std::to_string(k + 1));
         string line = labels.back() + ": " +
-                      (center.weighting == CoordinationForce::CenterOfMass ? ComName : CenterName) +
+                      (center.weighting == CoordinationBiasForce::CenterOfMass ? ComName : CenterName) +
                       " ATOMS=" + plumedAtomList(center.particles);
         if (weighted) {
             line += " WEIGHTS=";

@@ -1,6 +1,7 @@
-#include "internal/PlumedContactMap.h"
-#include "internal/PlumedCenters.h"
-#include "internal/PlumedCoordination.h"
+#include "internal/plumed/PlumedContactMap.h"
+#include "internal/switching/SwitchingFunctionConstants.h"
+#include "internal/plumed/PlumedCenters.h"
+#include "internal/plumed/PlumedCoordination.h"
 #include "openmm/OpenMMException.h"
 #include <cmath>
 #include <functional>
@@ -15,13 +16,10 @@ namespace {
 
 const char* const Reader = "ContactMapForce";
 
-/** One contact's settings (ContactMapForce::addContact()'s long form). */
+/** One contact's settings (ContactMapForce::addContact()'s). */
 struct Contact {
     int particle1 = 0, particle2 = 0;
-    CoordinationForce::SwitchingFunction type = CoordinationForce::Rational;
-    double r0 = 0.3, d0 = 0.0, dmax = 0.0;
-    bool stretch = true;
-    vector<double> shape;
+    SwitchingSettings switching;
     double reference = 0.0, weight = 1.0;
 };
 
@@ -33,64 +31,21 @@ int countNumbered(const PlumedKeywords& keywords, const string& key, int limit) 
     return count;
 }
 
-/** A contact's switching settings from a CoordinationForce that readSwitch() filled. */
-void takeSwitch(const CoordinationForce& read, Contact& contact) {
-    contact.type = read.getSwitchingFunction();
-    contact.r0 = read.getR0();
-    contact.d0 = read.getD0();
-    contact.dmax = read.getDMax();
-    contact.stretch = read.getStretch();
-    if (contact.type == CoordinationForce::Rational)
-        contact.shape = {(double) read.getN(), (double) read.getM()};
-    else if (contact.type == CoordinationForce::Smap)
-        contact.shape = {(double) read.getSmapA(), (double) read.getSmapB()};
-    else if (contact.type == CoordinationForce::NativeQ)
-        contact.shape = {read.getNativeQBeta(), read.getNativeQLambda(), read.getNativeQReference()};
-    else
-        contact.shape.clear();
-}
-
-/** The shape's value k as an integer exponent, or error(what) naming the contact. */
-int exponent(const Contact& contact, size_t k, const string& which,
-             const std::function<OpenMMException(const string&)>& error) {
-    const double value = contact.shape[k];
-    if (!(value == std::floor(value)) || std::fabs(value) > 1e9)
-        throw error(which + "'s exponent " + plumedNumber(value) + " is not an integer");
-    return (int) value;
-}
-
 /**
- * A CoordinationForce with a contact's switching settings (and the map's Custom expression), checked as a Context
- * checks a CoordinationForce's: what it refuses is named with the contact, through error.
+ * A contact's switching settings with the map's Custom expression where it has none of its own, checked as a Context
+ * checks them: what it refuses is named with the contact, through error.
  */
-CoordinationForce switchOf(const Contact& contact, const string& customExpression, const string& which,
+SwitchingSettings switchOf(const Contact& contact, const string& customExpression, const string& which,
                            const std::function<OpenMMException(const string&)>& error) {
-    CoordinationForce force("s");
-    force.setGroupA({0, 1});
-    force.setSwitchingFunction(contact.type);
-    force.setR0(contact.r0);
-    force.setD0(contact.d0);
-    force.setDMax(contact.dmax);
-    force.setStretch(contact.stretch);
-    const size_t expected = (contact.type == CoordinationForce::Rational || contact.type == CoordinationForce::Smap
-                                 ? 2
-                                 : contact.type == CoordinationForce::NativeQ ? 3 : 0);
-    if (contact.shape.size() != expected)
-        throw error(which + " has " + std::to_string(contact.shape.size()) + " shape values; its switching function takes " +
-                    std::to_string(expected) + " ({n, m} for Rational, {a, b} for Smap, {beta, lambda, reference} for "
-                    "NativeQ, none for the others)");
-    if (contact.type == CoordinationForce::Rational) {
-        force.setN(exponent(contact, 0, which, error));
-        force.setM(exponent(contact, 1, which, error));
+    SwitchingSettings switching = contact.switching;
+    if (switching.getType() == CoordinationBiasForce::Custom && switching.getCustomExpression().empty())
+        switching.setCustomExpression(customExpression);
+    try {
+        SwitchingFunctionConstants::resolve(switching, "");
+    } catch (const OpenMMException& refused) {
+        throw error(which + ": " + refused.what());
     }
-    else if (contact.type == CoordinationForce::Smap)
-        force.setSmapExponents(exponent(contact, 0, which, error), exponent(contact, 1, which, error));
-    else if (contact.type == CoordinationForce::NativeQ)
-        force.setNativeQParameters(contact.shape[0], contact.shape[1], contact.shape[2]);
-    else if (contact.type == CoordinationForce::Custom)
-        force.setCustomSwitchingFunction(customExpression);
-    PlumedCoordination::checkAsAContextWould(force, [&](const string& what) { return error(which + ": " + what); });
-    return force;
+    return switching;
 }
 
 /**
@@ -137,9 +92,7 @@ const char* const PlumedContactMap::Name = "CONTACTMAP";
 
 ContactMapForce* PlumedContactMap::read(PlumedAction& action, double nm) {
     PlumedKeywords& keywords = action.keywords();
-    if (keywords.has("UNITS") || keywords.takeFlag("UNITS"))
-        throw keywords.error("UNITS is an action of its own in PLUMED: put \"UNITS LENGTH=A\" (or nm, um, Bohr) on a "
-                             "line before CONTACTMAP");
+    keywords.rejectUnits("CONTACTMAP");
     for (const char* keyword : {"R_0", "D_0", "NN", "MM", "D_MAX"})
         if (keywords.has(keyword))
             throw keywords.error(string(keyword) + " is not a keyword of CONTACTMAP: PLUMED reads its switching functions "
@@ -195,17 +148,16 @@ ContactMapForce* PlumedContactMap::read(PlumedAction& action, double nm) {
     const string shared = (numSwitches == 0 ? keywords.take("SWITCH") : string());
     for (int i = 0; i < numContacts; i++) {
         const string key = (numSwitches == 0 ? string("SWITCH") : "SWITCH" + std::to_string(i + 1));
-        CoordinationForce read("s");
+        SwitchingSettings& read = contacts[i].switching;
         PlumedCoordination::readSwitch(numSwitches == 0 ? shared : keywords.take(key), keywords, read, nm, key, Reader);
-        takeSwitch(read, contacts[i]);
-        if (contacts[i].type != CoordinationForce::Custom)
+        if (read.getType() != CoordinationBiasForce::Custom)
             continue;
         if (customContact < 0) {
-            customExpression = read.getCustomSwitchingFunction();
+            customExpression = read.getCustomExpression();
             customContact = i;
         }
-        else if (read.getCustomSwitchingFunction() != customExpression)
-            throw keywords.error(key + "'s FUNC=" + read.getCustomSwitchingFunction() + " differs from SWITCH" +
+        else if (read.getCustomExpression() != customExpression)
+            throw keywords.error(key + "'s FUNC=" + read.getCustomExpression() + " differs from SWITCH" +
                                  std::to_string(customContact + 1) + "'s FUNC=" + customExpression +
                                  ": a ContactMapForce has one CUSTOM expression for all its contacts (each keeps "
                                  "its own R_0, D_0 and D_MAX); give every CUSTOM contact the same FUNC");
@@ -239,8 +191,7 @@ ContactMapForce* PlumedContactMap::read(PlumedAction& action, double nm) {
         contact.weight = weights[i];
         switchOf(contact, customExpression, "contact " + std::to_string(i + 1),
                  [&](const string& what) { return keywords.error(what); });
-        force->addContact(contact.particle1, contact.particle2, contact.type, contact.r0, contact.d0, contact.dmax,
-                          contact.stretch, contact.shape, contact.reference, contact.weight);
+        force->addContact(contact.particle1, contact.particle2, contact.switching, contact.reference, contact.weight);
     }
     return force.release();
 }
@@ -252,19 +203,16 @@ string PlumedContactMap::write(const ContactMapForce& force, const string& label
     const string name = (label.empty() ? string("c") : label);
     if (force.getNumContacts() == 0)
         throw error("it has no contacts, and PLUMED's CONTACTMAP needs at least one (ATOMS1=a,b)");
-    vector<PlumedCenter> centers(force.getNumCenters());
-    for (int k = 0; k < force.getNumCenters(); k++)
-        force.getCenterParameters(k, centers[k].particles, centers[k].weighting, centers[k].weights, centers[k].makeWhole);
     vector<string> centerLabels;
-    const string centerLines = PlumedCenters::write(centers, name, centerLabels, error);
+    const string centerLines = PlumedCenters::write(PlumedCenters::centersOf(force), name, centerLabels, error);
 
     vector<string> atoms, switches;
     vector<double> references, weights;
     bool anyReference = false, anyWeight = false, oneSwitch = true;
     for (int i = 0; i < force.getNumContacts(); i++) {
         Contact contact;
-        force.getContactParameters(i, contact.particle1, contact.particle2, contact.type, contact.r0, contact.d0,
-                                   contact.dmax, contact.stretch, contact.shape, contact.reference, contact.weight);
+        force.getContactParameters(i, contact.particle1, contact.particle2, contact.switching, contact.reference,
+                                   contact.weight);
         const string which = "contact " + std::to_string(i);
         for (int particle : {contact.particle1, contact.particle2})
             if (particle < -force.getNumCenters())
@@ -274,7 +222,7 @@ string PlumedContactMap::write(const ContactMapForce& force, const string& label
         if (!std::isfinite(contact.reference) || !std::isfinite(contact.weight))
             throw error(which + "'s reference " + plumedNumber(contact.reference) + " and weight " +
                         plumedNumber(contact.weight) + " must be finite");
-        const CoordinationForce settings = switchOf(contact, force.getCustomSwitchingFunction(), which, error);
+        const SwitchingSettings settings = switchOf(contact, force.getCustomSwitchingFunction(), which, error);
         atoms.push_back(plumedAtomList({contact.particle1}, centerLabels) + "," +
                         plumedAtomList({contact.particle2}, centerLabels));
         // CONTACTMAP has no keyword form: an automatic cutoff is written as its value.

@@ -1,6 +1,8 @@
-#include "internal/PlumedCoordination.h"
-#include "internal/CoordinationForceImpl.h"
-#include "internal/PlumedCenters.h"
+#include "internal/plumed/PlumedCoordination.h"
+#include "CoordinationNumberForce.h"
+#include "internal/forces/CoordinationForceImpl.h"
+#include "internal/forces/CoordinationNumberForceImpl.h"
+#include "internal/plumed/PlumedCenters.h"
 #include "openmm/OpenMMException.h"
 #include <cmath>
 #include <functional>
@@ -13,7 +15,7 @@ using std::vector;
 
 namespace {
 
-/** PLUMED's SWITCH type names, in the order of CoordinationForce::SwitchingFunction. */
+/** PLUMED's SWITCH type names, in the order of CoordinationBiasForce::SwitchingFunction. */
 const char* const SwitchNames[] = {"RATIONAL", "EXP", "GAUSSIAN", "SMAP", "CUBIC", "TANH", "COSINUS", "Q", "CUSTOM"};
 const int NumSwitchTypes = sizeof(SwitchNames) / sizeof(SwitchNames[0]);
 const char* const Reader = "CoordinationForce";
@@ -29,9 +31,9 @@ double takeLength(PlumedKeywords& keywords, const string& key, double defaultVal
 }
 
 /** NN and MM (PLUMED's rational exponents), with the force's bounds; they must differ once MM=0 means 2*NN. */
-void takeRationalExponents(PlumedKeywords& keywords, CoordinationForce& force) {
-    const int n = keywords.takeInteger("NN", 6, 1, CoordinationForce::MaxExponent);
-    const int m = keywords.takeInteger("MM", 0, 0, CoordinationForce::MaxExponent);
+void takeRationalExponents(PlumedKeywords& keywords, SwitchingSettings& force) {
+    const int n = keywords.takeInteger("NN", 6, 1, SwitchingSettings::MaxExponent);
+    const int m = keywords.takeInteger("MM", 0, 0, SwitchingSettings::MaxExponent);
     if (m == n)
         throw keywords.error("NN=" + std::to_string(n) + " and MM=" + std::to_string(m) +
                              " must differ (the switching function would be 1 everywhere); MM=0 means 2*NN");
@@ -52,9 +54,7 @@ const char* const PlumedCoordination::Name = "COORDINATION";
 
 CoordinationForce* PlumedCoordination::read(PlumedAction& action, double nm) {
     PlumedKeywords& keywords = action.keywords();
-    if (keywords.has("UNITS") || keywords.takeFlag("UNITS"))
-        throw keywords.error("UNITS is an action of its own in PLUMED: put \"UNITS LENGTH=A\" (or nm, um, Bohr) on a "
-                             "line before COORDINATION");
+    keywords.rejectUnits("COORDINATION");
     std::unique_ptr<CoordinationForce> force(new CoordinationForce("s"));
     if (!action.getLabel().empty())
         force->setName(action.getLabel());
@@ -77,16 +77,18 @@ CoordinationForce* PlumedCoordination::read(PlumedAction& action, double nm) {
     // PLUMED's neighbour-list and parallelization settings and numerical derivatives: accepted, not needed.
     keywords.ignore({"NLIST", "SERIAL", "NUMERICAL_DERIVATIVES", "NL_CUTOFF", "NL_STRIDE"});
     const string switchText = keywords.take("SWITCH");
+    SwitchingSettings switching;
     if (!switchText.empty())
-        readSwitch(switchText, keywords, *force, nm);
+        readSwitch(switchText, keywords, switching, nm);
     else
-        readKeywordForm(keywords, *force, nm);
+        readKeywordForm(keywords, switching, nm);
+    force->setSwitchingSettings(switching);
     keywords.rejectLeftovers(Reader, " in COORDINATION");
     PlumedCoordination::checkAsAContextWould(*force, [&](const string& what) { return keywords.error(what); });
     return force.release();
 }
 
-void PlumedCoordination::readKeywordForm(PlumedKeywords& keywords, CoordinationForce& force, double nm) {
+void PlumedCoordination::readKeywordForm(PlumedKeywords& keywords, SwitchingSettings& force, double nm) {
     if (!keywords.has("R_0"))
         throw keywords.error("R_0 is required (or give SWITCH={...})");
     force.setR0(takeLength(keywords, "R_0", 0.0, nm, false));
@@ -96,7 +98,7 @@ void PlumedCoordination::readKeywordForm(PlumedKeywords& keywords, CoordinationF
     force.setStretch(true);
 }
 
-void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside, CoordinationForce& force, double nm,
+void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside, SwitchingSettings& force, double nm,
                                     const string& key, const string& reader) {
     if (text.size() < 2 || text.front() != '{' || text.back() != '}')
         throw outside.error(key + " must be written " + key + "={TYPE KEYWORDS...}");
@@ -113,12 +115,12 @@ void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside,
         if (type == SwitchNames[i])
             index = i;
     if (type == "MATHEVAL")
-        index = CoordinationForce::Custom;
+        index = CoordinationBiasForce::Custom;
     if (index < 0)
         throw outside.error(key + " type " + type + " is not one of PLUMED's (RATIONAL, EXP, GAUSSIAN, SMAP, CUBIC, "
                                                     "TANH, COSINUS, Q, CUSTOM)");
-    const CoordinationForce::SwitchingFunction function = (CoordinationForce::SwitchingFunction) index;
-    force.setSwitchingFunction(function);
+    const CoordinationBiasForce::SwitchingFunction function = (CoordinationBiasForce::SwitchingFunction) index;
+    force.setType(function);
     // PLUMED's SwitchingFunction::set: D_0 (default 0), D_MAX (default: no cutoff), NOSTRETCH (STRETCH is
     // accepted: it is the default), R_0 (required but for CUBIC, which has none) and the type's own keywords.
     const bool hasDMax = inside.has("D_MAX");
@@ -135,7 +137,7 @@ void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside,
         force.setDMax(std::numeric_limits<double>::infinity());
     inside.takeFlag("STRETCH");
     force.setStretch(!inside.takeFlag("NOSTRETCH"));
-    if (function == CoordinationForce::Cubic) {
+    if (function == CoordinationBiasForce::Cubic) {
         if (!hasDMax)
             throw outside.error(key + "={CUBIC ...} needs D_MAX (it goes from 1 at D_0 to 0 at D_MAX)");
     }
@@ -144,15 +146,15 @@ void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside,
             throw outside.error(key + "={" + type + " ...} needs R_0");
         force.setR0(takeLength(inside, "R_0", 0.0, nm, false));
     }
-    if (function == CoordinationForce::Rational)
+    if (function == CoordinationBiasForce::Rational)
         takeRationalExponents(inside, force);
-    else if (function == CoordinationForce::Smap) {
+    else if (function == CoordinationBiasForce::Smap) {
         if (!inside.has("A") || !inside.has("B"))
             throw outside.error(key + "={SMAP ...} needs A and B");
-        const int a = inside.takeInteger("A", 0, 1, CoordinationForce::MaxExponent);
-        force.setSmapExponents(a, inside.takeInteger("B", 0, 1, CoordinationForce::MaxExponent));
+        const int a = inside.takeInteger("A", 0, 1, SwitchingSettings::MaxExponent);
+        force.setSmapExponents(a, inside.takeInteger("B", 0, 1, SwitchingSettings::MaxExponent));
     }
-    else if (function == CoordinationForce::NativeQ) {
+    else if (function == CoordinationBiasForce::NativeQ) {
         if (!inside.has("REF"))
             throw outside.error(key + "={Q ...} needs REF (the reference distance)");
         // BETA is per length unit, its default too: PLUMED reads every length in the input's units.
@@ -162,19 +164,24 @@ void PlumedCoordination::readSwitch(const string& text, PlumedKeywords& outside,
             throw outside.error("BETA=" + plumedNumber(beta) + " and LAMBDA=" + plumedNumber(lambda) + " must be > 0");
         force.setNativeQParameters(beta / nm, lambda, takeLength(inside, "REF", 0.0, nm, false));
     }
-    else if (function == CoordinationForce::Custom) {
+    else if (function == CoordinationBiasForce::Custom) {
         const string expression = inside.take("FUNC");
         if (expression.empty())
             throw outside.error(key + "={" + type + " ...} needs FUNC=expression");
-        force.setCustomSwitchingFunction(expression);
+        force.setCustomExpression(expression);
     }
     inside.rejectLeftovers(reader, " inside " + key + "={" + type + " ...}");
 }
 
-void PlumedCoordination::checkAsAContextWould(const CoordinationForce& force,
+void PlumedCoordination::checkAsAContextWould(const PairSwitchingForce& force,
                                               const std::function<OpenMM::OpenMMException(const string&)>& error) {
     try {
-        CoordinationForceImpl::resolve(force, std::numeric_limits<int>::max());
+        // The translator's class dispatch: each class is checked by its own resolution.
+        const int numParticles = std::numeric_limits<int>::max();
+        if (auto* numbers = dynamic_cast<const CoordinationNumberForce*>(&force))
+            CoordinationNumberForceImpl::resolve(*numbers, numParticles);
+        else
+            CoordinationForceImpl::resolve(dynamic_cast<const CoordinationForce&>(force), numParticles);
     } catch (const OpenMM::OpenMMException& refused) {
         string what = refused.what();
         for (const string prefix : {"CoordinationForce: ", "CoordinationNumberForce: ", "PLUMED input: "})
@@ -184,22 +191,12 @@ void PlumedCoordination::checkAsAContextWould(const CoordinationForce& force,
     }
 }
 
-void PlumedCoordination::copyLineSettings(const CoordinationForce& force, CoordinationForce& settings) {
+void PlumedCoordination::copyLineSettings(const PairSwitchingForce& force, PairSwitchingForce& settings) {
     settings.setMode(force.getMode());
     settings.setGroupA(force.getGroupA());
     settings.setGroupB(force.getGroupB());
     settings.setUsesPeriodicBoundaryConditions(force.usesPeriodicBoundaryConditions());
-    settings.setR0(force.getR0());
-    settings.setD0(force.getD0());
-    settings.setDMax(force.getDMax());
-    settings.setStretch(force.getStretch());
-    settings.setN(force.getN());
-    settings.setM(force.getM());
-    settings.setSmapExponents(force.getSmapA(), force.getSmapB());
-    settings.setNativeQParameters(force.getNativeQBeta(), force.getNativeQLambda(), force.getNativeQReference());
-    if (force.getSwitchingFunction() == CoordinationForce::Custom)
-        settings.setCustomSwitchingFunction(force.getCustomSwitchingFunction());
-    settings.setSwitchingFunction(force.getSwitchingFunction());
+    settings.setSwitchingSettings(force.getSwitchingSettings());
     for (const PlumedCenter& center : PlumedCenters::centersOf(force))
         settings.addCenter(center.particles, center.weighting, center.weights, center.makeWhole);
 }
@@ -223,34 +220,34 @@ string PlumedCoordination::write(const CoordinationForce& force, const string& l
         line += " PAIR";
     if (!force.usesPeriodicBoundaryConditions())
         line += " NOPBC";
-    return line + writeSwitch(force);
+    return line + writeSwitch(force.getSwitchingSettings());
 }
 
-string PlumedCoordination::writeSwitch(const CoordinationForce& force, bool keywordForm, const string& key) {
+string PlumedCoordination::writeSwitch(const SwitchingSettings& force, bool keywordForm, const string& key) {
     // D_0, MM, BETA and LAMBDA only where they differ from PLUMED's defaults, so that the line reads back
     // to the same settings.
-    const CoordinationForce::SwitchingFunction type = force.getSwitchingFunction();
-    string parameters = (type == CoordinationForce::Cubic ? string() : "R_0=" + plumedNumber(force.getR0()));
+    const CoordinationBiasForce::SwitchingFunction type = force.getType();
+    string parameters = (type == CoordinationBiasForce::Cubic ? string() : "R_0=" + plumedNumber(force.getR0()));
     if (force.getD0() != 0.0)
         parameters += " D_0=" + plumedNumber(force.getD0());
-    if (type == CoordinationForce::Rational) {
+    if (type == CoordinationBiasForce::Rational) {
         parameters += " NN=" + std::to_string(force.getN());
         if (force.getM() != 0)
             parameters += " MM=" + std::to_string(force.getM());
         if (keywordForm && force.getDMax() == 0.0 && force.getStretch())
             return " " + parameters; // the keyword form: automatic dmax, stretched
     }
-    else if (type == CoordinationForce::Smap)
+    else if (type == CoordinationBiasForce::Smap)
         parameters += " A=" + std::to_string(force.getSmapA()) + " B=" + std::to_string(force.getSmapB());
-    else if (type == CoordinationForce::NativeQ) {
+    else if (type == CoordinationBiasForce::NativeQ) {
         if (force.getNativeQBeta() != DefaultQBeta)
             parameters += " BETA=" + plumedNumber(force.getNativeQBeta());
         if (force.getNativeQLambda() != DefaultQLambda)
             parameters += " LAMBDA=" + plumedNumber(force.getNativeQLambda());
         parameters += " REF=" + plumedNumber(force.getNativeQReference());
     }
-    else if (type == CoordinationForce::Custom)
-        parameters += " FUNC=" + force.getCustomSwitchingFunction();
+    else if (type == CoordinationBiasForce::Custom)
+        parameters += " FUNC=" + force.getCustomExpression();
     // In SWITCH={...} no D_MAX means no cutoff: an automatic cutoff (Rational's, Cosinus' d0 + r0) is written out.
     if (std::isfinite(force.getEffectiveDMax()))
         parameters += " D_MAX=" + plumedNumber(force.getEffectiveDMax());

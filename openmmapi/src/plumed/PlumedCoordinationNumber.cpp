@@ -1,6 +1,6 @@
-#include "internal/PlumedCoordinationNumber.h"
-#include "internal/PlumedCoordination.h"
-#include "internal/PlumedCenters.h"
+#include "internal/plumed/PlumedCoordinationNumber.h"
+#include "internal/plumed/PlumedCoordination.h"
+#include "internal/plumed/PlumedCenters.h"
 #include "openmm/OpenMMException.h"
 #include <cmath>
 #include <memory>
@@ -237,8 +237,8 @@ string valueSwitch(PlumedKeywords& keywords, const string& name) {
     const double r0 = keywords.takeNumber("R_0", 0.0), d0 = keywords.takeNumber("D_0", 0.0);
     if (!(r0 > 0.0))
         throw keywords.error("R_0=" + plumedNumber(r0) + " must be > 0");
-    const int n = keywords.takeInteger("NN", 6, 1, CoordinationForce::MaxExponent);
-    const int m = keywords.takeInteger("MM", 0, 0, CoordinationForce::MaxExponent);
+    const int n = keywords.takeInteger("NN", 6, 1, SwitchingSettings::MaxExponent);
+    const int m = keywords.takeInteger("MM", 0, 0, SwitchingSettings::MaxExponent);
     const int effectiveM = (m == 0 ? 2 * n : m);
     if (effectiveM == n)
         throw keywords.error("NN=" + std::to_string(n) + " and MM=" + std::to_string(m) +
@@ -284,9 +284,7 @@ const char* const PlumedCoordinationNumber::MomentsName = "COORDINATION_MOMENTS"
 CoordinationNumberForce* PlumedCoordinationNumber::read(PlumedAction& action, double nm) {
     PlumedKeywords& keywords = action.keywords();
     const string& name = action.getName();
-    if (keywords.has("UNITS") || keywords.takeFlag("UNITS"))
-        throw keywords.error("UNITS is an action of its own in PLUMED: put \"UNITS LENGTH=A\" (or nm, um, Bohr) on a "
-                             "line before " + name);
+    keywords.rejectUnits(name);
     if (keywords.has("MASK"))
         throw keywords.error("MASK is not supported: the force computes the number of every atom of SPECIES (or "
                              "SPECIESA); remove MASK, or list only the atoms you need");
@@ -297,11 +295,11 @@ CoordinationNumberForce* PlumedCoordinationNumber::read(PlumedAction& action, do
     if (species && (speciesA || speciesB))
         throw keywords.error("SPECIES and SPECIESA/SPECIESB are two forms; give SPECIES (one group) or SPECIESA and SPECIESB");
     if (species) {
-        force->setMode(CoordinationForce::Self);
+        force->setMode(PairSwitchingForce::Self);
         force->setGroupA(keywords.takeAtoms("SPECIES"));
     }
     else if (speciesA && speciesB) {
-        force->setMode(CoordinationForce::Dual);
+        force->setMode(PairSwitchingForce::Dual);
         force->setGroupA(keywords.takeAtoms("SPECIESA"));
         force->setGroupB(keywords.takeAtoms("SPECIESB"));
     }
@@ -323,10 +321,12 @@ CoordinationNumberForce* PlumedCoordinationNumber::read(PlumedAction& action, do
                                  "nm^k, PLUMED's in the input's length unit^k; write the input in nm");
     }
     const string switchText = keywords.take("SWITCH");
+    SwitchingSettings switching;
     if (!switchText.empty())
-        PlumedCoordination::readSwitch(switchText, keywords, *force, nm);
+        PlumedCoordination::readSwitch(switchText, keywords, switching, nm);
     else
-        PlumedCoordination::readKeywordForm(keywords, *force, nm);
+        PlumedCoordination::readKeywordForm(keywords, switching, nm);
+    force->setSwitchingSettings(switching);
     readReductions(action, *force);
     keywords.rejectLeftovers(Reader, " in " + name);
     check(*force, keywords);
@@ -348,7 +348,7 @@ string PlumedCoordinationNumber::write(const CoordinationNumberForce& force, con
     string line = PlumedCenters::write(PlumedCenters::centersOf(force), actionLabel, centerLabels,
                                        [&](const string& what) { return error("whose " + what); });
     line += actionLabel + ": " + (moments ? MomentsName : Name);
-    if (force.getMode() == CoordinationForce::Self)
+    if (force.getMode() == PairSwitchingForce::Self)
         line += " SPECIES=" + plumedAtomList(force.getGroupA(), centerLabels);
     else
         line += " SPECIESA=" + plumedAtomList(force.getGroupA(), centerLabels) +
@@ -357,7 +357,7 @@ string PlumedCoordinationNumber::write(const CoordinationNumberForce& force, con
         line += " R_POWER=" + plumedNumber(force.getRPower());
     if (!force.usesPeriodicBoundaryConditions())
         line += " NOPBC";
-    line += PlumedCoordination::writeSwitch(force);
+    line += PlumedCoordination::writeSwitch(force.getSwitchingSettings());
     // Each reduction as its keyword; the Moment reductions together as one MOMENTS list, where the first is.
     std::map<ReductionType, std::set<int>> numbered;
     string powers;

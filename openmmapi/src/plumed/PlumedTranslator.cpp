@@ -1,10 +1,11 @@
 #include "PlumedTranslator.h"
+#include "internal/plumed/PlumedForceOf.h"
 #include "ContactMapForce.h"
-#include "internal/PlumedAction.h"
-#include "internal/PlumedCenters.h"
-#include "internal/PlumedContactMap.h"
-#include "internal/PlumedCoordination.h"
-#include "internal/PlumedCoordinationNumber.h"
+#include "internal/plumed/PlumedAction.h"
+#include "internal/plumed/PlumedCenters.h"
+#include "internal/plumed/PlumedContactMap.h"
+#include "internal/plumed/PlumedCoordination.h"
+#include "internal/plumed/PlumedCoordinationNumber.h"
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -193,4 +194,15 @@ string PlumedTranslator::toPlumed(const Force& force, const string& label) {
         return PlumedCoordination::write(*coordination, label);
     throw OpenMMException("PLUMED input: toPlumed writes CoordinationForce, CoordinationNumberForce and ContactMapForce; this force (\"" + force.getName() +
                           "\") is of another class");
+}
+
+string CoordinationPlugin::plumedActionOf(const Force& force) {
+    string name = "a force of another class";
+    if (dynamic_cast<const ContactMapForce*>(&force) != nullptr)
+        name = PlumedContactMap::Name;
+    else if (auto* numbers = dynamic_cast<const CoordinationNumberForce*>(&force))
+        name = (numbers->getRPower() != 0.0 ? PlumedCoordinationNumber::MomentsName : PlumedCoordinationNumber::Name);
+    else if (dynamic_cast<const CoordinationForce*>(&force) != nullptr)
+        name = PlumedCoordination::Name;
+    return force.getName() + ": " + name;
 }

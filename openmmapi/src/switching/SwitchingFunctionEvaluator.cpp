@@ -1,4 +1,4 @@
-#include "internal/SwitchingFunctionEvaluator.h"
+#include "internal/switching/SwitchingFunctionEvaluator.h"
 #include "openmm/OpenMMException.h"
 #include <cmath>
 #include <map>
@@ -9,7 +9,7 @@ using std::string;
 
 SwitchingFunctionEvaluator::SwitchingFunctionEvaluator(const SwitchingFunctionConstants& c)
     : constants(c), rational(c) {
-    if (c.type == CoordinationForce::Custom) {
+    if (c.type == CoordinationBiasForce::Custom) {
         customValue = c.customValue.createProgram();
         customDerivative = c.customDerivative.createProgram();
     }
@@ -17,7 +17,7 @@ SwitchingFunctionEvaluator::SwitchingFunctionEvaluator(const SwitchingFunctionCo
 
 double SwitchingFunctionEvaluator::evaluateUnstretched(double r, double& dSigmaDr) const {
     const SwitchingFunctionConstants& c = constants;
-    if (c.type == CoordinationForce::Rational)
+    if (c.type == CoordinationBiasForce::Rational)
         return rational.evaluateUnstretched(r, dSigmaDr);
     if (c.isFunctionOfX2()) {
         // PLUMED's x2 form: no d0 and no clamp to 1.
@@ -25,7 +25,7 @@ double SwitchingFunctionEvaluator::evaluateUnstretched(double r, double& dSigmaD
         dSigmaDr = customDerivative.evaluate(variables) * 2.0 * r * c.inverseR0Squared;
         return customValue.evaluate(variables);
     }
-    if (c.type == CoordinationForce::NativeQ) {
+    if (c.type == CoordinationBiasForce::NativeQ) {
         if (r <= c.d0) {
             dSigmaDr = 0.0;
             return 1.0;
@@ -48,17 +48,17 @@ double SwitchingFunctionEvaluator::evaluateUnstretched(double r, double& dSigmaD
 double SwitchingFunctionEvaluator::evaluateOfX(double x, double& dSigmaDx) const {
     const SwitchingFunctionConstants& c = constants;
     switch (c.type) {
-    case CoordinationForce::Exponential: {
+    case CoordinationBiasForce::Exponential: {
         const double value = std::exp(-x);
         dSigmaDx = -value;
         return value;
     }
-    case CoordinationForce::Gaussian: {
+    case CoordinationBiasForce::Gaussian: {
         const double value = std::exp(-0.5 * x * x);
         dSigmaDx = -x * value;
         return value;
     }
-    case CoordinationForce::Smap: {
+    case CoordinationBiasForce::Smap: {
         const double sx = c.smapC * RationalSwitchingFunction::integerPower(x, c.smapA);
         if (!std::isfinite(sx)) {
             // x^a overflows only astronomically far out, where sigma's limit is 0.
@@ -69,17 +69,17 @@ double SwitchingFunctionEvaluator::evaluateOfX(double x, double& dSigmaDx) const
         dSigmaDx = -c.smapB * sx / x * value / (1.0 + sx);
         return value;
     }
-    case CoordinationForce::Cubic: {
+    case CoordinationBiasForce::Cubic: {
         const double xMinus1 = x - 1.0, onePlus2X = 1.0 + 2.0 * x;
         dSigmaDx = 2.0 * xMinus1 * onePlus2X + 2.0 * xMinus1 * xMinus1;
         return xMinus1 * xMinus1 * onePlus2X;
     }
-    case CoordinationForce::Tanh: {
+    case CoordinationBiasForce::Tanh: {
         const double t = std::tanh(x);
         dSigmaDx = t * t - 1.0;
         return 1.0 - t;
     }
-    case CoordinationForce::Cosinus: {
+    case CoordinationBiasForce::Cosinus: {
         if (x > 1.0) {
             dSigmaDx = 0.0;
             return 0.0;
@@ -87,7 +87,7 @@ double SwitchingFunctionEvaluator::evaluateOfX(double x, double& dSigmaDx) const
         dSigmaDx = c.cosinusSlope * std::sin(x * c.cosinusFrequency);
         return 0.5 * (std::cos(x * c.cosinusFrequency) + 1.0);
     }
-    case CoordinationForce::Custom: {
+    case CoordinationBiasForce::Custom: {
         std::map<string, double> variables = {{"x", x}};
         dSigmaDx = customDerivative.evaluate(variables);
         return customValue.evaluate(variables);

@@ -2,7 +2,7 @@
 #define CPU_COORDINATION_CELL_GRID_H_
 
 #include "CpuCoordinationEntries.h"
-#include "internal/ResolvedCoordinationForce.h"
+#include "internal/groups/ResolvedPairGroups.h"
 #include "openmm/Vec3.h"
 #include <utility>
 #include <vector>
@@ -10,7 +10,7 @@
 namespace CoordinationPlugin {
 
 /**
- * The CPU kernel's cell grid: cells about a quarter of the cutoff wide over a periodic rectangular box or
+ * The CPU pair engine's cell grid: cells about a quarter of the cutoff wide over a periodic rectangular box or
  * the entries' bounding box (coarser where there would be more than half as many cells as entries), each
  * group's entries sorted by cell (a stable counting sort: group order within a cell), and for a home cell
  * the cells that can hold a point within the cutoff (a spherical stencil; Self visits each pair of cells
@@ -23,7 +23,7 @@ public:
      * that holds rows (entries of A). Returns false, changing nothing, where a grid does not apply: no
      * cutoff, Pair mode, fewer than MinEntries entries, a triclinic box, positions that are not finite.
      */
-    bool build(const ResolvedCoordinationForce& force, const std::vector<OpenMM::Vec3>& positions,
+    bool build(const ResolvedPairGroups& groups, const std::vector<OpenMM::Vec3>& positions,
                const OpenMM::Vec3* box, CpuCoordinationEntries& entriesA, CpuCoordinationEntries& entriesB,
                std::vector<CpuCoordinationWorkItem>& items);
     /**

@@ -6,7 +6,7 @@
 namespace CoordinationPlugin {
 
 /**
- * Creates the CPU platform's kernel for CoordinationForce.
+ * Creates the CPU platform's kernels: CoordinationForce's, CoordinationNumberForce's and ContactMapForce's.
  */
 class CpuCoordinationKernelFactory : public OpenMM::KernelFactory {
 public:

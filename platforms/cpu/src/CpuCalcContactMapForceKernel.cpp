@@ -1,4 +1,4 @@
-#include "CpuCalcContactMapForceKernel.h"
+#include "CpuCoordinationKernels.h"
 #include "openmm/cpu/CpuPlatform.h"
 #include "openmm/internal/ContextImpl.h"
 #include "openmm/internal/ThreadPool.h"

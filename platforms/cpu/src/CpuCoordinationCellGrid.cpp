@@ -1,5 +1,5 @@
 #include "CpuCoordinationCellGrid.h"
-#include "internal/MinimumImage.h"
+#include "internal/geometry/MinimumImage.h"
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -58,14 +58,14 @@ inline double wrapIntoBox(double x, double length) {
 
 } // namespace
 
-bool CpuCoordinationCellGrid::build(const ResolvedCoordinationForce& force, const vector<Vec3>& positions,
+bool CpuCoordinationCellGrid::build(const ResolvedPairGroups& groups, const vector<Vec3>& positions,
                                     const Vec3* box, CpuCoordinationEntries& entriesA, CpuCoordinationEntries& entriesB,
                                     vector<CpuCoordinationWorkItem>& items) {
-    const vector<int>& groupA = force.groupA;
-    const vector<int>& groupB = force.groupB;
+    const vector<int>& groupA = groups.groupA;
+    const vector<int>& groupB = groups.groupB;
     const int numEntries = groupA.size() + groupB.size();
-    const bool isPeriodic = force.periodic;
-    if (!force.switching.hasCutoff || force.mode == CoordinationForce::Pair || numEntries < MinEntries)
+    const bool isPeriodic = groups.periodic;
+    if (!groups.switching.hasCutoff || groups.mode == PairSwitchingForce::Pair || numEntries < MinEntries)
         return false;
     if (isPeriodic && MinimumImage(box).isTriclinic())
         return false;
@@ -85,10 +85,10 @@ bool CpuCoordinationCellGrid::build(const ResolvedCoordinationForce& force, cons
             extent[axis] = highest - lowest;
         }
         if (!std::isfinite(extent[axis]))
-            return false; // too far apart for a grid (the positions are finite: the kernel checked them)
+            return false; // too far apart for a grid (the positions are finite: the engine checked them)
     }
     // Cells of a fraction of the cutoff, and not many more cells than entries.
-    cutoff = force.switching.dmax;
+    cutoff = groups.switching.dmax;
     periodic = isPeriodic;
     const double maxCells = std::max(1.0, numEntries / (double) MinEntriesPerCell);
     double cellWidth = cutoff / CellsPerCutoff;
@@ -133,9 +133,9 @@ bool CpuCoordinationCellGrid::build(const ResolvedCoordinationForce& force, cons
         for (int i = 0; i < groupSize; i++)
             entries.set(next[cellOf[i]]++, positions[group[i]], group[i], i, uniqueOf[i]);
     };
-    sortGroup(groupA, force.uniqueA, entriesA, cellStartA);
-    if (force.mode == CoordinationForce::Dual)
-        sortGroup(groupB, force.uniqueB, entriesB, cellStartB);
+    sortGroup(groupA, groups.uniqueA, entriesA, cellStartA);
+    if (groups.mode == PairSwitchingForce::Dual)
+        sortGroup(groupB, groups.uniqueB, entriesB, cellStartB);
     // One item per cell with rows.
     items.clear();
     for (int c = 0; c < cellCount; c++)

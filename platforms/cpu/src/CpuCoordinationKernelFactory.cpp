@@ -1,6 +1,5 @@
 #include "CpuCoordinationKernelFactory.h"
-#include "CpuCalcContactMapForceKernel.h"
-#include "CpuCalcCoordinationForceKernel.h"
+#include "CpuCoordinationKernels.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/internal/windowsExport.h"
 
@@ -13,8 +12,10 @@ void registerFactories() {
     for (int i = 0; i < Platform::getNumPlatforms(); i++) {
         Platform& platform = Platform::getPlatform(i);
         if (platform.getName() == "CPU") {
-            platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new CpuCoordinationKernelFactory());
-            platform.registerKernelFactory(CalcContactMapForceKernel::Name(), new CpuCoordinationKernelFactory());
+            for (const std::string& name : {CalcCoordinationForceKernel::Name(),
+                                             CalcCoordinationNumberForceKernel::Name(),
+                                             CalcContactMapForceKernel::Name()})
+                platform.registerKernelFactory(name, new CpuCoordinationKernelFactory());
         }
     }
 }
@@ -37,6 +38,8 @@ KernelImpl* CpuCoordinationKernelFactory::createKernelImpl(std::string name, con
                                                            ContextImpl& context) const {
     if (name == CalcCoordinationForceKernel::Name())
         return new CpuCalcCoordinationForceKernel(name, platform);
+    if (name == CalcCoordinationNumberForceKernel::Name())
+        return new CpuCalcCoordinationNumberForceKernel(name, platform);
     if (name == CalcContactMapForceKernel::Name())
         return new CpuCalcContactMapForceKernel(name, platform);
     throw OpenMMException("CpuCoordinationKernelFactory: no kernel named '" + name + "'");

@@ -1,5 +1,6 @@
-#include "CommonCalcContactMapForceKernel.h"
-#include "CommonCoordinationKernels.h"
+#include "contactmap/CommonCalcContactMapForceKernel.h"
+#include "coordination/CommonCalcCoordinationForceKernel.h"
+#include "peratom/CommonCalcCoordinationNumberForceKernel.h"
 #include "openmm/KernelFactory.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/internal/ContextImpl.h"
@@ -13,8 +14,8 @@ using namespace OpenMM;
 namespace {
 
 /**
- * Creates the common CoordinationForce and ContactMapForce kernels on a CUDA context (its first device: with several
- * devices, OpenMM sums every device's forces into the first one's buffer).
+ * Creates the common CoordinationForce, CoordinationNumberForce and ContactMapForce kernels on a CUDA context (its
+ * first device: with several devices, OpenMM sums every device's forces into the first one's buffer).
  */
 class CudaCoordinationKernelFactory : public KernelFactory {
 public:
@@ -23,6 +24,8 @@ public:
         CudaContext& cu = *data.contexts[0];
         if (name == CalcCoordinationForceKernel::Name())
             return new CommonCalcCoordinationForceKernel(name, platform, cu, true);
+        if (name == CalcCoordinationNumberForceKernel::Name())
+            return new CommonCalcCoordinationNumberForceKernel(name, platform, cu, true);
         if (name == CalcContactMapForceKernel::Name())
             return new CommonCalcContactMapForceKernel(name, platform, cu);
         throw OpenMMException("CudaCoordinationKernelFactory: no kernel named '" + name + "'");
@@ -33,8 +36,9 @@ void registerFactories() {
     for (int i = 0; i < Platform::getNumPlatforms(); i++) {
         Platform& platform = Platform::getPlatform(i);
         if (platform.getName() == "CUDA") {
-            platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new CudaCoordinationKernelFactory());
-            platform.registerKernelFactory(CalcContactMapForceKernel::Name(), new CudaCoordinationKernelFactory());
+            for (const std::string& name : {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
+                                             CalcContactMapForceKernel::Name()})
+                platform.registerKernelFactory(name, new CudaCoordinationKernelFactory());
         }
     }
 }

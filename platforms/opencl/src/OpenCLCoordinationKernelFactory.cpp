@@ -4,8 +4,9 @@
 #undef cl_khr_command_buffer
 #undef cl_khr_command_buffer_mutable_dispatch
 #undef cl_khr_command_buffer_multi_device
-#include "CommonCalcContactMapForceKernel.h"
-#include "CommonCoordinationKernels.h"
+#include "contactmap/CommonCalcContactMapForceKernel.h"
+#include "coordination/CommonCalcCoordinationForceKernel.h"
+#include "peratom/CommonCalcCoordinationNumberForceKernel.h"
 #include "openmm/KernelFactory.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/internal/ContextImpl.h"
@@ -19,8 +20,8 @@ using namespace OpenMM;
 namespace {
 
 /**
- * Creates the common CoordinationForce and ContactMapForce kernels on an OpenCL context (its first device: with several
- * devices, OpenMM sums every device's forces into the first one's buffer).
+ * Creates the common CoordinationForce, CoordinationNumberForce and ContactMapForce kernels on an OpenCL context (its
+ * first device: with several devices, OpenMM sums every device's forces into the first one's buffer).
  */
 class OpenCLCoordinationKernelFactory : public KernelFactory {
 public:
@@ -29,6 +30,8 @@ public:
         OpenCLContext& cl = *data.contexts[0];
         if (name == CalcCoordinationForceKernel::Name())
             return new CommonCalcCoordinationForceKernel(name, platform, cl);
+        if (name == CalcCoordinationNumberForceKernel::Name())
+            return new CommonCalcCoordinationNumberForceKernel(name, platform, cl);
         if (name == CalcContactMapForceKernel::Name())
             return new CommonCalcContactMapForceKernel(name, platform, cl);
         throw OpenMMException("OpenCLCoordinationKernelFactory: no kernel named '" + name + "'");
@@ -39,8 +42,9 @@ void registerFactories() {
     for (int i = 0; i < Platform::getNumPlatforms(); i++) {
         Platform& platform = Platform::getPlatform(i);
         if (platform.getName() == "OpenCL") {
-            platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new OpenCLCoordinationKernelFactory());
-            platform.registerKernelFactory(CalcContactMapForceKernel::Name(), new OpenCLCoordinationKernelFactory());
+            for (const std::string& name : {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
+                                             CalcContactMapForceKernel::Name()})
+                platform.registerKernelFactory(name, new OpenCLCoordinationKernelFactory());
         }
     }
 }

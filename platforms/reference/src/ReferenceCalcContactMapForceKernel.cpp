@@ -1,4 +1,4 @@
-#include "ReferenceCalcContactMapForceKernel.h"
+#include "ReferenceCoordinationKernels.h"
 #include "openmm/internal/ContextImpl.h"
 #include "openmm/reference/ReferencePlatform.h"
 #include <limits>

@@ -1,7 +1,5 @@
 #include "ReferenceCoordinationKernelFactory.h"
-#include "ReferenceCalcContactMapForceKernel.h"
 #include "ReferenceCoordinationKernels.h"
-#include "ContactMapKernels.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/internal/windowsExport.h"
 
@@ -19,8 +17,10 @@ void registerFactories() {
         const bool serves = (platform.getName() == "Reference"); // the CPU plugin has its own kernel
 #endif
         if (serves) {
-            platform.registerKernelFactory(CalcCoordinationForceKernel::Name(), new ReferenceCoordinationKernelFactory());
-            platform.registerKernelFactory(CalcContactMapForceKernel::Name(), new ReferenceCoordinationKernelFactory());
+            for (const std::string& name :
+                 {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
+                  CalcContactMapForceKernel::Name()})
+                platform.registerKernelFactory(name, new ReferenceCoordinationKernelFactory());
         }
     }
 }
@@ -30,19 +30,17 @@ void registerFactories() {
 extern "C" OPENMM_EXPORT void registerPlatforms() {}
 
 // Called by Platform::loadPluginsFromDirectory().
-extern "C" OPENMM_EXPORT void registerKernelFactories() {
-    registerFactories();
-}
+extern "C" OPENMM_EXPORT void registerKernelFactories() { registerFactories(); }
 
 // For programs (the tests) that link the plugin directly: a name no other plugin uses.
-extern "C" OPENMM_EXPORT void registerCoordinationReferenceKernelFactories() {
-    registerFactories();
-}
+extern "C" OPENMM_EXPORT void registerCoordinationReferenceKernelFactories() { registerFactories(); }
 
 KernelImpl* ReferenceCoordinationKernelFactory::createKernelImpl(std::string name, const Platform& platform,
                                                                  ContextImpl& context) const {
     if (name == CalcCoordinationForceKernel::Name())
         return new ReferenceCalcCoordinationForceKernel(name, platform);
+    if (name == CalcCoordinationNumberForceKernel::Name())
+        return new ReferenceCalcCoordinationNumberForceKernel(name, platform);
     if (name == CalcContactMapForceKernel::Name())
         return new ReferenceCalcContactMapForceKernel(name, platform);
     throw OpenMMException("ReferenceCoordinationKernelFactory: no kernel named '" + name + "'");

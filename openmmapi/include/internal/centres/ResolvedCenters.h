@@ -1,6 +1,7 @@
 #ifndef OPENMM_COORDINATION_RESOLVEDCENTERS_H_
 #define OPENMM_COORDINATION_RESOLVEDCENTERS_H_
 
+#include "CoordinationBiasForce.h"
 #include "internal/windowsExportCoordination.h"
 #include "openmm/System.h"
 #include "openmm/Vec3.h"
@@ -11,7 +12,7 @@
 namespace CoordinationPlugin {
 
 /**
- * The centres of a force (CoordinationForce::addCenter(), ContactMapForce::addCenter()), resolved for a System of
+ * The centres of a force (CoordinationBiasForce::addCenter(), ContactMapForce::addCenter()), resolved for a System of
  * numParticles particles. In a resolved description a group entry or a contact holds a member id: a particle index
  * below numParticles, or numParticles + k for centre k (the user's id -1 - k).
  *
@@ -35,23 +36,24 @@ struct OPENMM_EXPORT_COORDINATION ResolvedCenters {
     /** Per centre: whether it is made whole (its flag and the System's periodic boundary conditions). */
     std::vector<bool> makeWhole;
     /**
-     * Check the centres of a force and resolve them. Centre k has particles[k], weighting[k] (a
-     * CoordinationForce::CenterWeighting), weights[k] (WeightedCenter) and makeWhole[k]. An OpenMMException names a
-     * bad centre (no particles, an index outside the System, a weight count that differs from the particle count,
-     * a weight that is not finite, weights or masses that sum to 0) and says what is allowed; forceName starts it.
+     * Check the centres of a force (CoordinationBiasForce::addCenter()) against a System and resolve them. An
+     * OpenMMException, starting with the force's class name, names a bad centre (no particles, an index outside the
+     * System, a weight count that differs from the particle count, a weight that is not finite, weights or masses
+     * that sum to 0) and says what is allowed.
      */
-    static ResolvedCenters resolve(const OpenMM::System& system, const std::vector<std::vector<int>>& particles,
-                                   const std::vector<int>& weighting, const std::vector<std::vector<double>>& weights,
-                                   const std::vector<bool>& makeWhole, const std::string& forceName);
+    static ResolvedCenters resolve(const OpenMM::System& system, const CoordinationBiasForce& force);
     /**
      * The same check without a System (the PLUMED translator checks its input as a Context would): numParticles
-     * particles, periodicSystem says whether the System would use periodic boundary conditions, massOf(i) is
-     * particle i's mass.
+     * particles of mass 1, in a System without periodic boundary conditions (numParticles is lowered where the
+     * centres' member ids would pass INT_MAX).
+     */
+    static ResolvedCenters resolve(int numParticles, const CoordinationBiasForce& force);
+    /**
+     * The check and resolution of both: numParticles particles, periodicSystem whether the System uses periodic
+     * boundary conditions, massOf(i) particle i's mass.
      */
     static ResolvedCenters resolve(int numParticles, bool periodicSystem, const std::function<double(int)>& massOf,
-                                   const std::vector<std::vector<int>>& particles, const std::vector<int>& weighting,
-                                   const std::vector<std::vector<double>>& weights, const std::vector<bool>& makeWhole,
-                                   const std::string& forceName);
+                                   const CoordinationBiasForce& force);
     /**
      * The member id of a user's group entry or contact particle: a particle index (0 .. numParticles - 1) is itself,
      * a centre's id -1 - k is numParticles + k. Any other value throws an OpenMMException, whose message starts with
@@ -77,6 +79,13 @@ struct OPENMM_EXPORT_COORDINATION ResolvedCenters {
      * particles' own (memberForces[i], i < numParticles) to forces.
      */
     void spreadForces(const std::vector<OpenMM::Vec3>& memberForces, std::vector<OpenMM::Vec3>& forces) const;
+
+private:
+    /** The check and resolution of centre k's particles[k], weighting[k], weights[k], makeWhole[k]. */
+    static ResolvedCenters resolve(int numParticles, bool periodicSystem, const std::function<double(int)>& massOf,
+                                   const std::vector<std::vector<int>>& particles, const std::vector<int>& weighting,
+                                   const std::vector<std::vector<double>>& weights, const std::vector<bool>& makeWhole,
+                                   const std::string& forceName);
 };
 
 } // namespace CoordinationPlugin

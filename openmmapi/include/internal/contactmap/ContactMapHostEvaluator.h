@@ -1,9 +1,9 @@
 #ifndef OPENMM_COORDINATION_CONTACTMAPHOSTEVALUATOR_H_
 #define OPENMM_COORDINATION_CONTACTMAPHOSTEVALUATOR_H_
 
-#include "internal/ContactMapEnergyFunction.h"
-#include "internal/ResolvedContactMap.h"
-#include "internal/SwitchingFunctionEvaluator.h"
+#include "internal/energy/EnergyEvaluator.h"
+#include "internal/contactmap/ResolvedContactMap.h"
+#include "internal/switching/SwitchingFunctionEvaluator.h"
 #include "internal/windowsExportCoordination.h"
 #include "openmm/Vec3.h"
 #include "openmm/internal/ContextImpl.h"
@@ -64,7 +64,7 @@ private:
     void clearMemberForces() const;
     const ResolvedContactMap resolved;
     std::vector<std::unique_ptr<SwitchingFunctionEvaluator>> switchings;
-    ContactMapEnergyFunction energyFunction;
+    EnergyEvaluator energyFunction;
     /** Per member, the forces of one computeEnergy() (kept zero between calls: a large System costs no clearing). */
     mutable std::vector<OpenMM::Vec3> memberForceBuffer;
 };

@@ -2,9 +2,9 @@
 #define OPENMM_COORDINATION_RESOLVEDCONTACTMAP_H_
 
 #include "ContactMapForce.h"
-#include "internal/ResolvedCenters.h"
-#include "internal/SwitchingFunctionConstants.h"
-#include "lepton/ParsedExpression.h"
+#include "internal/centres/ResolvedCenters.h"
+#include "internal/switching/SwitchingFunctionConstants.h"
+#include "internal/energy/ResolvedEnergy.h"
 #include <string>
 #include <vector>
 
@@ -30,24 +30,21 @@ struct ResolvedContactMap {
     std::vector<double> reference, weight;
     /** Per contact: its index into switchings. */
     std::vector<int> switchingIndex;
-    /** The distinct switching functions' constants (CoordinationForceImpl::resolveSwitching). */
+    /** The distinct switching functions' constants (SwitchingFunctionConstants::resolve). */
     std::vector<SwitchingFunctionConstants> switchings;
     /** The Custom expression the contacts of type Custom share ("" if no contact is Custom). */
     std::string customExpression;
     ResolvedCenters centers;
     /** Every particle that a contact or a centre uses, once, in increasing order. */
     std::vector<int> uniqueParticles;
-    std::string energyExpression;
-    /** The variables' names, in order ({"s"}, or contact_1 .. contact_N). */
-    std::vector<std::string> variableNames;
-    std::vector<std::string> globalParameterNames;
-    Lepton::ParsedExpression energy;
-    /** dE/dv per variable, in the order of variableNames. */
-    std::vector<Lepton::ParsedExpression> energyDerivatives;
-    std::vector<std::string> energyParameterDerivativeNames;
-    /** dE/dlambda, in the order of energyParameterDerivativeNames. */
-    std::vector<Lepton::ParsedExpression> energyParameterDerivatives;
+    /** The energy of the variables: s (Sum, Distance) or contact_1 .. contact_N (Components). */
+    ResolvedEnergy energy;
     int getNumContacts() const { return particle1.size(); }
+    /** "contact k (particles a, b)" (the user's ids), as every message about a contact names it. */
+    static std::string contactName(int index, int particle1, int particle2) {
+        return "contact " + std::to_string(index) + " (particles " + std::to_string(particle1) + ", " +
+               std::to_string(particle2) + ")";
+    }
 };
 
 } // namespace CoordinationPlugin

@@ -1,7 +1,7 @@
-#ifndef OPENMM_COORDINATION_COORDINATIONENERGYFUNCTION_H_
-#define OPENMM_COORDINATION_COORDINATIONENERGYFUNCTION_H_
+#ifndef OPENMM_COORDINATION_ENERGYEVALUATOR_H_
+#define OPENMM_COORDINATION_ENERGYEVALUATOR_H_
 
-#include "internal/ResolvedCoordinationForce.h"
+#include "internal/energy/ResolvedEnergy.h"
 #include "internal/windowsExportCoordination.h"
 #include "lepton/ExpressionProgram.h"
 #include "openmm/internal/ContextImpl.h"
@@ -12,30 +12,38 @@
 namespace CoordinationPlugin {
 
 /**
- * The energy E(s) of a CoordinationForce on the CPU side (Reference and CPU kernels): the expression,
- * its derivative dE/ds and the requested energy-parameter derivatives dE/dlambda, evaluated with the
- * context's current global parameter values.
+ * A resolved energy evaluated on the host (the Reference and CPU kernels of every force), with the context's current
+ * global parameters.
  */
-class OPENMM_EXPORT_COORDINATION CoordinationEnergyFunction {
+class OPENMM_EXPORT_COORDINATION EnergyEvaluator {
 public:
-    CoordinationEnergyFunction() = default;
-    /** The programs of a resolved force's energy expression and its derivatives. */
-    explicit CoordinationEnergyFunction(const ResolvedCoordinationForce& force);
+    /** One evaluation: E, dE/dv per variable, dE/dlambda per requested parameter, and whether it is finite. */
+    struct Values {
+        double energy = 0.0;
+        std::vector<double> variableDerivatives, parameterDerivatives;
+        bool finite = false;
+    };
+    EnergyEvaluator() = default;
+    /** The programs of a resolved energy. */
+    explicit EnergyEvaluator(const ResolvedEnergy& energy);
     /**
-     * E(s); dEdS receives dE/ds. If derivatives is not null, dE/dlambda of every requested parameter is
-     * added to it (s does not depend on the parameters). Where s, E or dE/ds is not finite (a non-finite
-     * coordinate, a global parameter of inf or NaN, an expression outside its domain) the energy and the
-     * parameter derivatives are NaN and dEdS is 0, so that the force applies no forces: the rule every
-     * platform follows (the GPU's fixed-point force buffers cannot hold a NaN).
+     * E and its derivatives at the given variables (in the resolved order). Where a variable, E or a dE/dv is not
+     * finite there is no finite answer (the rule of every platform; a GPU's fixed-point force buffer cannot hold a
+     * NaN): the result is then markedNonFinite().
      */
-    double evaluate(OpenMM::ContextImpl& context, double s, double& dEdS, std::map<std::string, double>* derivatives) const;
+    Values evaluate(OpenMM::ContextImpl& context, const std::vector<double>& variables) const;
+    /** values with no finite answer: the energy and the parameter derivatives NaN, every dE/dv 0 (no force). */
+    void markNonFinite(Values& values) const;
+    /** Add the parameter derivatives of values to OpenMM's map of them (nothing if the map is null). */
+    void addParameterDerivatives(const Values& values, std::map<std::string, double>* derivatives) const;
 
 private:
-    std::vector<std::string> globalParameterNames, derivativeNames;
-    Lepton::ExpressionProgram energy, energyDerivative;
-    std::vector<Lepton::ExpressionProgram> parameterDerivatives;
+    std::vector<std::string> variableNames, globalParameterNames, parameterDerivativeNames;
+    Lepton::ExpressionProgram energy;
+    std::vector<Lepton::ExpressionProgram> variableDerivatives, parameterDerivatives;
+    std::vector<bool> usesVariable; // dE/dv is not the constant 0
 };
 
 } // namespace CoordinationPlugin
 
-#endif /*OPENMM_COORDINATION_COORDINATIONENERGYFUNCTION_H_*/
+#endif /*OPENMM_COORDINATION_ENERGYEVALUATOR_H_*/

@@ -1,7 +1,8 @@
-#ifndef OPENMM_COORDINATION_COORDINATIONNUMBERREDUCTIONS_H_
-#define OPENMM_COORDINATION_COORDINATIONNUMBERREDUCTIONS_H_
+#ifndef OPENMM_COORDINATION_PERATOMREDUCTIONS_H_
+#define OPENMM_COORDINATION_PERATOMREDUCTIONS_H_
 
-#include "internal/ResolvedCoordinationForce.h"
+#include "internal/energy/EnergyEvaluator.h"
+#include "internal/forces/ResolvedCoordinationNumberForce.h"
 #include "internal/windowsExportCoordination.h"
 #include "lepton/ExpressionProgram.h"
 #include "openmm/internal/ContextImpl.h"
@@ -12,38 +13,38 @@
 namespace CoordinationPlugin {
 
 /**
- * The reductions and the energy of a CoordinationNumberForce on the CPU side (Reference and CPU kernels): from
- * the coordination numbers c_i of group A's entries, the reductions' values, the energy E(R, globals), each
- * dE/dc_i (the weight of entry i's pairs in the forces) and the requested energy-parameter derivatives.
- * The sums run over the entries in order (ResolvedReduction gives each reduction's definition).
+ * The per-atom engine's reductions and energy on the host (the Reference and CPU kernels): from the per-atom numbers
+ * q_i of group A's entries, the reductions' values, the energy E(R, globals), each dE/dq_i (the weight of entry i's
+ * pairs in the backward pass) and the requested energy-parameter derivatives. The sums run over the entries in
+ * order (ResolvedReduction gives each reduction's definition).
  */
-class OPENMM_EXPORT_COORDINATION CoordinationNumberReductions {
+class OPENMM_EXPORT_COORDINATION PerAtomReductions {
 public:
-    CoordinationNumberReductions() = default;
-    /** The programs of a resolved CoordinationNumberForce (numbers.enabled). */
-    explicit CoordinationNumberReductions(const ResolvedCoordinationForce& force);
-    /** The reductions' values at c, in order. */
-    void evaluate(const std::vector<double>& c, std::vector<double>& values) const;
+    PerAtomReductions() = default;
+    /** The programs of a resolved force's reductions and energy. */
+    explicit PerAtomReductions(const ResolvedCoordinationNumberForce& force);
+    /** The reductions' values at q, in order. */
+    void evaluate(const std::vector<double>& q, std::vector<double>& values) const;
     /**
-     * The energy at c; weights receives dE/dc_i for every entry; if derivatives is not null, dE/dlambda of every
-     * requested parameter is added to it. Where a value, E or a weight is not finite, the energy and the
-     * parameter derivatives are NaN and every weight is 0 (no force), the rule of every platform.
+     * The energy at q; weights receives dE/dq_i for every entry; dE/dlambda of every requested parameter is added to
+     * derivatives (if not null). Where a value, E, a dE/dR or a weight is not finite, the energy and the parameter
+     * derivatives are NaN and every weight is 0 (no force), the rule of every platform.
      */
-    double evaluateEnergy(OpenMM::ContextImpl& context, const std::vector<double>& c, std::vector<double>& weights,
+    double evaluateEnergy(OpenMM::ContextImpl& context, const std::vector<double>& q, std::vector<double>& weights,
                           std::map<std::string, double>* derivatives) const;
+
 private:
     struct Programs {
         Lepton::ExpressionProgram term, termDerivative, outer, outerDerivative;
     };
-    /** S (or the extreme value and its entry) of reduction q, and T = sum of term'(v) where centred. */
-    void sums(int q, const std::vector<double>& c, double mean, double& sum, double& derivativeSum, int& extremeEntry) const;
-    ResolvedCoordinationNumbers numbers;
+    /** S (or the extreme value and its entry) of reduction r, and T = sum of term'(v) where centred. */
+    void sums(int r, const std::vector<double>& q, double mean, double& sum, double& derivativeSum,
+              int& extremeEntry) const;
+    std::vector<ResolvedReduction> reductions; // the descriptions, without their expressions
     std::vector<Programs> programs;
-    std::vector<std::string> globalParameterNames, derivativeNames;
-    Lepton::ExpressionProgram energy;
-    std::vector<Lepton::ExpressionProgram> energyDerivatives, parameterDerivatives;
+    EnergyEvaluator energy;
 };
 
 } // namespace CoordinationPlugin
 
-#endif /*OPENMM_COORDINATION_COORDINATIONNUMBERREDUCTIONS_H_*/
+#endif /*OPENMM_COORDINATION_PERATOMREDUCTIONS_H_*/

@@ -1,35 +1,28 @@
-#ifndef OPENMM_COORDINATION_COORDINATIONNUMBERRESOLUTION_H_
-#define OPENMM_COORDINATION_COORDINATIONNUMBERRESOLUTION_H_
+#ifndef OPENMM_COORDINATION_REDUCTIONRESOLUTION_H_
+#define OPENMM_COORDINATION_REDUCTIONRESOLUTION_H_
 
 #include "CoordinationNumberForce.h"
-#include "internal/ResolvedCoordinationNumbers.h"
-#include "internal/SwitchingFunctionConstants.h"
+#include "internal/peratom/ResolvedPerAtom.h"
 #include "internal/windowsExportCoordination.h"
-#include <string>
+#include <vector>
 
 namespace CoordinationPlugin {
 
 /**
- * The per-atom part of CoordinationForceImpl::resolve for a CoordinationNumberForce: the R power and each
- * reduction's expressions (every switching function of MoreThan and LessThan written as a Lepton expression,
- * PLUMED's definition with its clamp, cutoff and stretch), checked, with messages that name the reduction.
+ * The reductions of the per-atom values, resolved: each reduction's expressions (every switching function of
+ * MoreThan and LessThan written as a Lepton expression, PLUMED's definition with its clamp, cutoff and stretch),
+ * checked, with messages that name the reduction.
  */
-class OPENMM_EXPORT_COORDINATION CoordinationNumberResolution {
+class OPENMM_EXPORT_COORDINATION ReductionResolution {
 public:
     /**
-     * Resolve the reductions and the R power of force (whose group A has numEntries entries).
-     * @param energy   the force's energy expression, parsed: its derivative by each reduction goes into the result
+     * Check and resolve the reductions of force, whose group A has numEntries entries: an OpenMMException names a
+     * reduction whose parameters PLUMED would refuse, or whose name is not an identifier, is a global parameter's or
+     * another reduction's.
      */
-    static ResolvedCoordinationNumbers resolve(const CoordinationNumberForce& force, int numEntries,
-                                               const Lepton::ParsedExpression& energy);
-    /**
-     * A switching function as a Lepton expression of the variable: PLUMED's sigma (1 at or below d0, 0 beyond
-     * dmax, stretched), for MoreThan and LessThan; the Rational's removable singularity at x = 1 is its Taylor
-     * expansion within SwitchingFunctionConstants::TaylorBand, as everywhere.
-     */
-    static std::string switchingExpression(const SwitchingFunctionConstants& constants, const std::string& variable);
+    static std::vector<ResolvedReduction> resolve(const CoordinationNumberForce& force, int numEntries);
 };
 
 } // namespace CoordinationPlugin
 
-#endif /*OPENMM_COORDINATION_COORDINATIONNUMBERRESOLUTION_H_*/
+#endif /*OPENMM_COORDINATION_REDUCTIONRESOLUTION_H_*/

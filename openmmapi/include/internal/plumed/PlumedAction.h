@@ -57,6 +57,8 @@ public:
     std::vector<std::string> remainingKeys() const;
     /** Removes the keywords and flags that are accepted and ignored. */
     void ignore(const std::vector<std::string>& keys);
+    /** UNITS given as a keyword of action (PLUMED's UNITS is an action of its own) is an error that says so. */
+    void rejectUnits(const std::string& action);
     /** Throws if anything was not taken, naming it: "X is not a keyword <reader> understands<where>". */
     void rejectLeftovers(const std::string& reader, const std::string& where) const;
     /** The action these keywords belong to (quoted in errors). */

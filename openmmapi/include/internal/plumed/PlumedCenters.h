@@ -1,8 +1,8 @@
 #ifndef OPENMM_COORDINATION_PLUMEDCENTERS_H_
 #define OPENMM_COORDINATION_PLUMEDCENTERS_H_
 
-#include "CoordinationForce.h"
-#include "internal/PlumedAction.h"
+#include "PairSwitchingForce.h"
+#include "internal/plumed/PlumedAction.h"
 #include <functional>
 #include <map>
 #include <string>
@@ -11,10 +11,10 @@
 
 namespace CoordinationPlugin {
 
-/** A centre's settings: the arguments of CoordinationForce::addCenter() (and of ContactMapForce::addCenter()). */
+/** A centre's settings: the arguments of CoordinationBiasForce::addCenter() (and of ContactMapForce::addCenter()). */
 struct PlumedCenter {
     std::vector<int> particles;
-    CoordinationForce::CenterWeighting weighting = CoordinationForce::GeometricCenter;
+    CoordinationBiasForce::CenterWeighting weighting = CoordinationBiasForce::GeometricCenter;
     std::vector<double> weights;
     bool makeWhole = true;
 };
@@ -50,13 +50,13 @@ public:
      * replace the input's ids in the entries by the force's.
      */
     void attach(const std::vector<int*>& entries, const std::function<int(const PlumedCenter&)>& addCenter);
-    /** attach() for a CoordinationForce's groups; nothing without centres on the keywords. */
-    static void attachTo(const PlumedKeywords& keywords, CoordinationForce& force);
+    /** attach() for the groups of a CoordinationForce or CoordinationNumberForce; nothing without centres on the keywords. */
+    static void attachTo(const PlumedKeywords& keywords, PairSwitchingForce& force);
     /** The centres that no force used, as (index, "label: NAME"): actions the translator did not read. */
     std::vector<std::pair<size_t, std::string>> unused() const;
 
-    /** A CoordinationForce's centres, in order. */
-    static std::vector<PlumedCenter> centersOf(const CoordinationForce& force);
+    /** A force's centres, in order. */
+    static std::vector<PlumedCenter> centersOf(const CoordinationBiasForce& force);
     /**
      * The COM or CENTER lines of a force's centres (COM for CenterOfMass, CENTER otherwise; NOPBC where a centre is
      * not made whole), labelled label_c1, label_c2, ..., each ending in a line break; labels is set to their labels.

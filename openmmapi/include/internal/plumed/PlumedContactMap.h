@@ -2,7 +2,7 @@
 #define OPENMM_COORDINATION_PLUMEDCONTACTMAP_H_
 
 #include "ContactMapForce.h"
-#include "internal/PlumedAction.h"
+#include "internal/plumed/PlumedAction.h"
 #include <string>
 
 namespace CoordinationPlugin {

@@ -2,7 +2,7 @@
 #define OPENMM_COORDINATION_PLUMEDCOORDINATIONNUMBER_H_
 
 #include "CoordinationNumberForce.h"
-#include "internal/PlumedAction.h"
+#include "internal/plumed/PlumedAction.h"
 #include <map>
 #include <string>
 #include <utility>

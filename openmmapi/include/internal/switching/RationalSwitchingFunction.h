@@ -1,8 +1,8 @@
 #ifndef OPENMM_COORDINATION_RATIONALSWITCHINGFUNCTION_H_
 #define OPENMM_COORDINATION_RATIONALSWITCHINGFUNCTION_H_
 
-#include "internal/CutoffAndStretch.h"
-#include "internal/SwitchingFunctionConstants.h"
+#include "internal/switching/CutoffAndStretch.h"
+#include "internal/switching/SwitchingFunctionConstants.h"
 #include <algorithm>
 #include <cmath>
 

@@ -1,7 +1,7 @@
 #ifndef OPENMM_COORDINATION_SWITCHINGFUNCTIONCONSTANTS_H_
 #define OPENMM_COORDINATION_SWITCHINGFUNCTIONCONSTANTS_H_
 
-#include "CoordinationForce.h"
+#include "SwitchingSettings.h"
 #include "internal/windowsExportCoordination.h"
 #include "lepton/ParsedExpression.h"
 #include <string>
@@ -52,12 +52,17 @@ struct OPENMM_EXPORT_COORDINATION SwitchingFunctionConstants {
     static constexpr double SquaredNearOneBand = 0.57;
 
     /**
-     * The constants of a force whose switching-function settings are valid (CoordinationForceImpl::resolve
-     * checks them, and the stretch these constants give). A Custom expression is parsed, and checked, here.
+     * Check a switching function's settings and return its constants: the one rule of every force (a
+     * CoordinationForce's or CoordinationNumberForce's pair function, a contact's, a MoreThan reduction's). An
+     * OpenMMException whose message starts with where ("CoordinationForce: ", "ContactMapForce: contact 3 (particles
+     * 4, 9): ") names a bad setting and what is allowed: r0 (at least 1e-300 nm), d0, dmax, the type's own parameters,
+     * a Custom expression (parsed here), a stretch that would multiply sigma by more than 1e6, and every constant
+     * that would overflow a double (the GPU platforms print them into kernel source, which has no spelling for
+     * infinity).
      */
-    static SwitchingFunctionConstants resolve(const CoordinationForce& force);
+    static SwitchingFunctionConstants resolve(const SwitchingSettings& settings, const std::string& where);
 
-    CoordinationForce::SwitchingFunction type = CoordinationForce::Rational;
+    CoordinationBiasForce::SwitchingFunction type = CoordinationBiasForce::Rational;
     double r0 = 0.3;                     ///< the user's r0 (nm)
     double d0 = 0.0;                     ///< nm
     double dmax = 0.0;                   ///< the effective cutoff (nm); infinity for none
@@ -93,7 +98,7 @@ struct OPENMM_EXPORT_COORDINATION SwitchingFunctionConstants {
     std::string customVariable;          ///< "x" or "x2" (Custom only)
     Lepton::ParsedExpression customValue, customDerivative;
     /** Whether sigma is a function of x2 = r^2/r0^2 (a Custom expression in x2: no d0, no clamp). */
-    bool isFunctionOfX2() const { return type == CoordinationForce::Custom && customVariable == "x2"; }
+    bool isFunctionOfX2() const { return type == CoordinationBiasForce::Custom && customVariable == "x2"; }
 };
 
 } // namespace CoordinationPlugin

@@ -1,10 +1,10 @@
 #ifndef OPENMM_COORDINATION_SWITCHINGFUNCTIONEVALUATOR_H_
 #define OPENMM_COORDINATION_SWITCHINGFUNCTIONEVALUATOR_H_
 
-#include "CoordinationForce.h"
-#include "internal/CutoffAndStretch.h"
-#include "internal/RationalSwitchingFunction.h"
-#include "internal/SwitchingFunctionConstants.h"
+#include "CoordinationBiasForce.h"
+#include "internal/switching/CutoffAndStretch.h"
+#include "internal/switching/RationalSwitchingFunction.h"
+#include "internal/switching/SwitchingFunctionConstants.h"
 #include "internal/windowsExportCoordination.h"
 #include "lepton/ExpressionProgram.h"
 #include <cmath>
@@ -35,7 +35,7 @@ public:
      */
     double evaluate(double r, double& dSigmaDr) const {
         const double value = cutoffAndStretch(*this, r, constants.dmax, constants.stretchFactor, constants.shift, dSigmaDr);
-        return (constants.type == CoordinationForce::Custom ? finiteOrNaN(value, dSigmaDr, r > 0.0) : value);
+        return (constants.type == CoordinationBiasForce::Custom ? finiteOrNaN(value, dSigmaDr, r > 0.0) : value);
     }
     /**
      * The SquaredDistance path: sigma at squared distance r2 (stretched; 0 beyond the cutoff) without a

@@ -1,0 +1,26 @@
+#ifndef COMMON_PER_ATOM_ARRAYS_H_
+#define COMMON_PER_ATOM_ARRAYS_H_
+
+#include "peratom/CommonPerAtomPlan.h"
+#include "openmm/common/ComputeArray.h"
+#include "openmm/common/ComputeContext.h"
+
+namespace CoordinationPlugin {
+
+/** The per-atom engine's device arrays (kernels/peratom), allocated and initialized once per build. */
+struct CommonPerAtomArrays {
+    void initialize(OpenMM::ComputeContext& cc, const CommonPerAtomPlan& plan);
+
+    // c per sorted row of A (64-bit fixed point: hi rows, then lo rows), c in A's order, the weights dE/dc per sorted
+    // row, each slot's sorted row (A, B), and {R_0, ..., E}.
+    OpenMM::ComputeArray numbersFixed, numberValues, numberWeights, rowOfSlotA, rowOfSlotB, numberResults;
+    // The finish's phases: per part the exact sum of c, the reductions' sums and the extremes' entries; the
+    // coefficients of the weights (3 per reduction, the parameter derivatives, the mean), the extremes' entries,
+    // and {energy finite, a weight not finite}.
+    OpenMM::ComputeArray numberPartialFixed, numberPartialSums, numberPartialIndices, numberCoefficients, numberIndices,
+        numberState;
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*COMMON_PER_ATOM_ARRAYS_H_*/

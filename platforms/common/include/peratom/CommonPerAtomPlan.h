@@ -1,0 +1,35 @@
+#ifndef COMMON_PER_ATOM_PLAN_H_
+#define COMMON_PER_ATOM_PLAN_H_
+
+#include "internal/energy/ResolvedEnergy.h"
+#include "internal/peratom/ResolvedPerAtom.h"
+#include "pairs/CommonPairPlan.h"
+#include "openmm/common/ComputeContext.h"
+
+namespace CoordinationPlugin {
+
+/**
+ * What the per-atom engine's GPU finish (kernels/peratom) builds, decided once from the resolved force and the pair
+ * traversal's plan: its phases' blocks over the entries of A and its reductions.
+ */
+struct CommonPerAtomPlan {
+    /** The finish's blocks: this many threads, one block per part of the entries (numParts) or one in all. */
+    static constexpr int BlockSize = 256;
+
+    /** energy: the energy of the reductions; pairs: the traversal's plan. */
+    static CommonPerAtomPlan create(const ResolvedPerAtom& perAtom, const ResolvedEnergy& energy,
+                                    const CommonPairPlan& pairs, OpenMM::ComputeContext& cc);
+
+    int numA = 0;                 // the entries (group A's slots)
+    int numB = 0;
+    int numReductions = 0;
+    int numParameterDerivatives = 0;
+    int numParts = 0;             // blocks of the phases over the entries (a partial sum each)
+    bool centred = false;         // a reduction of c_i - mean (an extra phase)
+    bool useDouble = false, mixedIsDouble = false;
+    bool fusedFinish = false;     // pass 1's last block runs every phase (the traversal's fused finish)
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*COMMON_PER_ATOM_PLAN_H_*/

@@ -1,0 +1,226 @@
+/**
+ * The per-atom engine's finish between its two pair passes (perAtomPairs.cc): computeNumberSums,
+ * computeCentredNumberSums (Moment only), computeNumbersEnergy, computeNumberWeights, addNumbersEnergy (or all of them
+ * in the last block of pass 1, FUSED_FINISH): c in A's order, the reductions, E and dE/dR (code generated on the host),
+ * and the weight w_i = dE/dc_i of each entry.
+ * Host defines: NUM_REDUCTIONS, NUMBERS_BLOCK_SIZE, NUMBER_PARTS, NUMBERS_MEAN_INDEX, NUMBERS_CENTRED. Host
+ * replacements: NUMBERS_ENTRY_*, NUMBERS_CENTRED_*, NUMBERS_COMBINE, NUMBERS_ENERGY, NUMBERS_STORE, NUMBERS_WEIGHT,
+ * NUMBERS_ADD_PARAMETER_DERIVATIVES (CommonPerAtomProgram).
+ */
+
+/** The mean of c, from the parts' exact fixed-point sums (every thread gets it). */
+DEVICE mixed numbersMean(GLOBAL const mm_long* RESTRICT partialFixed, int numParts, LOCAL_ARG volatile mm_long* longTemp) {
+    mm_long hi, lo;
+    fixedPartialsOverBlock(partialFixed, numParts, &hi, &lo, longTemp);
+    return fixedToNumber(hi, lo) / (mixed) NUM_A;
+}
+
+/**
+ * The finish of pass 1 runs in phases over the entries of A (in A's order): each of the entry phases by one block
+ * on part `part` of numParts (entries index, index + stride, ...: a thread always handles the same entries), the
+ * others by one block.
+ * 1. numbersEntrySums: c_i from the fixed-point rows (cleared for the next evaluation; NaN where a position was
+ *    not finite) into numberValues; per part, the exact sum of c (partialFixed), each reduction's sum of term(c_i)
+ *    and each extreme's best entry (partialSums, partialIndices).
+ * 2. numbersCentredSums (Moment only): per part, term(c_i - mean) and term'(c_i - mean).
+ * 3. numbersEnergy: the parts in a fixed order, the reductions (numberResults), E, dE/dR and the parameter
+ *    derivatives; what the weights need in numberCoefficients, numberIndices and numberState[0] (finite).
+ * 4. numbersWeights: w_i per sorted row; numberState[1] = 1 where one is not finite.
+ * 5. numbersAddEnergy: E (NaN, and every weight 0, where there is no finite answer) into the energy buffer.
+ * Every sum has a fixed order, so the results do not depend on the slots' sorted order.
+ */
+#define NUMBERS_TEMPS LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG volatile mm_long* longTemp, \
+        LOCAL_ARG volatile int* indexTemp
+#define NUMBERS_TEMP_ARGS reduceTemp, longTemp, indexTemp
+
+DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOBAL mm_long* RESTRICT numbersFixed,
+        GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL mixed* RESTRICT numberValues, GLOBAL mm_long* RESTRICT partialFixed,
+        GLOBAL mixed* RESTRICT partialSums, GLOBAL int* RESTRICT partialIndices, bool nonFinitePositions, NUMBERS_TEMPS) {
+    GLOBAL volatile mm_long* fixed = numbersFixed;
+    mm_long hiSum = 0, loSum = 0;
+    NUMBERS_ENTRY_DECLARE
+    for (int i = index; i < NUM_A; i += stride) {
+        const int row = rowOfSlotA[i];
+        const mm_long hi = fixed[row], lo = fixed[row + NUM_A];
+        fixed[row] = 0;
+        fixed[row + NUM_A] = 0;
+        hiSum += hi;
+        loSum += lo;
+        const mixed c = (nonFinitePositions ? NOT_A_NUMBER_MIXED : fixedToNumber(hi, lo));
+        numberValues[i] = c;
+        NUMBERS_ENTRY_ACCUMULATE
+    }
+    hiSum = longSumOverBlock(hiSum, longTemp);
+    loSum = longSumOverBlock(loSum, longTemp);
+    if (LOCAL_ID == 0) {
+        partialFixed[2 * part] = hiSum;
+        partialFixed[2 * part + 1] = loSum;
+    }
+    NUMBERS_ENTRY_REDUCE
+}
+
+#ifdef NUMBERS_CENTRED
+DEVICE void numbersCentredSums(int index, int stride, int part, int numParts, GLOBAL const mixed* RESTRICT numberValues,
+        GLOBAL const mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums, NUMBERS_TEMPS) {
+    const mixed mean = numbersMean(partialFixed, numParts, longTemp);
+    NUMBERS_CENTRED_DECLARE
+    for (int i = index; i < NUM_A; i += stride) {
+        const mixed v = numberValues[i] - mean;
+        NUMBERS_CENTRED_ACCUMULATE
+    }
+    NUMBERS_CENTRED_REDUCE
+}
+#endif
+
+DEVICE void numbersEnergy(int numParts, GLOBAL const mm_long* RESTRICT partialFixed,
+        GLOBAL const mixed* RESTRICT partialSums, GLOBAL const int* RESTRICT partialIndices,
+        GLOBAL const mixed* RESTRICT globals, GLOBAL mixed* RESTRICT numberResults,
+        GLOBAL mixed* RESTRICT numberCoefficients, GLOBAL int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState,
+        bool nonFinitePositions, NUMBERS_TEMPS) {
+    GLOBAL volatile const mixed* partial = partialSums;
+    GLOBAL volatile const int* partialIndex = partialIndices;
+    const mixed mean = numbersMean(partialFixed, numParts, longTemp);
+    // The reductions' sums (numberSum<q>, numberDerivativeSum<q>; extreme: numberExtreme<q>, the entry).
+    NUMBERS_COMBINE
+    // The reductions (numberReduction<q>), E, dE/dR (numberEnergyDerivative<q>), the parameter derivatives, and
+    // finite, the same in every thread.
+    NUMBERS_ENERGY
+    if (LOCAL_ID == 0) {
+        numberResults[NUM_REDUCTIONS] = energy;
+        numberCoefficients[NUMBERS_MEAN_INDEX] = mean;
+        numberState[0] = (finite ? 1 : 0);
+        NUMBERS_STORE
+    }
+}
+
+DEVICE void numbersWeights(int index, int stride, GLOBAL const mixed* RESTRICT numberValues,
+        GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL real* RESTRICT numberWeights,
+        GLOBAL const mixed* RESTRICT numberCoefficients, GLOBAL const int* RESTRICT numberIndices,
+        GLOBAL int* RESTRICT numberState) {
+    GLOBAL volatile const mixed* coefficients = numberCoefficients;
+    const bool finite = ((GLOBAL volatile const int*) numberState)[0] != 0;
+    const mixed mean = coefficients[NUMBERS_MEAN_INDEX];
+    bool notFinite = false;
+    for (int i = index; i < NUM_A; i += stride) {
+        const mixed c = numberValues[i];
+        mixed w = 0;
+        if (finite) {
+            NUMBERS_WEIGHT
+        }
+        const real weight = (real) w;
+        notFinite = notFinite || !REAL_IS_FINITE(weight);
+        numberWeights[rowOfSlotA[i]] = weight;
+    }
+    if (notFinite)
+        numberState[1] = 1;
+}
+
+DEVICE void numbersAddEnergy(GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL real* RESTRICT numberWeights,
+        GLOBAL mixed* RESTRICT numberResults, GLOBAL const mixed* RESTRICT numberCoefficients,
+        GLOBAL int* RESTRICT numberState, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy DERIVATIVE_PARAMS) {
+    GLOBAL volatile int* state = numberState;
+    const bool energyFinite = state[0] != 0;
+    const bool finite = energyFinite && state[1] == 0;
+    if (energyFinite && !finite)
+        for (int i = LOCAL_ID; i < NUM_A; i += LOCAL_SIZE)
+            numberWeights[rowOfSlotA[i]] = 0;
+    SYNC_THREADS;
+    if (LOCAL_ID == 0) {
+        GLOBAL volatile const mixed* coefficients = numberCoefficients;
+        const mixed energy = (finite ? ((GLOBAL volatile mixed*) numberResults)[NUM_REDUCTIONS] : NOT_A_NUMBER_MIXED);
+        numberResults[NUM_REDUCTIONS] = energy;
+        if (addEnergy) {
+            energyBuffer[0] += energy;
+            NUMBERS_ADD_PARAMETER_DERIVATIVES
+        }
+        state[1] = 0;
+    }
+}
+
+/** Phases 1 and 2 (numberParts blocks). With the neighbour list the first also restarts pass 2's work counter. */
+KERNEL void computeNumberSums(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
+        GLOBAL mixed* RESTRICT numberValues, GLOBAL mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums,
+        GLOBAL int* RESTRICT partialIndices, GLOBAL const int* RESTRICT nonFiniteFlags, int parity,
+        GLOBAL int* RESTRICT listState) {
+    LOCAL volatile mixed reduceTemp[NUMBERS_BLOCK_SIZE];
+    LOCAL volatile mm_long longTemp[NUMBERS_BLOCK_SIZE];
+    LOCAL volatile int indexTemp[NUMBERS_BLOCK_SIZE];
+#ifdef USE_NEIGHBOR_LIST
+    if (GLOBAL_ID == 0)
+        listState[LIST_STATE_NEXT_ITEM] = 0;
+#endif
+    numbersEntrySums(GLOBAL_ID, GLOBAL_SIZE, GROUP_ID, NUM_GROUPS, numbersFixed, rowOfSlotA, numberValues, partialFixed,
+                     partialSums, partialIndices, nonFiniteFlags[parity] != 0, NUMBERS_TEMP_ARGS);
+}
+
+#ifdef NUMBERS_CENTRED
+KERNEL void computeCentredNumberSums(GLOBAL const mixed* RESTRICT numberValues, GLOBAL const mm_long* RESTRICT partialFixed,
+        GLOBAL mixed* RESTRICT partialSums) {
+    LOCAL volatile mixed reduceTemp[NUMBERS_BLOCK_SIZE];
+    LOCAL volatile mm_long longTemp[NUMBERS_BLOCK_SIZE];
+    LOCAL volatile int indexTemp[NUMBERS_BLOCK_SIZE];
+    numbersCentredSums(GLOBAL_ID, GLOBAL_SIZE, GROUP_ID, NUM_GROUPS, numberValues, partialFixed, partialSums,
+                       NUMBERS_TEMP_ARGS);
+}
+#endif
+
+/** Phase 3 (one block). */
+KERNEL void computeNumbersEnergy(GLOBAL const mm_long* RESTRICT partialFixed, GLOBAL const mixed* RESTRICT partialSums,
+        GLOBAL const int* RESTRICT partialIndices, GLOBAL const mixed* RESTRICT globals,
+        GLOBAL mixed* RESTRICT numberResults, GLOBAL mixed* RESTRICT numberCoefficients,
+        GLOBAL int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState, GLOBAL const int* RESTRICT nonFiniteFlags,
+        int parity) {
+    LOCAL volatile mixed reduceTemp[NUMBERS_BLOCK_SIZE];
+    LOCAL volatile mm_long longTemp[NUMBERS_BLOCK_SIZE];
+    LOCAL volatile int indexTemp[NUMBERS_BLOCK_SIZE];
+    numbersEnergy(NUMBER_PARTS, partialFixed, partialSums, partialIndices, globals, numberResults, numberCoefficients,
+                  numberIndices, numberState, nonFiniteFlags[parity] != 0, NUMBERS_TEMP_ARGS);
+}
+
+/** Phase 4 (numberParts blocks). */
+KERNEL void computeNumberWeights(GLOBAL const mixed* RESTRICT numberValues, GLOBAL const int* RESTRICT rowOfSlotA,
+        GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT numberCoefficients,
+        GLOBAL const int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState) {
+    numbersWeights(GLOBAL_ID, GLOBAL_SIZE, numberValues, rowOfSlotA, numberWeights, numberCoefficients, numberIndices,
+                   numberState);
+}
+
+/** Phase 5 (one block). */
+KERNEL void addNumbersEnergy(GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL real* RESTRICT numberWeights,
+        GLOBAL mixed* RESTRICT numberResults, GLOBAL const mixed* RESTRICT numberCoefficients,
+        GLOBAL int* RESTRICT numberState, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy DERIVATIVE_PARAMS) {
+    numbersAddEnergy(rowOfSlotA, numberWeights, numberResults, numberCoefficients, numberState, energyBuffer, addEnergy
+                     DERIVATIVE_ARGS);
+}
+
+#ifdef FUSED_FINISH
+/** Pass 1's last block does every phase (small forces on CUDA; see finishInLastBlock). */
+DEVICE void finishNumbersInLastBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
+        GLOBAL mixed* RESTRICT numberValues, GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT globals,
+        GLOBAL mixed* RESTRICT numberResults, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
+        GLOBAL mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums, GLOBAL int* RESTRICT partialIndices,
+        GLOBAL mixed* RESTRICT numberCoefficients, GLOBAL int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState,
+        GLOBAL unsigned int* RESTRICT blocksDone, GLOBAL const int* RESTRICT nonFiniteFlags, int parity, NUMBERS_TEMPS,
+        LOCAL_ARG int* isLast DERIVATIVE_PARAMS) {
+    if (!lastBlockToArrive(blocksDone, isLast))
+        return;
+    const bool nonFinitePositions = ((GLOBAL volatile const int*) nonFiniteFlags)[parity] != 0;
+    numbersEntrySums(LOCAL_ID, LOCAL_SIZE, 0, 1, numbersFixed, rowOfSlotA, numberValues, partialFixed, partialSums,
+                     partialIndices, nonFinitePositions, NUMBERS_TEMP_ARGS);
+    SYNC_THREADS;
+#ifdef NUMBERS_CENTRED
+    numbersCentredSums(LOCAL_ID, LOCAL_SIZE, 0, 1, numberValues, partialFixed, partialSums, NUMBERS_TEMP_ARGS);
+    SYNC_THREADS;
+#endif
+    numbersEnergy(1, partialFixed, partialSums, partialIndices, globals, numberResults, numberCoefficients, numberIndices,
+                  numberState, nonFinitePositions, NUMBERS_TEMP_ARGS);
+    SYNC_THREADS;
+    numbersWeights(LOCAL_ID, LOCAL_SIZE, numberValues, rowOfSlotA, numberWeights, numberCoefficients, numberIndices,
+                   numberState);
+    SYNC_THREADS;
+    numbersAddEnergy(rowOfSlotA, numberWeights, numberResults, numberCoefficients, numberState, energyBuffer, addEnergy
+                     DERIVATIVE_ARGS);
+    if (LOCAL_ID == 0)
+        *blocksDone = 0;
+}
+#endif

@@ -1,0 +1,97 @@
+#include "peratom/CommonCalcCoordinationNumberForceKernel.h"
+#include "pairs/CommonPairTraversal.h"
+#include "peratom/CommonPerAtomBody.h"
+#include "openmm/common/ContextSelector.h"
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+using std::string;
+using std::vector;
+
+struct CommonCalcCoordinationNumberForceKernel::Built {
+    Built(ComputeContext& cc, const ResolvedCoordinationNumberForce& force, bool hasWarpShuffles) : body(force, energy) {
+        energy.initialize(cc, force.energy, "coordination");
+        traversal.reset(new CommonPairTraversal(cc, force, body, energy, hasWarpShuffles));
+    }
+    CommonEnergyArrays energy;
+    CommonPerAtomBody body;
+    std::unique_ptr<CommonPairTraversal> traversal;
+};
+
+CommonCalcCoordinationNumberForceKernel::CommonCalcCoordinationNumberForceKernel(const string& name,
+                                                                                 const Platform& platform,
+                                                                                 ComputeContext& cc, bool hasWarpShuffles)
+    : CalcCoordinationNumberForceKernel(name, platform), CommonBiasKernelBase(cc, "CoordinationNumberForce"),
+      hasWarpShuffles(hasWarpShuffles) {}
+
+CommonCalcCoordinationNumberForceKernel::~CommonCalcCoordinationNumberForceKernel() {}
+
+void CommonCalcCoordinationNumberForceKernel::initialize(const System& system,
+                                                         const ResolvedCoordinationNumberForce& force) {
+    ContextSelector selector(cc);
+    initializeBase(force.energy);
+    build(force);
+}
+
+void CommonCalcCoordinationNumberForceKernel::build(const ResolvedCoordinationNumberForce& force) {
+    // Built afresh and swapped in only when complete: if anything throws, the previous build stays.
+    std::unique_ptr<Built> next(new Built(cc, force, hasWarpShuffles));
+    built = std::move(next);
+    startBuild();
+    followAtomOrder();
+}
+
+SwitchingPath CommonCalcCoordinationNumberForceKernel::getSwitchingPath() const {
+    return built->traversal->getSwitchingPath();
+}
+
+void CommonCalcCoordinationNumberForceKernel::followAtomOrder() {
+    if (!built)
+        return;
+    ContextSelector selector(cc);
+    built->traversal->followAtomOrder();
+}
+
+void CommonCalcCoordinationNumberForceKernel::launch(bool computeForces, bool addEnergy) {
+    CommonPairTraversal& traversal = *built->traversal;
+    CommonPerAtomBody& body = built->body;
+    ComputeKernel& pairKernel = traversal.getKernels().pairKernel;
+    const int parity = traversal.prepare(false, addEnergy);
+    body.setPass(pairKernel, 1);
+    traversal.runPairKernel();
+    body.finish(parity, addEnergy);
+    if (computeForces) {
+        body.setPass(pairKernel, 2);
+        traversal.setPairArguments(true, false);
+        traversal.runPairKernel();
+        traversal.finish(false, true, parity);
+    }
+    traversal.endEvaluation();
+}
+
+double CommonCalcCoordinationNumberForceKernel::execute(ContextImpl& context, bool includeForces, bool includeEnergy) {
+    ContextSelector selector(cc);
+    beginEvaluation(context, built->energy, true);
+    launch(includeForces, true);
+    return 0.0; // the energy was added to the context's energy buffer on the device
+}
+
+void CommonCalcCoordinationNumberForceKernel::getCollectiveVariableValues(ContextImpl& context, vector<double>& values) {
+    ContextSelector selector(cc);
+    beginEvaluation(context, built->energy, false);
+    launch(false, false);
+    downloadMixed(built->body.getArrays().numberResults, built->body.getPlan().numReductions, values);
+}
+
+void CommonCalcCoordinationNumberForceKernel::getPerAtomValues(ContextImpl& context, vector<double>& values) {
+    ContextSelector selector(cc);
+    beginEvaluation(context, built->energy, false);
+    launch(false, false);
+    downloadMixed(built->body.getArrays().numberValues, built->body.getPlan().numA, values);
+}
+
+void CommonCalcCoordinationNumberForceKernel::copyParametersToContext(ContextImpl& context,
+                                                                      const ResolvedCoordinationNumberForce& force) {
+    ContextSelector selector(cc);
+    build(force);
+}

@@ -1,0 +1,34 @@
+#include "peratom/CommonPerAtomArrays.h"
+#include <algorithm>
+#include <vector>
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+using std::vector;
+
+void CommonPerAtomArrays::initialize(ComputeContext& cc, const CommonPerAtomPlan& plan) {
+    const int numA = plan.numA, numB = plan.numB;
+    const int mixedSize = (plan.mixedIsDouble ? sizeof(double) : sizeof(float));
+    const int realSize = (plan.useDouble ? sizeof(double) : sizeof(float));
+    numbersFixed.initialize<long long>(cc, 2 * std::max(numA, 1), "coordinationNumbersFixed");
+    numbersFixed.upload(vector<long long>(numbersFixed.getSize(), 0));
+    numberValues.initialize(cc, std::max(numA, 1), mixedSize, "coordinationNumberValues");
+    numberWeights.initialize(cc, std::max(numA, 1), realSize, "coordinationNumberWeights");
+    vector<int> identity(std::max({numA, numB, 1}));
+    for (int i = 0; i < (int) identity.size(); i++)
+        identity[i] = i;
+    rowOfSlotA.initialize<int>(cc, std::max(numA, 1), "coordinationRowOfSlotA");
+    rowOfSlotA.upload(vector<int>(identity.begin(), identity.begin() + rowOfSlotA.getSize()));
+    rowOfSlotB.initialize<int>(cc, std::max(numB, 1), "coordinationRowOfSlotB");
+    rowOfSlotB.upload(vector<int>(identity.begin(), identity.begin() + rowOfSlotB.getSize()));
+    numberResults.initialize(cc, plan.numReductions + 1, mixedSize, "coordinationNumberResults");
+    const int parts = plan.numParts, reductions = std::max(plan.numReductions, 1);
+    numberPartialFixed.initialize<long long>(cc, 2 * parts, "coordinationNumberPartialFixed");
+    numberPartialSums.initialize(cc, 2 * reductions * parts, mixedSize, "coordinationNumberPartialSums");
+    numberPartialIndices.initialize<int>(cc, reductions * parts, "coordinationNumberPartialIndices");
+    numberCoefficients.initialize(cc, 3 * reductions + plan.numParameterDerivatives + 1, mixedSize,
+                                  "coordinationNumberCoefficients");
+    numberIndices.initialize<int>(cc, reductions, "coordinationNumberIndices");
+    numberState.initialize<int>(cc, 2, "coordinationNumberState");
+    numberState.upload(vector<int>(2, 0));
+}

@@ -1,0 +1,47 @@
+#include "peratom/CommonPerAtomBody.h"
+#include "CoordinationKernelSources.h"
+#include "peratom/CommonPerAtomProgram.h"
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+using std::map;
+using std::string;
+
+CommonPerAtomBody::CommonPerAtomBody(const ResolvedCoordinationNumberForce& force, CommonEnergyArrays& energy)
+    : perAtom(force.perAtom), energyOfReductions(force.energy), energy(energy) {}
+
+void CommonPerAtomBody::initialize(ComputeContext& cc, const CommonPairPlan& pairs) {
+    plan = CommonPerAtomPlan::create(perAtom, energyOfReductions, pairs, cc);
+    arrays.initialize(cc, plan);
+}
+
+string CommonPerAtomBody::addToProgram(ComputeContext& cc, const CommonPairPlan& pairs, map<string, string>& defines,
+                                       map<string, string>& replacements) {
+    CommonPerAtomProgram::addToProgram(cc, plan, perAtom, energyOfReductions, defines, replacements);
+    return CoordinationKernelSources::perAtomPairs + CoordinationKernelSources::perAtomFinish;
+}
+
+void CommonPerAtomBody::addPairKernelArgs(CommonKernelArguments& args) {
+    passArg = args.add(1);
+    args.add(arrays.numbersFixed, arrays.numberWeights, arrays.rowOfSlotA, arrays.numberValues, arrays.numberResults,
+             arrays.numberPartialFixed, arrays.numberPartialSums, arrays.numberPartialIndices,
+             arrays.numberCoefficients, arrays.numberIndices, arrays.numberState);
+}
+
+void CommonPerAtomBody::addGatherArgs(CommonKernelArguments& args, bool groupB) {
+    args.add(groupB ? arrays.rowOfSlotB : arrays.rowOfSlotA);
+}
+
+void CommonPerAtomBody::createKernels(ComputeContext& cc, ComputeProgram& program, const CommonPairPlan& pairs,
+                                      CommonPairArrays& pairArrays) {
+    kernels.create(cc, program, plan, arrays, pairArrays, energy);
+}
+
+void CommonPerAtomBody::setPass(ComputeKernel& pairKernel, int pass) {
+    pairKernel->setArg(passArg, pass);
+}
+
+void CommonPerAtomBody::finish(int parity, bool addEnergy) {
+    if (!plan.fusedFinish)
+        kernels.run(plan, parity, addEnergy);
+}

@@ -1,0 +1,109 @@
+#ifndef CPU_COORDINATION_KERNELS_H_
+#define CPU_COORDINATION_KERNELS_H_
+
+#include "CoordinationKernels.h"
+#include "CpuPairEngine.h"
+#include "internal/contactmap/ContactMapHostEvaluator.h"
+#include "internal/energy/EnergyEvaluator.h"
+#include "internal/peratom/PerAtomReductions.h"
+#include "openmm/Vec3.h"
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+/* The CPU platform's kernels, one per force (the sources in src/, one per kernel). */
+
+namespace CoordinationPlugin {
+
+/**
+ * The CPU platform's CoordinationForce kernel: s = the sum over the pairs of sigma(r), in one pass of the pair
+ * engine (CpuPairEngine, whose comment gives the work items, the dispatch and the minimum image) with the term
+ * CpuSwitchSumTerm; s is summed per work item and the items' sums added in item order, so it is the same for any
+ * number of threads, and its gradient is taken in the same pass. E(s) and dE/ds come from the EnergyEvaluator.
+ */
+class CpuCalcCoordinationForceKernel : public CalcCoordinationForceKernel {
+public:
+    CpuCalcCoordinationForceKernel(const std::string& name, const OpenMM::Platform& platform)
+        : CalcCoordinationForceKernel(name, platform) {}
+    void initialize(const OpenMM::System& system, const ResolvedCoordinationForce& force) override;
+    double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
+    /** {s} */
+    void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
+    long long getNumCandidatePairs(OpenMM::ContextImpl& context) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) override;
+    SwitchingPath getSwitchingPath() const override { return engine.getSwitchingPath(); }
+
+private:
+    /** s at the positions (NaN for a non-finite coordinate); with computeGradient, ds/dx in the engine. */
+    double computeCoordination(OpenMM::ContextImpl& context, bool computeGradient);
+    CpuPairEngine engine;
+    EnergyEvaluator energy;
+};
+
+/**
+ * The CPU platform's CoordinationNumberForce kernel: the per-atom engine's steps (ResolvedPerAtom) on the pair engine
+ * (CpuPairEngine, whose comment gives the work items, the dispatch and the minimum image), in two passes over the
+ * same work items with the term CpuCoordinationNumberTerm: the coordination numbers c of A's entries (per-thread
+ * buffers summed in thread order; an atom listed more than once in A takes its first entry's number in every entry,
+ * the same sum that another order of the pairs would round differently), then PerAtomReductions gives the
+ * reductions, the energy and each entry's weight dE/dc, then the forces of the weighted pair terms (per-thread
+ * gradient buffers summed in thread order). A non-finite coordinate gives NaN numbers, a NaN energy and no force.
+ */
+class CpuCalcCoordinationNumberForceKernel : public CalcCoordinationNumberForceKernel {
+public:
+    CpuCalcCoordinationNumberForceKernel(const std::string& name, const OpenMM::Platform& platform)
+        : CalcCoordinationNumberForceKernel(name, platform) {}
+    void initialize(const OpenMM::System& system, const ResolvedCoordinationNumberForce& force) override;
+    double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
+    /** The reductions' values. */
+    void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
+    void getPerAtomValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationNumberForce& force) override;
+    SwitchingPath getSwitchingPath() const override { return engine.getSwitchingPath(); }
+
+private:
+    void setParameters(const ResolvedCoordinationNumberForce& force);
+    /** c of A's entries in group order (all NaN for a non-finite position). */
+    void computeNumbers(OpenMM::ContextImpl& context, std::vector<double>& numbers);
+    /** The gradient of the weights' pair terms in the engine (after computeNumbers). */
+    void computeNumberGradient(OpenMM::ContextImpl& context, const std::vector<double>& weights);
+    /** One pass over the prepared work items (Forces: the gradient of the weighted terms; else the numbers). */
+    template <bool Forces>
+    void runNumberPass(OpenMM::ContextImpl& context);
+
+    CpuPairEngine engine;
+    PerAtomReductions reductions;
+    double rPower = 0.0;                            // p of the pair term sigma(r) r^p
+    std::vector<double> entryWeights;               // dE/dc over A's entries, in entry order
+    std::vector<std::pair<int, int>> repeatedSlots; // (slot of A, the earlier slot of the same atom)
+};
+
+/**
+ * The CPU platform's ContactMapForce kernel: the Reference platform's evaluation (ContactMapHostEvaluator) with the
+ * contacts split into fixed ranges run on OpenMM's thread pool. Each contact's value and gradient are written to its
+ * own slot, and the sums and forces are then taken in contact order, so the results are bitwise the Reference
+ * platform's, for any number of threads.
+ */
+class CpuCalcContactMapForceKernel : public CalcContactMapForceKernel {
+public:
+    CpuCalcContactMapForceKernel(const std::string& name, const OpenMM::Platform& platform)
+        : CalcContactMapForceKernel(name, platform) {}
+    void initialize(const OpenMM::System& system, const ResolvedContactMap& force) override;
+    double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
+    void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
+    void getContactValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedContactMap& force) override;
+
+private:
+    /** As ReferenceCalcContactMapForceKernel::computeContacts, on the thread pool. */
+    bool computeContacts(OpenMM::ContextImpl& context, std::vector<double>& values,
+                         std::vector<OpenMM::Vec3>* gradients);
+    std::unique_ptr<ContactMapHostEvaluator> evaluator;
+    std::vector<OpenMM::Vec3> memberStorage, gradientStorage;
+    std::vector<double> valueStorage;
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*CPU_COORDINATION_KERNELS_H_*/

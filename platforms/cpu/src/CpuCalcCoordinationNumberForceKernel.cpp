@@ -1,0 +1,107 @@
+#include "CpuCoordinationKernels.h"
+#include "CpuCoordinationNumberTerm.h"
+#include "openmm/cpu/CpuPlatform.h"
+#include "openmm/internal/ContextImpl.h"
+#include "openmm/reference/ReferencePlatform.h"
+#include <algorithm>
+#include <limits>
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+using std::vector;
+
+void CpuCalcCoordinationNumberForceKernel::initialize(const System& system,
+                                                      const ResolvedCoordinationNumberForce& force) {
+    setParameters(force);
+}
+
+void CpuCalcCoordinationNumberForceKernel::copyParametersToContext(ContextImpl& context,
+                                                                   const ResolvedCoordinationNumberForce& force) {
+    setParameters(force);
+}
+
+void CpuCalcCoordinationNumberForceKernel::setParameters(const ResolvedCoordinationNumberForce& force) {
+    engine.setGroups(force);
+    reductions = PerAtomReductions(force);
+    rPower = force.perAtom.rPower;
+    repeatedSlots.clear();
+    vector<int> firstSlot(force.uniqueParticles.size(), -1);
+    for (int slot = 0; slot < (int) force.groupA.size(); slot++) {
+        int& first = firstSlot[force.uniqueA[slot]];
+        if (first < 0)
+            first = slot;
+        else
+            repeatedSlots.push_back({slot, first});
+    }
+}
+
+template <bool Forces>
+void CpuCalcCoordinationNumberForceKernel::runNumberPass(ContextImpl& context) {
+    ThreadPool& threads = CpuPlatform::getPlatformData(context).threads;
+    const ResolvedPairGroups& groups = engine.getGroups();
+    const bool self = (groups.mode == PairSwitchingForce::Self);
+    // Oriented pairs matter where the minimum image can meet a half-box tie: Self's forces in a periodic box.
+    const bool oriented = (Forces && self && groups.periodic);
+    withForms(engine, context, [&](const auto& sigma, const auto& image) {
+        using Sigma = std::decay_t<decltype(sigma)>;
+        using Image = std::decay_t<decltype(image)>;
+        // The power is a template argument only where the vectorized loop could run (it takes p = 0).
+        constexpr bool SimdForms = (Sigma::Simd && Image::Simd);
+        withFlags(
+            [&](auto selfPairs, auto orientedPairs, auto withPower) {
+                constexpr bool Self = decltype(selfPairs)::value;
+                using Term = CpuCoordinationNumberTerm<Forces, Self, Forces && Self && decltype(orientedPairs)::value,
+                                                       SimdForms && decltype(withPower)::value>;
+                runPass(engine, threads, Term{rPower, entryWeights.data()}, sigma, image);
+            },
+            self, oriented, SimdForms && rPower != 0.0);
+    });
+}
+
+void CpuCalcCoordinationNumberForceKernel::computeNumbers(ContextImpl& context, vector<double>& numbers) {
+    const int sizeA = engine.getGroups().groupA.size();
+    if (!engine.prepare(context)) {
+        numbers.assign(sizeA, std::numeric_limits<double>::quiet_NaN());
+        return;
+    }
+    runNumberPass<false>(context);
+    const CpuCoordinationEntries& entriesA = engine.getEntriesA();
+    const vector<double>& entryNumbers = engine.getEntryValues();
+    numbers.resize(sizeA);
+    for (int e = 0; e < sizeA; e++)
+        numbers[(int) entriesA.slot[e]] = entryNumbers[e];
+    for (const std::pair<int, int>& repeated : repeatedSlots)
+        numbers[repeated.first] = numbers[repeated.second];
+}
+
+void CpuCalcCoordinationNumberForceKernel::computeNumberGradient(ContextImpl& context, const vector<double>& weights) {
+    const CpuCoordinationEntries& entriesA = engine.getEntriesA();
+    const int sizeA = entriesA.size();
+    entryWeights.resize(sizeA);
+    for (int e = 0; e < sizeA; e++)
+        entryWeights[e] = weights[(int) entriesA.slot[e]];
+    runNumberPass<true>(context);
+}
+
+double CpuCalcCoordinationNumberForceKernel::execute(ContextImpl& context, bool includeForces, bool includeEnergy) {
+    ReferencePlatform::PlatformData& data = *static_cast<ReferencePlatform::PlatformData*>(context.getPlatformData());
+    vector<double> numbers, weights;
+    computeNumbers(context, numbers);
+    const double energy = reductions.evaluateEnergy(context, numbers, weights, data.energyParameterDerivatives);
+    // No weight: no force (also where the energy is not finite, or a position).
+    if (includeForces && std::any_of(weights.begin(), weights.end(), [](double w) { return w != 0.0; })) {
+        computeNumberGradient(context, weights);
+        engine.applyGradient(*data.forces, 1.0);
+    }
+    return energy;
+}
+
+void CpuCalcCoordinationNumberForceKernel::getPerAtomValues(ContextImpl& context, vector<double>& values) {
+    computeNumbers(context, values);
+}
+
+void CpuCalcCoordinationNumberForceKernel::getCollectiveVariableValues(ContextImpl& context, vector<double>& values) {
+    vector<double> numbers;
+    computeNumbers(context, numbers);
+    reductions.evaluate(numbers, values);
+}

@@ -1,0 +1,92 @@
+#ifndef REFERENCE_COORDINATION_KERNELS_H_
+#define REFERENCE_COORDINATION_KERNELS_H_
+
+#include "CoordinationKernels.h"
+#include "ReferencePerAtomEngine.h"
+#include "internal/contactmap/ContactMapHostEvaluator.h"
+#include "internal/energy/EnergyEvaluator.h"
+#include "internal/peratom/PerAtomReductions.h"
+#include "internal/switching/SwitchingFunctionEvaluator.h"
+#include "openmm/Vec3.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+/* The Reference platform's kernels, one per force (the sources in src/, one per kernel). */
+
+namespace CoordinationPlugin {
+
+/**
+ * The Reference platform's CoordinationForce kernel: a plain double-precision loop over the pairs
+ * (ReferencePairLoop), the oracle the other platforms are tested against.
+ */
+class ReferenceCalcCoordinationForceKernel : public CalcCoordinationForceKernel {
+public:
+    ReferenceCalcCoordinationForceKernel(const std::string& name, const OpenMM::Platform& platform)
+        : CalcCoordinationForceKernel(name, platform) {}
+    void initialize(const OpenMM::System& system, const ResolvedCoordinationForce& force) override;
+    double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
+    void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
+    long long getNumCandidatePairs(OpenMM::ContextImpl& context) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationForce& force) override;
+    /** Always Distance: the oracle evaluates sigma(r) as defined, whatever the resolved path. */
+    SwitchingPath getSwitchingPath() const override { return SwitchingPath::Distance; }
+
+private:
+    void setParameters(const ResolvedCoordinationForce& force);
+    /** s at the positions; if gradient is not null, ds/dx of every member (particles, then centres) is added to it. */
+    double computeCoordination(OpenMM::ContextImpl& context, std::vector<OpenMM::Vec3>* gradient) const;
+    std::unique_ptr<ResolvedCoordinationForce> resolved;
+    std::unique_ptr<SwitchingFunctionEvaluator> switchingFunction;
+    EnergyEvaluator energy;
+    std::vector<OpenMM::Vec3> gradient;
+};
+
+/**
+ * The Reference platform's CoordinationNumberForce kernel: the per-atom engine's steps (ReferencePerAtomEngine)
+ * and the reductions and energy of their numbers (PerAtomReductions), the oracle of the other platforms.
+ */
+class ReferenceCalcCoordinationNumberForceKernel : public CalcCoordinationNumberForceKernel {
+public:
+    ReferenceCalcCoordinationNumberForceKernel(const std::string& name, const OpenMM::Platform& platform)
+        : CalcCoordinationNumberForceKernel(name, platform) {}
+    void initialize(const OpenMM::System& system, const ResolvedCoordinationNumberForce& force) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationNumberForce& force) override;
+    double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
+    void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
+    void getPerAtomValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
+    /** Always Distance: the oracle evaluates sigma(r) as defined, whatever the resolved path. */
+    SwitchingPath getSwitchingPath() const override { return SwitchingPath::Distance; }
+
+private:
+    std::unique_ptr<ReferencePerAtomEngine> engine;
+    PerAtomReductions reductions;
+};
+
+/**
+ * The Reference platform's ContactMapForce kernel: one double-precision loop over the contacts
+ * (ContactMapHostEvaluator), the oracle the other platforms are tested against.
+ */
+class ReferenceCalcContactMapForceKernel : public CalcContactMapForceKernel {
+public:
+    ReferenceCalcContactMapForceKernel(const std::string& name, const OpenMM::Platform& platform)
+        : CalcContactMapForceKernel(name, platform) {}
+    void initialize(const OpenMM::System& system, const ResolvedContactMap& force) override;
+    double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
+    void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
+    void getContactValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedContactMap& force) override;
+
+private:
+    /**
+     * Every contact's value, and with gradients its dcoord/dx of the second member, at the context's positions; false
+     * (values all NaN) where a used coordinate is not finite.
+     */
+    bool computeContacts(OpenMM::ContextImpl& context, std::vector<double>& values, std::vector<OpenMM::Vec3>* gradients);
+    std::unique_ptr<ContactMapHostEvaluator> evaluator;
+    std::vector<OpenMM::Vec3> memberStorage;
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*REFERENCE_COORDINATION_KERNELS_H_*/
