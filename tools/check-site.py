@@ -37,7 +37,10 @@ WINDOW = (1280, 1600)
 SEARCHES = {"CoordinationForce": ["api/python/CoordinationForce.html", "api/cpp/CoordinationForce.html"],
             "CoordinationNumberForce": ["api/python/CoordinationNumberForce.html", "api/cpp/CoordinationNumberForce.html"],
             "ContactMapForce": ["api/python/ContactMapForce.html", "api/cpp/ContactMapForce.html"],
-            "PlumedTranslator": ["api/python/PlumedTranslator.html", "api/cpp/PlumedTranslator.html"]}
+            "PlumedTranslator": ["api/python/PlumedTranslator.html", "api/cpp/PlumedTranslator.html"],
+            "CoordinationBiasForce": ["api/python/CoordinationBiasForce.html", "api/cpp/CoordinationBiasForce.html"],
+            "PairSwitchingForce": ["api/python/PairSwitchingForce.html", "api/cpp/PairSwitchingForce.html"],
+            "SwitchingSettings": ["api/python/SwitchingSettings.html", "api/cpp/SwitchingSettings.html"]}
 ERROR_TEXT = ["Traceback (most recent call last)", "Cannot find class", "Cannot find file", "Cannot find namespace",
               "Cannot find function", "Cannot find member"]
 ERROR_CLASSES = {"system-message": "a docutils system message", "problematic": "an unresolved reference",
