@@ -17,6 +17,12 @@ ResolvedEnergy ResolvedEnergy::resolve(const CoordinationBiasForce& force, const
     for (int i = 0; i < force.getNumCollectiveVariables(); i++)
         resolved.variableNames.push_back(force.getCollectiveVariableName(i));
     const std::set<string> variables(resolved.variableNames.begin(), resolved.variableNames.end());
+    // A name goes into its list once; a second time is refused with the message `twice`.
+    auto addOnce = [&](std::set<string>& seen, std::vector<string>& names, const string& name, const string& twice) {
+        if (!seen.insert(name).second)
+            fail(twice);
+        names.push_back(name);
+    };
     std::set<string> globals;
     for (int i = 0; i < force.getNumGlobalParameters(); i++) {
         const string& name = force.getGlobalParameterName(i);
@@ -26,9 +32,8 @@ ResolvedEnergy ResolvedEnergy::resolve(const CoordinationBiasForce& force, const
             fail("a global parameter may not be called \"" + name +
                  "\": that is a variable of this force (one of the "
                  "energy's collective variables); rename it");
-        if (!globals.insert(name).second)
-            fail("the global parameter \"" + name + "\" is defined twice; give each parameter a unique name");
-        resolved.globalParameterNames.push_back(name);
+        addOnce(globals, resolved.globalParameterNames, name,
+                "the global parameter \"" + name + "\" is defined twice; give each parameter a unique name");
     }
     const string& expression = resolved.expression;
     Lepton::ParsedExpression energy;
@@ -65,9 +70,8 @@ ResolvedEnergy ResolvedEnergy::resolve(const CoordinationBiasForce& force, const
             fail("an energy derivative is requested for \"" + name +
                  "\", which is not a global parameter of this "
                  "force; add it with addGlobalParameter() first");
-        if (!requested.insert(name).second)
-            fail("the energy derivative with respect to \"" + name + "\" is requested twice; request it once");
-        resolved.parameterDerivativeNames.push_back(name);
+        addOnce(requested, resolved.parameterDerivativeNames, name,
+                "the energy derivative with respect to \"" + name + "\" is requested twice; request it once");
         resolved.parameterDerivatives.push_back(differentiate(name));
     }
     return resolved;

@@ -3,7 +3,7 @@
 
 #include "CoordinationKernels.h"
 #include "CpuPairEngine.h"
-#include "internal/contactmap/ContactMapHostEvaluator.h"
+#include "internal/contactmap/ContactMapHostKernel.h"
 #include "internal/energy/EnergyEvaluator.h"
 #include "internal/peratom/PerAtomReductions.h"
 #include "openmm/Vec3.h"
@@ -80,28 +80,20 @@ private:
 };
 
 /**
- * The CPU platform's ContactMapForce kernel: the Reference platform's evaluation (ContactMapHostEvaluator) with the
- * contacts split into fixed ranges run on OpenMM's thread pool. Each contact's value and gradient are written to its
+ * The CPU platform's ContactMapForce kernel: the host platforms' kernel (ContactMapHostKernel) with the contacts
+ * split into fixed ranges run on OpenMM's thread pool. Each contact's value and gradient are written to its
  * own slot, and the sums and forces are then taken in contact order, so the results are bitwise the Reference
  * platform's, for any number of threads.
  */
-class CpuCalcContactMapForceKernel : public CalcContactMapForceKernel {
+class CpuCalcContactMapForceKernel : public ContactMapHostKernel {
 public:
     CpuCalcContactMapForceKernel(const std::string& name, const OpenMM::Platform& platform)
-        : CalcContactMapForceKernel(name, platform) {}
-    void initialize(const OpenMM::System& system, const ResolvedContactMap& force) override;
-    double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
-    void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
-    void getContactValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
-    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedContactMap& force) override;
+        : ContactMapHostKernel(name, platform) {}
 
-private:
-    /** As ReferenceCalcContactMapForceKernel::computeContacts, on the thread pool. */
-    bool computeContacts(OpenMM::ContextImpl& context, std::vector<double>& values,
-                         std::vector<OpenMM::Vec3>* gradients);
-    std::unique_ptr<ContactMapHostEvaluator> evaluator;
-    std::vector<OpenMM::Vec3> memberStorage, gradientStorage;
-    std::vector<double> valueStorage;
+protected:
+    /** The contacts in fixed ranges on OpenMM's thread pool (one range in this thread where there is one). */
+    void computeRange(OpenMM::ContextImpl& context, const std::vector<OpenMM::Vec3>& members, const OpenMM::Vec3* box,
+                      int numContacts, double* values, OpenMM::Vec3* gradients) override;
 };
 
 } // namespace CoordinationPlugin

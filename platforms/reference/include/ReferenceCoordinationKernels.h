@@ -3,7 +3,6 @@
 
 #include "CoordinationKernels.h"
 #include "ReferencePerAtomEngine.h"
-#include "internal/contactmap/ContactMapHostEvaluator.h"
 #include "internal/energy/EnergyEvaluator.h"
 #include "internal/peratom/PerAtomReductions.h"
 #include "internal/switching/SwitchingFunctionEvaluator.h"
@@ -12,7 +11,10 @@
 #include <string>
 #include <vector>
 
-/* The Reference platform's kernels, one per force (the sources in src/, one per kernel). */
+/*
+ * The Reference platform's kernels, one per force (the sources in src/, one per kernel); its ContactMapForce kernel is
+ * the host platforms' ContactMapHostKernel.
+ */
 
 namespace CoordinationPlugin {
 
@@ -61,30 +63,6 @@ public:
 private:
     std::unique_ptr<ReferencePerAtomEngine> engine;
     PerAtomReductions reductions;
-};
-
-/**
- * The Reference platform's ContactMapForce kernel: one double-precision loop over the contacts
- * (ContactMapHostEvaluator), the oracle the other platforms are tested against.
- */
-class ReferenceCalcContactMapForceKernel : public CalcContactMapForceKernel {
-public:
-    ReferenceCalcContactMapForceKernel(const std::string& name, const OpenMM::Platform& platform)
-        : CalcContactMapForceKernel(name, platform) {}
-    void initialize(const OpenMM::System& system, const ResolvedContactMap& force) override;
-    double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
-    void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
-    void getContactValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
-    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedContactMap& force) override;
-
-private:
-    /**
-     * Every contact's value, and with gradients its dcoord/dx of the second member, at the context's positions; false
-     * (values all NaN) where a used coordinate is not finite.
-     */
-    bool computeContacts(OpenMM::ContextImpl& context, std::vector<double>& values, std::vector<OpenMM::Vec3>* gradients);
-    std::unique_ptr<ContactMapHostEvaluator> evaluator;
-    std::vector<OpenMM::Vec3> memberStorage;
 };
 
 } // namespace CoordinationPlugin

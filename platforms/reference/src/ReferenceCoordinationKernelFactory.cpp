@@ -1,5 +1,6 @@
 #include "ReferenceCoordinationKernelFactory.h"
 #include "ReferenceCoordinationKernels.h"
+#include "internal/contactmap/ContactMapHostKernel.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/internal/windowsExport.h"
 
@@ -42,6 +43,6 @@ KernelImpl* ReferenceCoordinationKernelFactory::createKernelImpl(std::string nam
     if (name == CalcCoordinationNumberForceKernel::Name())
         return new ReferenceCalcCoordinationNumberForceKernel(name, platform);
     if (name == CalcContactMapForceKernel::Name())
-        return new ReferenceCalcContactMapForceKernel(name, platform);
+        return new ContactMapHostKernel(name, platform);
     throw OpenMMException("ReferenceCoordinationKernelFactory: no kernel named '" + name + "'");
 }
