@@ -203,13 +203,13 @@ FORCE_CLASS(ContactMapForce)
         Read every COORDINATION action of a PLUMED input file (a plumed.dat) into a CoordinationForce, with PLUMED's
         file rules, UNITS, and labels as names (PLUMED's "@N" for an unlabelled action); every other action is listed
         in skipped, the forces of other classes that openmmcoordination.fromPlumedFile() reads (COORDINATIONNUMBER,
-        CONTACTMAP, ...) by their labels.
+        CONTACTMAP, ...) after the actions it does not read.
 
         :type pathOrText: str or os.PathLike
         :param pathOrText: the path of a PLUMED input file, or its text (any text with a line break is read as text)
         :rtype: PlumedInput
         :return: a named tuple: forces, a dict from label to CoordinationForce in the file's order, and skipped, the
-            other actions as "label: NAME" (or "NAME", or a label), e.g. ["d1: DISTANCE", "PRINT"]
+            other actions as "label: NAME" (or "NAME"), e.g. ["d1: DISTANCE", "PRINT", "cn: COORDINATIONNUMBER"]
         """
         return _readPlumedFile(CoordinationForce._fromPlumedFile, pathOrText)
     %}
