@@ -49,12 +49,14 @@ namespace CoordinationPlugin {
  * GAUSSIAN, SMAP, CUBIC, TANH, COSINUS, Q, CUSTOM), applied to the number c_i with no units; RATIONAL without
  * D_MAX has no cutoff there (PLUMED's SWITCH form). Highest and Lowest pass their derivative to the first
  * entry holding the extreme value. PLUMED's numbered keywords (LESS_THAN1=, LESS_THAN2=) are reductions named
- * "lessthan_1", "lessthan_2".
+ * "lessthan_1", "lessthan_2". Min, Max and AltMin are evaluated shifted by their largest exponent, so they overflow
+ * nowhere their value is finite (BETA from the smallest to the largest double); Min of numbers one of which is 0 is
+ * 0, its derivative the limit (1 shared by the entries holding 0), PLUMED's 0/0 there.
  *
  * The force on atom k is -sum_i dE/dc_i dc_i/dx_k. getCollectiveVariableValues() reports the reductions and
- * getCoordinationNumbers() the c_i. Where there is no finite answer (a non-finite coordinate, a reduction,
- * the energy or a dE/dc_i that is not finite, such as Min with a c_i of 0) the energy is NaN and no force is
- * applied, on every platform.
+ * getCoordinationNumbers() the c_i. Where there is no finite answer (a non-finite coordinate or pair term, which
+ * makes every c_i NaN, or a reduction, the energy or a dE/dc_i that is not finite) the energy is NaN and no force
+ * is applied, on every platform.
  */
 class OPENMM_EXPORT_COORDINATION CoordinationNumberForce : public PairSwitchingForce {
 public:

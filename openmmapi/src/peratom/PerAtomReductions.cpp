@@ -13,6 +13,9 @@ PerAtomReductions::PerAtomReductions(const ResolvedCoordinationNumberForce& forc
         description.centred = reduction.centred;
         description.extreme = reduction.extreme;
         description.highest = reduction.highest;
+        description.logSumExp = reduction.logSumExp;
+        description.beta = reduction.beta;
+        description.lseHighest = reduction.lseHighest;
         reductions.push_back(description);
         programs.push_back({reduction.term.createProgram(), reduction.termDerivative.createProgram(),
                             reduction.outer.createProgram(), reduction.outerDerivative.createProgram()});
@@ -24,11 +27,17 @@ void PerAtomReductions::sums(int r, const vector<double>& q, double mean, double
     const ResolvedReduction& reduction = reductions[r];
     sum = derivativeSum = 0.0;
     extremeEntry = -1;
-    if (reduction.extreme) {
+    if (reduction.extreme || reduction.logSumExp) {
+        const bool highest = (reduction.extreme ? reduction.highest : reduction.lseHighest);
         for (int i = 0; i < (int)q.size(); i++)
-            if (extremeEntry < 0 || (reduction.highest ? q[i] > q[extremeEntry] : q[i] < q[extremeEntry]))
+            if (extremeEntry < 0 || (highest ? q[i] > q[extremeEntry] : q[i] < q[extremeEntry]))
                 extremeEntry = i;
         sum = q[extremeEntry];
+        if (reduction.logSumExp) {
+            // sum = q_m, derivativeSum = S = sum_i exp(d_i) (ResolvedReduction).
+            for (double value : q)
+                derivativeSum += std::exp(reduction.lseShift(value, sum));
+        }
         for (double value : q)
             if (std::isnan(value))
                 sum = value;
@@ -61,9 +70,17 @@ void PerAtomReductions::evaluate(const vector<double>& q, vector<double>& values
         double sum, derivativeSum;
         int extremeEntry;
         sums(r, q, mean, sum, derivativeSum, extremeEntry);
-        values[r] =
-            (reductions[r].extreme ? sum : programs[r].outer.evaluate({{ResolvedReduction::outerVariable(), sum}}));
+        values[r] = value(r, sum, derivativeSum);
     }
+}
+
+double PerAtomReductions::value(int r, double sum, double derivativeSum) const {
+    const ResolvedReduction& reduction = reductions[r];
+    if (reduction.extreme)
+        return sum;
+    if (reduction.logSumExp)
+        return (std::isfinite(sum) ? reduction.lseValue(sum, std::log(derivativeSum)) : NAN);
+    return programs[r].outer.evaluate({{ResolvedReduction::outerVariable(), sum}});
 }
 
 double PerAtomReductions::evaluateEnergy(OpenMM::ContextImpl& context, const vector<double>& q, vector<double>& weights,
@@ -75,9 +92,7 @@ double PerAtomReductions::evaluateEnergy(OpenMM::ContextImpl& context, const vec
     vector<int> extremeEntry(numReductions);
     for (int r = 0; r < numReductions; r++) {
         sums(r, q, mean, sum[r], derivativeSum[r], extremeEntry[r]);
-        values[r] =
-            (reductions[r].extreme ? sum[r]
-                                   : programs[r].outer.evaluate({{ResolvedReduction::outerVariable(), sum[r]}}));
+        values[r] = value(r, sum[r], derivativeSum[r]);
     }
     EnergyEvaluator::Values result = energy.evaluate(context, values);
     result.finite = result.finite && std::isfinite(mean);
@@ -91,6 +106,15 @@ double PerAtomReductions::evaluateEnergy(OpenMM::ContextImpl& context, const vec
         }
         if (dEdR == 0.0)
             continue; // E does not depend on this reduction here (a non-finite term' would still be no force)
+        if (reduction.logSumExp) {
+            const double qm = sum[r], S = derivativeSum[r];
+            for (int i = 0; i < numEntries; i++) {
+                const double p = std::exp(reduction.lseShift(q[i], qm));
+                if (p != 0.0)
+                    weights[i] += dEdR / S * p * reduction.lseFactor(q[i], values[r]);
+            }
+            continue;
+        }
         const double scale =
             dEdR * programs[r].outerDerivative.evaluate({{ResolvedReduction::outerVariable(), sum[r]}});
         const double correction = (reduction.centred ? derivativeSum[r] / numEntries : 0.0);

@@ -2,11 +2,13 @@
 #include "internal/switching/SwitchingExpression.h"
 #include "internal/switching/SwitchingFunctionConstants.h"
 #include "internal/NumberText.h"
+#include "internal/energy/ExpressionConstants.h"
 #include "internal/plumed/PlumedAction.h"
 #include "internal/plumed/PlumedCoordination.h"
 #include "lepton/Parser.h"
 #include "openmm/OpenMMException.h"
 #include <cctype>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -81,6 +83,11 @@ string bead(const ReductionText& text, const string& v) {
     const double width = smear * (upper - lower);
     if (!(width > 0.0) || !std::isfinite(width))
         throw text.error("SMEAR must be > 0, got " + numberText(smear));
+    // The bead divides by its width: a width whose inverse overflows has no finite slope anywhere.
+    if (!std::isfinite(1.0 / (std::sqrt(2.0) * width)))
+        throw text.error("its width SMEAR*(UPPER-LOWER) = " + numberText(width) + " is below " +
+                         numberText(1.0 / DBL_MAX / std::sqrt(2.0)) + ", the smallest whose inverse a double holds; "
+                         "give a larger SMEAR or a wider range");
     if (words[0] == "GAUSSIAN") {
         const string scale = exactNumberText(1.0 / (std::sqrt(2.0) * width));
         return "0.5*(erf((" + exactNumberText(upper) + "-" + v + ")*" + scale + ")-erf((" + exactNumberText(lower) + "-" + v + ")*" + scale + "))";
@@ -94,13 +101,21 @@ string bead(const ReductionText& text, const string& v) {
 
 Lepton::ParsedExpression parsed(const ReductionText& text, const string& expression, const string& variable,
                                 Lepton::ParsedExpression& derivative) {
+    Lepton::ParsedExpression value;
     try {
-        Lepton::ParsedExpression value = Lepton::Parser::parse(expression).optimize();
+        value = Lepton::Parser::parse(expression).optimize();
         derivative = value.differentiate(variable).optimize();
-        return value;
     } catch (const std::exception& error) {
         throw text.error(string("internal error: cannot parse its expression: ") + error.what());
     }
+    // A tiny length makes the derivative's constants (1/length^2 and beyond) overflow: refused on every platform.
+    for (const Lepton::ParsedExpression* tree : {&value, &derivative})
+        forEachConstant(tree->getRootNode(), [&](double constant) {
+            if (!std::isfinite(constant))
+                throw text.error("its function or its derivative has a constant that overflows a double (" +
+                                 numberText(constant) + "); use a larger R_0 (or D_MAX - D_0)");
+        });
+    return value;
 }
 
 } // namespace
@@ -152,24 +167,14 @@ vector<ResolvedReduction> ReductionResolution::resolve(const CoordinationNumberF
         case CoordinationNumberForce::Between:
             term = bead(text, v);
             break;
-        case CoordinationNumberForce::Min: {
-            const string b = exactNumberText(beta(text));
-            term = "exp(" + b + "/" + v + ")";
-            outer = b + "/log(" + S + ")";
+        case CoordinationNumberForce::Min:
+        case CoordinationNumberForce::Max:
+        case CoordinationNumberForce::AltMin:
+            // The shifted log-sum-exp (ResolvedReduction); term and outer stay v and S, unused.
+            reduction.logSumExp = true;
+            reduction.beta = beta(text);
+            reduction.lseHighest = (type == CoordinationNumberForce::Max ? reduction.beta > 0 : reduction.beta < 0);
             break;
-        }
-        case CoordinationNumberForce::Max: {
-            const string b = exactNumberText(beta(text));
-            term = "exp(" + v + "/" + b + ")";
-            outer = b + "*log(" + S + ")";
-            break;
-        }
-        case CoordinationNumberForce::AltMin: {
-            const string b = exactNumberText(beta(text));
-            term = "exp(-" + b + "*" + v + ")";
-            outer = "-log(" + S + ")/" + b;
-            break;
-        }
         case CoordinationNumberForce::Highest:
         case CoordinationNumberForce::Lowest:
             reduction.extreme = true;

@@ -111,7 +111,10 @@ double PlumedKeywords::number(const string& text, const string& key) const {
     char* end = nullptr;
     errno = 0;
     const double value = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(value))
+    // strtod reports ERANGE for a subnormal value too, which is a number; an overflow is refused with its bound.
+    if (!text.empty() && *end == '\0' && std::isinf(value) && errno == ERANGE)
+        throw error(key + "=" + text + " is beyond the largest double (1.8e308)");
+    if (text.empty() || *end != '\0' || !std::isfinite(value))
         throw error(key + "=" + text + " is not a number");
     return value;
 }

@@ -10,15 +10,20 @@ using std::string;
 
 namespace {
 
+/** Beyond this x, exp(-x^2/2) and x exp(-x^2/2) are 0 in double (exp(-800)). */
+constexpr double GaussianZero = 40.0;
+
 /** sigma of x as Lepton text, unclamped, unstretched (the types of x; a Custom function is internalCustom). */
-string ofX(const SwitchingFunctionConstants& c, const string& x) {
+string ofX(const SwitchingFunctionConstants& c, const string& x, const string& y) {
     switch (c.type) {
     case CoordinationBiasForce::Rational: {
-        if (c.mIsTwiceN)
-            return "1/(1+" + x + "^" + std::to_string(c.n) + ")";
-        // Beyond x = 1 the same function in y = 1/x keeps the powers finite; within TaylorBand of 1, the expansion.
+        // Beyond x = 1 the same function in y = 1/x keeps the powers and their derivatives finite.
+        if (c.mIsTwiceN) {
+            const string yn = y + "^" + std::to_string(c.n);
+            return "select(step(" + x + "-1), " + yn + "/(1+" + yn + "), 1/(1+" + x + "^" + std::to_string(c.n) + "))";
+        }
+        // Within TaylorBand of 1, the expansion.
         const string ratio = "(1-" + x + "^" + std::to_string(c.n) + ")/(1-" + x + "^" + std::to_string(c.m) + ")";
-        const string y = "(1/" + x + ")";
         const string inverse = y + "^" + std::to_string(c.m - c.n) + "*(1-" + y + "^" + std::to_string(c.n) + ")/(1-" +
                                y + "^" + std::to_string(c.m) + ")";
         const string d = "(" + x + "-1)";
@@ -30,10 +35,15 @@ string ofX(const SwitchingFunctionConstants& c, const string& x) {
     case CoordinationBiasForce::Exponential:
         return "exp(-" + x + ")";
     case CoordinationBiasForce::Gaussian:
-        return "exp(-0.5*" + x + "^2)";
-    case CoordinationBiasForce::Smap:
-        return "(1+" + exactNumberText(c.smapC) + "*" + x + "^" + std::to_string(c.smapA) + ")^" +
-               exactNumberText(c.smapExponent);
+        // Beyond x = GaussianZero the value and the derivative are 0 in double; there x^2 may overflow (x * 0 = NaN).
+        return "select(step(" + x + "-" + exactNumberText(GaussianZero) + "), 0, exp(-0.5*" + x + "^2))";
+    case CoordinationBiasForce::Smap: {
+        // (1 + C x^a)^e = y^b (y^a + C)^e with y = 1/x (e = -b/a): beyond x = 1 nothing overflows.
+        const string C = exactNumberText(c.smapC), e = exactNumberText(c.smapExponent);
+        const string a = std::to_string(c.smapA), b = std::to_string(c.smapB);
+        return "select(step(" + x + "-1), " + y + "^" + b + "*(" + y + "^" + a + "+" + C + ")^" + e + ", (1+" + C + "*" +
+               x + "^" + a + ")^" + e + ")";
+    }
     case CoordinationBiasForce::Cubic:
         return "(" + x + "-1)^2*(1+2*" + x + ")";
     case CoordinationBiasForce::Tanh:
@@ -73,14 +83,18 @@ string SwitchingExpression::of(const SwitchingFunctionConstants& c, const string
     if (c.isFunctionOfX2()) {
         sigma = "internalCustom";
         definitions = customDefinitions(c) + "; x2=" + v + "^2*" + exactNumberText(c.inverseR0Squared);
-    } else if (c.type == CoordinationBiasForce::NativeQ)
-        sigma = "select(step(" + exactNumberText(c.d0) + "-" + v + "), 1, 1/(1+exp(" + exactNumberText(c.qBeta) + "*(" +
-                v + "-" + exactNumberText(c.qCentre) + "))))";
-    else {
-        sigma = "select(step(-x), 1, " + ofX(c, "x") + ")";
+    } else if (c.type == CoordinationBiasForce::NativeQ) {
+        // 1/(1+exp(z)) = exp(-z)/(1+exp(-z)): the form whose exponential does not overflow for either sign of z.
+        sigma = "select(step(" + exactNumberText(c.d0) + "-" + v +
+                "), 1, select(step(internalZ), exp(-internalZ)/(1+exp(-internalZ)), 1/(1+exp(internalZ))))";
+        definitions = "; internalZ=" + exactNumberText(c.qBeta) + "*(" + v + "-" + exactNumberText(c.qCentre) + ")";
+    } else {
+        sigma = "select(step(-x), 1, " + ofX(c, "x", "internalInverseX") + ")";
         if (c.type == CoordinationBiasForce::Custom)
             definitions = customDefinitions(c);
-        definitions += "; x=(" + v + "-" + exactNumberText(c.d0) + ")*" + exactNumberText(c.invLength);
+        // y = 1/x written as length/(v - d0): its derivative has no constant 1/length^2 (which overflows a tiny r0).
+        definitions += "; x=(" + v + "-" + exactNumberText(c.d0) + ")*" + exactNumberText(c.invLength) + "; internalInverseX=" +
+                       exactNumberText(1.0 / c.invLength) + "/(" + v + "-" + exactNumberText(c.d0) + ")";
     }
     if (c.stretch)
         sigma = "(" + sigma + ")*" + exactNumberText(c.stretchFactor) + "+" + exactNumberText(c.shift);

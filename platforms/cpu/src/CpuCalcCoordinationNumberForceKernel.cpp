@@ -72,6 +72,7 @@ void CpuCalcCoordinationNumberForceKernel::computeNumbers(ContextImpl& context, 
         numbers[(int) entriesA.slot[e]] = entryNumbers[e];
     for (const std::pair<int, int>& repeated : repeatedSlots)
         numbers[repeated.first] = numbers[repeated.second];
+    ResolvedPerAtom::applyNonFiniteRule(numbers);
 }
 
 void CpuCalcCoordinationNumberForceKernel::computeNumberGradient(ContextImpl& context, const vector<double>& weights) {

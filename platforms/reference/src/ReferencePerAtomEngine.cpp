@@ -45,7 +45,10 @@ void ReferencePerAtomEngine::visitPairs(ReferencePlatform::PlatformData& data, v
                 (*values)[entry * components + c] += term[c];
                 continue;
             }
-            const Vec3 force = gradient[c] * (*dEdValues)[entry * components + c];
+            const double weight = (*dEdValues)[entry * components + c];
+            if (weight == 0.0)
+                continue; // no force (also where the gradient is not finite and the evaluation has no weight)
+            const Vec3 force = gradient[c] * weight;
             (*memberForces)[neighbourMember] -= force;
             (*memberForces)[entryMember] += force;
         }
@@ -71,6 +74,7 @@ vector<double> ReferencePerAtomEngine::pairPass(ReferencePlatform::PlatformData&
         return vector<double>(size, std::numeric_limits<double>::quiet_NaN());
     vector<double> values(size, 0.0);
     visitPairs(data, &values, nullptr, nullptr);
+    ResolvedPerAtom::applyNonFiniteRule(values);
     return values;
 }
 

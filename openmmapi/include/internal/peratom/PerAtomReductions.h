@@ -37,9 +37,14 @@ private:
     struct Programs {
         Lepton::ExpressionProgram term, termDerivative, outer, outerDerivative;
     };
-    /** S (or the extreme value and its entry) of reduction r, and T = sum of term'(v) where centred. */
+    /**
+     * S (or the extreme value and its entry) of reduction r, and T = sum of term'(v) where centred; logSumExp: q_m,
+     * its entry, and S = sum_i exp(d_i) as derivativeSum.
+     */
     void sums(int r, const std::vector<double>& q, double mean, double& sum, double& derivativeSum,
               int& extremeEntry) const;
+    /** Reduction r's value from its sums. */
+    double value(int r, double sum, double derivativeSum) const;
     std::vector<ResolvedReduction> reductions; // the descriptions, without their expressions
     std::vector<Programs> programs;
     EnergyEvaluator energy;

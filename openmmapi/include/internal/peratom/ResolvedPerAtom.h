@@ -4,6 +4,8 @@
 #include "CoordinationNumberForce.h"
 #include "lepton/ParsedExpression.h"
 #include <cfloat>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,14 @@ namespace CoordinationPlugin {
  * term(v_i), where v_i = q_i, or q_i - mean(q) where centred (Moment). So dR/dq_i = outer'(S) * term'(v_i), and where
  * centred dR/dq_i = outer'(S) * (term'(v_i) - T / N) with T = sum_j term'(v_j) (the mean depends on every q_j).
  * Highest and Lowest: R = max_i q_i (min_i q_i), dR/dq_i = 1 for the first entry holding it, 0 for the others.
+ *
+ * Min, Max and AltMin (logSumExp) are PLUMED's R = f(L), L = log sum_i exp(u(q_i)), with u(q) = beta/q, q/beta and
+ * -beta q, and f(L) = beta/L, beta L and -L/beta. They are evaluated shifted by the entry m of the largest u (the
+ * first entry of the highest q where lseHighest, else of the lowest; the numbers are never negative), so nothing
+ * overflows where R is finite: d_i = u(q_i) - u(q_m) <= 0 written without u itself (lseShift), S = sum_i exp(d_i)
+ * (>= 1), l = log S, and R = q_m + beta l (Max), q_m - l/beta (AltMin), q_m/(1 + q_m l/beta) (Min; beta/(l +
+ * beta/q_m) where q_m l/beta overflows). dR/dq_i = p_i h_i with p_i = exp(d_i)/S, h_i = 1 (Max, AltMin) or
+ * (R/q_i)^2 (Min; 1 where q_i = 0, its limit: then q_i = q_m and R = 0). A non-finite q gives a NaN R.
  */
 struct ResolvedReduction {
     CoordinationNumberForce::ReductionType type = CoordinationNumberForce::Sum;
@@ -23,10 +33,46 @@ struct ResolvedReduction {
     bool centred = false;                            ///< Moment: the term is of q_i - mean(q)
     bool extreme = false;                            ///< Highest or Lowest
     bool highest = false;                            ///< Highest (with extreme)
+    bool logSumExp = false;                          ///< Min, Max or AltMin (beta; term and outer are unused)
+    double beta = 0.0;                               ///< BETA of Min, Max and AltMin
+    bool lseHighest = false;                         ///< logSumExp: the largest u is at the highest q
     /** term(v), term'(v) of termVariable(); outer(S), outer'(S) of outerVariable() (N substituted). */
     Lepton::ParsedExpression term, termDerivative, outer, outerDerivative;
     static const char* termVariable() { return "v"; }
     static const char* outerVariable() { return "S"; }
+    /** logSumExp: u(a) - u(b), written so that it does not overflow where the difference is finite. */
+    double lseShift(double a, double b) const {
+        if (a == b)
+            return 0.0;
+        switch (type) {
+        case CoordinationNumberForce::Max:
+            return (a - b) / beta;
+        case CoordinationNumberForce::AltMin:
+            return beta * (b - a);
+        default: // Min: beta/a - beta/b
+            return beta * ((b - a) / b) / a;
+        }
+    }
+    /** logSumExp: R from q_m and l = log S. */
+    double lseValue(double qm, double l) const {
+        switch (type) {
+        case CoordinationNumberForce::Max:
+            return qm + beta * l;
+        case CoordinationNumberForce::AltMin:
+            return qm - l / beta;
+        default: {
+            const double t = qm * l / beta;
+            return (std::isfinite(t) ? qm / (1 + t) : beta / (l + beta / qm));
+        }
+        }
+    }
+    /** logSumExp: h_i of entry q (dR/dq_i = exp(d_i)/S h_i) for the value R (called where exp(d_i) > 0). */
+    double lseFactor(double q, double R) const {
+        if (type != CoordinationNumberForce::Min)
+            return 1.0;
+        const double ratio = (q == 0 ? 1.0 : R / q);
+        return ratio * ratio;
+    }
 };
 
 /**
@@ -35,7 +81,7 @@ struct ResolvedReduction {
  * 1. The pair pass: each counted pair of entries (Self: k < l of A, adding to both; Dual: k of A, l of B, adding to
  *    k) adds pairTerm to the per-atom value of its entries: numComponents numbers per entry, functions of the bond
  *    vector weighted by the switching function. A pair counts where r^2 >= minimumDistanceSquared and
- *    sigma(r) >= minimumSwitch (PLUMED's CONTACT_MATRIX).
+ *    sigma(r) is not below minimumSwitch (PLUMED's CONTACT_MATRIX; a Custom function's NaN counts: applyNonFiniteRule).
  * 2. The per-atom step: q_i, the number each entry's value reduces to (atomStep).
  * 3. The reductions of the q_i (reductions), and the energy of the reductions (the force's ResolvedEnergy).
  * 4. The backward passes: w_i = dE/dq_i, through the per-atom step to dE/dv_i, and the pair pass again, which applies
@@ -64,6 +110,18 @@ struct ResolvedPerAtom {
     static constexpr double minimumDistanceSquared = DBL_EPSILON;
     /** ...and a pair whose switching function is below DBL_EPSILON. */
     static constexpr double minimumSwitch = DBL_EPSILON;
+    /**
+     * The rule of every platform: a pair pass that meets a value that is not finite (a non-finite coordinate, a
+     * Custom function's NaN, an overflow; on a GPU also a term beyond its fixed point, limitations.md) makes every
+     * per-atom value of that evaluation NaN, hence NaN reductions, a NaN energy and no force.
+     */
+    static void applyNonFiniteRule(std::vector<double>& values) {
+        for (double value : values)
+            if (!std::isfinite(value)) {
+                values.assign(values.size(), std::numeric_limits<double>::quiet_NaN());
+                return;
+            }
+    }
 };
 
 } // namespace CoordinationPlugin

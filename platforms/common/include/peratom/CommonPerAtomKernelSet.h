@@ -12,7 +12,7 @@
 namespace CoordinationPlugin {
 
 /**
- * The kernels of the per-atom engine's finish between its two passes (kernels/peratom: the sums, the centred sums,
+ * The kernels of the per-atom engine's finish between its two passes (kernels/peratom: the sums, the second pass's sums,
  * the energy, the weights, the energy's addition), with their arguments; none where pass 1's last block runs them.
  */
 struct CommonPerAtomKernelSet {
@@ -21,7 +21,7 @@ struct CommonPerAtomKernelSet {
     /** Launch the finish's phases for the evaluation of the given parity. */
     void run(const CommonPerAtomPlan& plan, int parity, bool addEnergy);
 
-    OpenMM::ComputeKernel sumsKernel, centredSumsKernel, energyKernel, weightsKernel, addEnergyKernel;
+    OpenMM::ComputeKernel sumsKernel, secondSumsKernel, energyKernel, weightsKernel, addEnergyKernel;
     int sumsParityArg = -1, energyParityArg = -1, addEnergyArg = -1;
 };
 

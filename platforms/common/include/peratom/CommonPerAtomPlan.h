@@ -15,6 +15,11 @@ namespace CoordinationPlugin {
 struct CommonPerAtomPlan {
     /** The finish's blocks: this many threads, one block per part of the entries (numParts) or one in all. */
     static constexpr int BlockSize = 256;
+    /**
+     * The most reductions of one force: each is compiled into the finish's kernels, whose compilation time grows
+     * faster than their count (docs/DESIGN.md, the per-atom engine).
+     */
+    static constexpr int MaxReductions = 32;
 
     /** energy: the energy of the reductions; pairs: the traversal's plan. */
     static CommonPerAtomPlan create(const ResolvedPerAtom& perAtom, const ResolvedEnergy& energy,
@@ -25,7 +30,7 @@ struct CommonPerAtomPlan {
     int numReductions = 0;
     int numParameterDerivatives = 0;
     int numParts = 0;             // blocks of the phases over the entries (a partial sum each)
-    bool centred = false;         // a reduction of c_i - mean (an extra phase)
+    bool secondPass = false;      // a reduction of c_i - mean or a log-sum-exp (an extra phase)
     bool useDouble = false, mixedIsDouble = false;
     bool fusedFinish = false;     // pass 1's last block runs every phase (the traversal's fused finish)
 };

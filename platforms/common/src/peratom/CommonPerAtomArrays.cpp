@@ -29,6 +29,6 @@ void CommonPerAtomArrays::initialize(ComputeContext& cc, const CommonPerAtomPlan
     numberCoefficients.initialize(cc, 3 * reductions + plan.numParameterDerivatives + 1, mixedSize,
                                   "coordinationNumberCoefficients");
     numberIndices.initialize<int>(cc, reductions, "coordinationNumberIndices");
-    numberState.initialize<int>(cc, 2, "coordinationNumberState");
-    numberState.upload(vector<int>(2, 0));
+    numberState.initialize<int>(cc, 3, "coordinationNumberState");
+    numberState.upload(vector<int>(3, 0));
 }

@@ -11,11 +11,11 @@ void CommonPerAtomKernelSet::create(ComputeContext& cc, ComputeProgram& program,
     sums.add(a.numbersFixed, a.rowOfSlotA, a.numberValues, a.numberPartialFixed, a.numberPartialSums,
              a.numberPartialIndices, pairs.nonFiniteFlags);
     sumsParityArg = sums.add(0);
-    sums.add(pairs.listState);
-    if (plan.centred) {
-        centredSumsKernel = program->createKernel("computeCentredNumberSums");
-        CommonKernelArguments centred(centredSumsKernel);
-        centred.add(a.numberValues, a.numberPartialFixed, a.numberPartialSums);
+    sums.add(pairs.listState, a.numberState);
+    if (plan.secondPass) {
+        secondSumsKernel = program->createKernel("computeSecondNumberSums");
+        CommonKernelArguments second(secondSumsKernel);
+        second.add(a.numberValues, a.numberPartialFixed, a.numberPartialSums, a.numberPartialIndices);
     }
     energyKernel = program->createKernel("computeNumbersEnergy");
     CommonKernelArguments energyArgs(energyKernel);
@@ -36,8 +36,8 @@ void CommonPerAtomKernelSet::run(const CommonPerAtomPlan& plan, int parity, bool
     const int blockSize = CommonPerAtomPlan::BlockSize, partThreads = plan.numParts * blockSize;
     sumsKernel->setArg(sumsParityArg, parity);
     sumsKernel->execute(partThreads, blockSize);
-    if (plan.centred)
-        centredSumsKernel->execute(partThreads, blockSize);
+    if (plan.secondPass)
+        secondSumsKernel->execute(partThreads, blockSize);
     energyKernel->setArg(energyParityArg, parity);
     energyKernel->execute(blockSize, blockSize);
     weightsKernel->execute(partThreads, blockSize);

@@ -1,5 +1,7 @@
 #include "peratom/CommonPerAtomPlan.h"
+#include "openmm/OpenMMException.h"
 #include <algorithm>
+#include <string>
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
@@ -10,10 +12,15 @@ CommonPerAtomPlan CommonPerAtomPlan::create(const ResolvedPerAtom& perAtom, cons
     p.numA = pairs.numA;
     p.numB = pairs.numB;
     p.numReductions = perAtom.reductions.size();
+    if (p.numReductions > MaxReductions)
+        throw OpenMMException("CoordinationNumberForce: " + std::to_string(p.numReductions) + " reductions; the CUDA and "
+                              "OpenCL platforms compile each into their kernels and take at most " +
+                              std::to_string(MaxReductions) + " per force: spread them over several forces, or use "
+                              "the Reference or CPU platform");
     p.numParameterDerivatives = energy.parameterDerivatives.size();
     p.numParts = std::max(1, std::min((p.numA + BlockSize - 1) / BlockSize, cc.getNumThreadBlocks()));
     for (const ResolvedReduction& reduction : perAtom.reductions)
-        p.centred = p.centred || reduction.centred;
+        p.secondPass = p.secondPass || reduction.centred || reduction.logSumExp;
     p.useDouble = pairs.useDouble;
     p.mixedIsDouble = pairs.mixedIsDouble;
     p.fusedFinish = pairs.fusedFinish;

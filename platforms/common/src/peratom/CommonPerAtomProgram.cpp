@@ -1,6 +1,12 @@
 #include "peratom/CommonPerAtomProgram.h"
 #include "energy/CommonEnergyCode.h"
+#include "internal/NumberText.h"
+#include "internal/energy/ExpressionConstants.h"
+#include "openmm/OpenMMException.h"
 #include "openmm/common/ExpressionUtilities.h"
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -10,9 +16,37 @@ using std::map;
 using std::string;
 using std::vector;
 
+namespace {
+
+/** Refuse a reduction's constant that the finish's type cannot hold (single precision computes it in float). */
+void checkFloatRange(const CommonPerAtomPlan& plan, const ResolvedReduction& reduction, const string& what, double value) {
+    const double magnitude = std::fabs(value);
+    if (plan.mixedIsDouble || magnitude == 0.0 || !std::isfinite(value) ||
+        (magnitude >= FLT_MIN && magnitude <= FLT_MAX))
+        return;
+    throw OpenMMException("CoordinationNumberForce: reduction \"" + reduction.name + "\": " + what + " = " +
+                          numberText(value) + " is outside the range of a float (" + numberText(FLT_MIN) + " to " +
+                          numberText(FLT_MAX) + " in magnitude), in which single precision computes the reductions; "
+                          "use the platform's mixed or double precision, or other settings");
+}
+
+/** Every constant of a reduction's expression, checked with checkFloatRange. */
+void checkFloatRange(const CommonPerAtomPlan& plan, const ResolvedReduction& reduction,
+                     const Lepton::ExpressionTreeNode& node) {
+    forEachConstant(node, [&](double value) { checkFloatRange(plan, reduction, "a constant of its function", value); });
+}
+
+/** BETA of a log-sum-exp as a literal of the finish's type (mixed). */
+string mixedLiteral(ComputeContext& cc, const CommonPerAtomPlan& plan, const ResolvedReduction& reduction, double value) {
+    checkFloatRange(plan, reduction, "BETA", value);
+    return "(mixed) " + cc.doubleToString(value, true);
+}
+
+} // namespace
+
 /**
  * The per-atom engine's defines and generated code (kernels/peratom): each phase's per-entry sums of the reductions
- * (NUMBERS_ENTRY_*, NUMBERS_CENTRED_*), their combination over the parts (NUMBERS_COMBINE), the reductions, E, dE/dR
+ * (NUMBERS_ENTRY_*, NUMBERS_SECOND_*), their combination over the parts (NUMBERS_COMBINE), the reductions, E, dE/dR
  * and the parameter derivatives (NUMBERS_ENERGY, NUMBERS_STORE), the weight of entry i (NUMBERS_WEIGHT). The force
  * finish applies the gradient with dE/ds = 1 and adds no energy (the numbers' finish does).
  */
@@ -28,6 +62,8 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
     defines["NUMBERS_MEAN_INDEX"] = cc.intToString(3 * numReductions + plan.numParameterDerivatives);
     defines["MIN_DISTANCE_SQUARED"] = cc.doubleToString(ResolvedPerAtom::minimumDistanceSquared);
     defines["MIN_SWITCH"] = cc.doubleToString(ResolvedPerAtom::minimumSwitch);
+    // 2^42 over the entries a number sums over: no sum of terms below it wraps the fixed point (perAtomPairs.cc).
+    defines["NUMBER_PAIR_LIMIT"] = cc.doubleToString(std::ldexp(1.0, 42) / std::max({plan.numA, plan.numB, 1}));
     if (numbers.rPower != 0.0)
         defines["R_POWER"] = cc.doubleToString(numbers.rPower);
     ExpressionUtilities& utilities = cc.getExpressionUtilities();
@@ -40,34 +76,70 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
                         const string& prefix) {
         return utilities.createExpressions(expressions, variables, functions, functionNames, prefix, "mixed");
     };
-    string entryDeclare, entryAccumulate, entryReduce, centredDeclare, centredAccumulate, centredReduce, combine, energy,
-        store, weight;
+    string entryDeclare, entryAccumulate, entryReduce, secondReferences, secondDeclare, secondAccumulate, secondReduce,
+        combine, energy, store, weight;
     vector<string> energyVariables, energyDerivativeTargets, parameterDerivativeSources;
     energy += "mixed energy = 0;\n";
-    bool anyCentred = false;
+    bool secondPass = false;
+    defines["REDUCTION_MIN"] = cc.intToString(CoordinationNumberForce::Min);
+    defines["REDUCTION_MAX"] = cc.intToString(CoordinationNumberForce::Max);
     for (int q = 0; q < numReductions; q++) {
         const ResolvedReduction& reduction = numbers.reductions[q];
         const string Q = cc.intToString(q);
-        const string highest = (reduction.highest ? "true" : "false");
+        const string highest = ((reduction.extreme ? reduction.highest : reduction.lseHighest) ? "true" : "false");
         const string part = "[" + Q + " * numParts + part]";
         map<string, string> termVariables = globals, outerVariables = globals;
         termVariables[ResolvedReduction::termVariable()] = "v";
         outerVariables[ResolvedReduction::outerVariable()] = "numberSum" + Q;
+        if (!reduction.logSumExp && !reduction.extreme) {
+            checkFloatRange(plan, reduction, reduction.term.getRootNode());
+            checkFloatRange(plan, reduction, reduction.termDerivative.getRootNode());
+            checkFloatRange(plan, reduction, reduction.outer.getRootNode());
+            checkFloatRange(plan, reduction, reduction.outerDerivative.getRootNode());
+        }
         map<string, Lepton::ParsedExpression> term, termDerivative;
         term["term = "] = reduction.term;
         termDerivative["termDerivative = "] = reduction.termDerivative;
         energy += "mixed numberReduction" + Q + " = 0, numberEnergyDerivative" + Q + " = 0;\n";
-        if (reduction.extreme) {
+        // The entry of the extreme (Highest, Lowest; a log-sum-exp's entry m) over every part, in every thread.
+        const string extremeOverParts = "{\nmixed best = 0;\nint bestIndex = NO_ENTRY;\n"
+                       "for (int p = LOCAL_ID; p < numParts; p += LOCAL_SIZE)\n"
+                       "keepExtreme(partial[" + Q + " * numParts + p], partialIndex[" + Q + " * numParts + p], " +
+                       highest + ", &best, &bestIndex);\nnumberExtreme" + Q + " = extremeOverBlock(best, bestIndex, " +
+                       highest + ", &numberSum" + Q + ", reduceTemp, indexTemp);\n}\n";
+        if (reduction.extreme || reduction.logSumExp) {
             entryDeclare += "mixed best" + Q + " = 0;\nint bestIndex" + Q + " = NO_ENTRY;\n";
             entryAccumulate += "keepExtreme(c, i, " + highest + ", &best" + Q + ", &bestIndex" + Q + ");\n";
             entryReduce += "{\nmixed value;\nconst int entry = extremeOverBlock(best" + Q + ", bestIndex" + Q + ", " + highest +
                            ", &value, reduceTemp, indexTemp);\nif (LOCAL_ID == 0) {\npartialSums" + part +
                            " = value;\npartialIndices" + part + " = entry;\n}\n}\n";
-            combine += "mixed numberSum" + Q + ";\nint numberExtreme" + Q + ";\n{\nmixed best = 0;\nint bestIndex = NO_ENTRY;\n"
+            combine += "mixed numberSum" + Q + ";\nint numberExtreme" + Q + ";\n" + extremeOverParts;
+        }
+        if (reduction.logSumExp) {
+            // S = sum of exp(d_i) in the second pass (ResolvedReduction); R = lseValue(q_m, log S); the weights
+            // dE/dR / S exp(d_i) h_i.
+            secondPass = true;
+            const string call = cc.intToString(reduction.type) + ", " + mixedLiteral(cc, plan, reduction, reduction.beta);
+            secondReferences += "mixed numberSum" + Q + ";\nint numberExtreme" + Q + ";\n" + extremeOverParts;
+            secondDeclare += "mixed lseSum" + Q + " = 0, lseCompensation" + Q + " = 0;\n";
+            secondAccumulate += "compensatedAdd(&lseSum" + Q + ", &lseCompensation" + Q + ", exp(lseShift(" + call +
+                                ", c, numberSum" + Q + ")));\n";
+            secondReduce += "{\nconst mixed total = sumOverBlock(lseSum" + Q + ", reduceTemp);\nif (LOCAL_ID == 0)\n"
+                            "partialSums[(" + NR + " + " + Q + ") * numParts + part] = total;\n}\n";
+            combine += "mixed numberDerivativeSum" + Q + ";\n{\nmixed sum = 0, compensation = 0;\n"
                        "for (int p = LOCAL_ID; p < numParts; p += LOCAL_SIZE)\n"
-                       "keepExtreme(partial[" + Q + " * numParts + p], partialIndex[" + Q + " * numParts + p], " +
-                       highest + ", &best, &bestIndex);\nnumberExtreme" + Q + " = extremeOverBlock(best, bestIndex, " +
-                       highest + ", &numberSum" + Q + ", reduceTemp, indexTemp);\n}\n";
+                       "compensatedAdd(&sum, &compensation, partial[(" + NR + " + " + Q + ") * numParts + p]);\n"
+                       "numberDerivativeSum" + Q + " = sumOverBlock(sum, reduceTemp);\n}\n";
+            energy += "numberReduction" + Q + " = lseValue(" + call + ", numberSum" + Q + ", log(numberDerivativeSum" +
+                      Q + "));\n";
+            store += "numberCoefficients[3 * " + Q + "] = numberEnergyDerivative" + Q + " / numberDerivativeSum" + Q +
+                     ";\nnumberCoefficients[3 * " + Q + " + 1] = numberSum" + Q + ";\nnumberCoefficients[3 * " + Q +
+                     " + 2] = numberReduction" + Q + ";\n";
+            weight += "if (coefficients[3 * " + Q + "] != 0) {\nconst mixed p = exp(lseShift(" + call + ", c, coefficients[3 * " +
+                      Q + " + 1]));\nif (p != 0)\n    w += coefficients[3 * " + Q + "] * p * lseFactor(" +
+                      cc.intToString(reduction.type) + ", c, coefficients[3 * " + Q + " + 2]);\n}\n";
+        }
+        else if (reduction.extreme) {
             energy += "numberReduction" + Q + " = numberSum" + Q + ";\n";
             store += "numberCoefficients[3 * " + Q + " + 2] = numberEnergyDerivative" + Q + ";\nnumberIndices[" + Q +
                      "] = numberExtreme" + Q + ";\n";
@@ -83,14 +155,15 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
                        "compensatedAdd(&sum, &compensation, partial[" + Q + " * numParts + p]);\n"
                        "numberSum" + Q + " = sumOverBlock(sum, reduceTemp);\n}\n";
             if (reduction.centred) {
-                anyCentred = true;
+                secondPass = true;
                 map<string, Lepton::ParsedExpression> both = term;
                 both["termDerivative = "] = reduction.termDerivative;
-                centredDeclare += sumCode + "mixed derivativeSum" + Q + " = 0, derivativeCompensation" + Q + " = 0;\n";
-                centredAccumulate += "{\nmixed term = 0, termDerivative = 0;\n" + generate(both, termVariables, "numberTerm" + Q + "_") +
+                secondDeclare += sumCode + "mixed derivativeSum" + Q + " = 0, derivativeCompensation" + Q + " = 0;\n";
+                secondAccumulate += "{\nconst mixed v = c - mean;\nmixed term = 0, termDerivative = 0;\n" +
+                                    generate(both, termVariables, "numberTerm" + Q + "_") +
                                      "compensatedAdd(&termSum" + Q + ", &termCompensation" + Q + ", term);\n"
                                      "compensatedAdd(&derivativeSum" + Q + ", &derivativeCompensation" + Q + ", termDerivative);\n}\n";
-                centredReduce += reduceCode + "{\nconst mixed total = sumOverBlock(derivativeSum" + Q + ", reduceTemp);\n"
+                secondReduce += reduceCode + "{\nconst mixed total = sumOverBlock(derivativeSum" + Q + ", reduceTemp);\n"
                                  "if (LOCAL_ID == 0)\npartialSums[(" + NR + " + " + Q + ") * numParts + part] = total;\n}\n";
                 combine += "{\nmixed sum = 0, compensation = 0;\nfor (int p = LOCAL_ID; p < numParts; p += LOCAL_SIZE)\n"
                            "compensatedAdd(&sum, &compensation, partial[(" + NR + " + " + Q + ") * numParts + p]);\n"
@@ -118,8 +191,8 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
         energyVariables.push_back("numberReduction" + Q);
         energyDerivativeTargets.push_back("numberEnergyDerivative" + Q);
     }
-    if (anyCentred)
-        defines["NUMBERS_CENTRED"] = "1";
+    if (secondPass)
+        defines["NUMBERS_SECOND_PASS"] = "1";
     // E of the reductions, dE/dR (numberEnergyDerivative<q>) and the parameter derivatives, which the weights' phase
     // stores among the coefficients and the energy's phase adds from there.
     for (int i = 0; i < plan.numParameterDerivatives; i++) {
@@ -145,9 +218,10 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
     replacements["NUMBERS_ENTRY_DECLARE"] = entryDeclare;
     replacements["NUMBERS_ENTRY_ACCUMULATE"] = entryAccumulate;
     replacements["NUMBERS_ENTRY_REDUCE"] = entryReduce;
-    replacements["NUMBERS_CENTRED_DECLARE"] = centredDeclare;
-    replacements["NUMBERS_CENTRED_ACCUMULATE"] = centredAccumulate;
-    replacements["NUMBERS_CENTRED_REDUCE"] = centredReduce;
+    replacements["NUMBERS_SECOND_REFERENCES"] = secondReferences;
+    replacements["NUMBERS_SECOND_DECLARE"] = secondDeclare;
+    replacements["NUMBERS_SECOND_ACCUMULATE"] = secondAccumulate;
+    replacements["NUMBERS_SECOND_REDUCE"] = secondReduce;
     replacements["NUMBERS_COMBINE"] = combine;
     replacements["NUMBERS_ENERGY"] = energy;
     replacements["NUMBERS_STORE"] = store;

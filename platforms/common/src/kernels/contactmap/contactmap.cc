@@ -255,9 +255,11 @@ DEVICE int userIndexOf(int c, GLOBAL const int* RESTRICT contactOrder) {
  * Contacts first, first + stride, ...: each value (into contactValues, by user index, if storeValues) and, if
  * computeGradient, the gradient of its variable term into contactGradients (Sum: d coord/d x2; Distance: of
  * coord^2; Components: d coord/d x2). Returns this thread's sum of the terms (Sum: coord; Distance: coord^2).
+ * *slopeNonFinite is raised where a gradient is not finite (a weight near the largest double): no force can be
+ * applied, the rule the host platforms apply to a force that is not finite.
  */
 DEVICE mixed contactPass(int first, int stride, CONTACT_PARAMS MEMBER_CENTER_PARAMS, int computeGradient,
-        int storeValues, bool* nonFinite, GEOMETRY_PARAMS) {
+        int storeValues, bool* nonFinite, bool* slopeNonFinite, GEOMETRY_PARAMS) {
     mixed sum = 0;
     for (int c = first; c < NUM_CONTACTS; c += stride) {
         real3 gradient;
@@ -269,6 +271,8 @@ DEVICE mixed contactPass(int first, int stride, CONTACT_PARAMS MEMBER_CENTER_PAR
 #elif defined(REDUCTION_SUM)
         sum += value;
 #endif
+        if (!(REAL_IS_FINITE(gradient.x) && REAL_IS_FINITE(gradient.y) && REAL_IS_FINITE(gradient.z)))
+            *slopeNonFinite = true;
         if (computeGradient)
             contactGradients[c] = MAKE_STORAGE4((STORAGE_REAL) gradient.x, (STORAGE_REAL) gradient.y, (STORAGE_REAL) gradient.z, 0);
         if (storeValues)
@@ -283,13 +287,14 @@ DEVICE mixed contactPass(int first, int stride, CONTACT_PARAMS MEMBER_CENTER_PAR
  * parameter derivatives NaN and every dE/dv 0 (returns false: no force). If writeResults, results = {s, dE/ds, E}
  * and, if addEnergy, E and the parameter derivatives go to OpenMM's buffers.
  */
-DEVICE bool contactMapEnergy(mixed s, bool nonFinitePositions, bool writeResults, ENERGY_PARAMS, GLOBAL const mixed* RESTRICT contactValues,
-        mixed* dEdSOut DERIVATIVE_PARAMS) {
+DEVICE bool contactMapEnergy(mixed s, bool nonFinitePositions, bool slopeNonFinite, bool writeResults, ENERGY_PARAMS,
+        GLOBAL const mixed* RESTRICT contactValues, mixed* dEdSOut DERIVATIVE_PARAMS) {
     if (nonFinitePositions)
         s = NOT_A_NUMBER_MIXED;
     mixed energy = 0, dEdS = 0;
     COMPUTE_ENERGY
-    bool finite = !nonFinitePositions && MIXED_IS_FINITE(s) && MIXED_IS_FINITE(energy) && MIXED_IS_FINITE(dEdS);
+    bool finite = !nonFinitePositions && !slopeNonFinite && MIXED_IS_FINITE(s) && MIXED_IS_FINITE(energy) &&
+                  MIXED_IS_FINITE(dEdS);
 #ifdef REDUCTION_COMPONENTS
     for (int n = 0; n < NUM_CONTACTS; n++)
         finite = finite && MIXED_IS_FINITE(contactValues[n]) && MIXED_IS_FINITE(variableDerivatives[n]);
@@ -346,23 +351,26 @@ DEVICE void applyContactForces(int first, int stride, mixed dEdS, GLOBAL const i
 
 /**
  * The end of an evaluation in a block, from each thread's sum of the terms and whether it met a member that is not
- * finite: s over the block, E by its thread 0 (results and the energy where writeResults), then the values' NaN (where
- * storeValues and a member is not finite) and the forces (where computeGradient and E is finite) of contacts first,
- * first + stride, .... Returns whether the forces were applied. Every thread of the block calls it (it holds
- * barriers); blockFlags[0] (a member not finite) was cleared before a barrier.
+ * finite (or a slope that is not): s over the block, E by its thread 0 (results and the energy where writeResults),
+ * then the values' NaN (where storeValues and a member is not finite) and the forces (where computeGradient and E is
+ * finite) of contacts first, first + stride, .... Returns whether the forces were applied. Every thread of the block
+ * calls it (it holds barriers); blockFlags[0] (a member not finite) and blockFlags[2] (a slope not finite) were
+ * cleared before a barrier.
  */
-DEVICE bool finishInBlock(mixed sum, bool nonFinite, bool writeResults, int first, int stride, int computeGradient,
+DEVICE bool finishInBlock(mixed sum, bool nonFinite, bool slopeNonFinite, bool writeResults, int first, int stride, int computeGradient,
         int storeValues, ENERGY_PARAMS, GLOBAL const int4* RESTRICT contactAtoms, GLOBAL const int* RESTRICT contactOrder,
         GLOBAL const STORAGE4* RESTRICT contactGradients, GLOBAL mixed* RESTRICT contactValues,
         GLOBAL mm_ulong* RESTRICT forceBuffers CENTER_FORCE_PARAMS, LOCAL_ARG volatile mixed* reduceTemp,
         LOCAL_ARG int* blockFlags, LOCAL_ARG mixed* blockDerivative DERIVATIVE_PARAMS) {
     if (nonFinite)
         blockFlags[0] = 1;
-    const mixed s = sumOverBlock(sum, reduceTemp); // (its barriers also publish the flag and the values)
+    if (slopeNonFinite)
+        blockFlags[2] = 1;
+    const mixed s = sumOverBlock(sum, reduceTemp); // (its barriers also publish the flags and the values)
     if (LOCAL_ID == 0) {
         mixed dEdS;
-        blockFlags[1] = contactMapEnergy(s, blockFlags[0] != 0, writeResults, ENERGY_ARGS, contactValues, &dEdS
-                                         DERIVATIVE_ARGS);
+        blockFlags[1] = contactMapEnergy(s, blockFlags[0] != 0, blockFlags[2] != 0, writeResults, ENERGY_ARGS,
+                                         contactValues, &dEdS DERIVATIVE_ARGS);
         blockDerivative[0] = dEdS;
     }
     SYNC_THREADS;
@@ -407,10 +415,10 @@ KERNEL void computeContactMap(CONTACT_PARAMS MAP_CENTER_PARAMS, ENERGY_PARAMS, G
         int computeGradient, int storeValues, GEOMETRY_PARAMS DERIVATIVE_PARAMS) {
     LOCAL volatile mixed reduceTemp[CONTACT_BLOCK_SIZE];
     LOCAL mixed blockDerivative[1];
-    LOCAL int blockFlags[2]; // a member not finite; E and its derivatives finite (forces applied)
+    LOCAL int blockFlags[3]; // a member not finite; E and its derivatives finite (forces applied); a slope not finite
     if (LOCAL_ID == 0)
-        blockFlags[0] = 0;
-    bool nonFinite = false;
+        blockFlags[0] = blockFlags[2] = 0;
+    bool nonFinite = false, slopeNonFinite = false;
 #ifdef HAS_CENTERS
     clearCenterForces(LOCAL_ID, LOCAL_SIZE, centerForces);
 #ifdef CENTERS_IN_BLOCK
@@ -427,8 +435,8 @@ KERNEL void computeContactMap(CONTACT_PARAMS MAP_CENTER_PARAMS, ENERGY_PARAMS, G
     storeValues = 1;
 #endif
     const mixed sum = contactPass(LOCAL_ID, LOCAL_SIZE, CONTACT_ARGS MEMBER_CENTER_ARGS, computeGradient, storeValues,
-                                  &nonFinite, GEOMETRY_ARGS);
-    const bool forcesApplied = finishInBlock(sum, nonFinite, true, LOCAL_ID, LOCAL_SIZE, computeGradient, storeValues,
+                                  &nonFinite, &slopeNonFinite, GEOMETRY_ARGS);
+    const bool forcesApplied = finishInBlock(sum, nonFinite, slopeNonFinite, true, LOCAL_ID, LOCAL_SIZE, computeGradient, storeValues,
             ENERGY_ARGS, contactAtoms, contactOrder, contactGradients, contactValues, forceBuffers CENTER_FORCE_ARGS,
             reduceTemp, blockFlags, blockDerivative DERIVATIVE_ARGS);
 #ifdef HAS_CENTERS
@@ -438,26 +446,31 @@ KERNEL void computeContactMap(CONTACT_PARAMS MAP_CENTER_PARAMS, ENERGY_PARAMS, G
 #endif
 }
 #else
-/** Every contact, a partial sum and a non-finite flag per block; the centres' forces cleared for the finish. */
+/**
+ * Every contact, a partial sum and non-finite flags per block (1: a member, 2: a slope); the centres' forces cleared
+ * for the finish.
+ */
 KERNEL void computeContacts(CONTACT_PARAMS MAP_CENTER_PARAMS, GLOBAL mixed* RESTRICT partialSums,
         GLOBAL int* RESTRICT partialFlags, int computeGradient, int storeValues, GEOMETRY_PARAMS) {
     LOCAL volatile mixed reduceTemp[CONTACT_BLOCK_SIZE];
-    LOCAL int blockNonFinite[1];
+    LOCAL int blockNonFinite[2];
     if (LOCAL_ID == 0)
-        blockNonFinite[0] = 0;
+        blockNonFinite[0] = blockNonFinite[1] = 0;
     SYNC_THREADS;
 #ifdef HAS_CENTERS
     clearCenterForces(GLOBAL_ID, GLOBAL_SIZE, centerForces);
 #endif
-    bool nonFinite = false;
+    bool nonFinite = false, slopeNonFinite = false;
     const mixed sum = contactPass(GLOBAL_ID, GLOBAL_SIZE, CONTACT_ARGS MEMBER_CENTER_ARGS, computeGradient, storeValues,
-                                  &nonFinite, GEOMETRY_ARGS);
+                                  &nonFinite, &slopeNonFinite, GEOMETRY_ARGS);
     if (nonFinite)
         blockNonFinite[0] = 1;
+    if (slopeNonFinite)
+        blockNonFinite[1] = 2;
     const mixed s = sumOverBlock(sum, reduceTemp);
     if (LOCAL_ID == 0) {
         partialSums[GROUP_ID] = s;
-        partialFlags[GROUP_ID] = blockNonFinite[0];
+        partialFlags[GROUP_ID] = blockNonFinite[0] | blockNonFinite[1];
     }
 }
 
@@ -472,20 +485,21 @@ KERNEL void finishContacts(GLOBAL const mixed* RESTRICT partialSums, GLOBAL cons
         GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, int storeValues MAP_CENTER_PARAMS DERIVATIVE_PARAMS) {
     LOCAL volatile mixed reduceTemp[CONTACT_BLOCK_SIZE];
     LOCAL mixed blockDerivative[1];
-    LOCAL int blockFlags[2];
+    LOCAL int blockFlags[3];
     if (LOCAL_ID == 0)
-        blockFlags[0] = 0;
+        blockFlags[0] = blockFlags[2] = 0;
     SYNC_THREADS;
     mixed sum = 0;
-    bool nonFinite = false;
+    bool nonFinite = false, slopeNonFinite = false;
     for (int i = LOCAL_ID; i < numPartials; i += LOCAL_SIZE) {
         sum += partialSums[i];
-        nonFinite = nonFinite || (partialFlags[i] != 0);
+        nonFinite = nonFinite || (partialFlags[i] & 1) != 0;
+        slopeNonFinite = slopeNonFinite || (partialFlags[i] & 2) != 0;
     }
 #ifdef HAS_CENTERS
     nonFinite = nonFinite || centersNonFinite(LOCAL_ID, LOCAL_SIZE, centerPositions);
 #endif
-    finishInBlock(sum, nonFinite, GROUP_ID == 0, GLOBAL_ID, GLOBAL_SIZE, computeGradient, storeValues, ENERGY_ARGS,
+    finishInBlock(sum, nonFinite, slopeNonFinite, GROUP_ID == 0, GLOBAL_ID, GLOBAL_SIZE, computeGradient, storeValues, ENERGY_ARGS,
                   contactAtoms, contactOrder, contactGradients, contactValues, forceBuffers CENTER_FORCE_ARGS, reduceTemp,
                   blockFlags, blockDerivative DERIVATIVE_ARGS);
 }

@@ -206,7 +206,7 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
     numberTile(validTile && fullRows && fullColumns && !diagonal, diagonal, singleCopy, lane, pos, rowPos, validRow,
                validColumnOfLane, rowSlot, columnSlotOfLane, rowGradientRow, columnGradientRow, numbersPass,
                numbersFixed, numberWeights, gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient,
-               columnWeight, columnFixed);
+               columnWeight, columnFixed, numberState);
     return 0;
 #endif
     real3 rowGradient = make_real3(0, 0, 0), columnTotal;

@@ -1,12 +1,44 @@
 /**
  * The per-atom engine's finish between its two pair passes (perAtomPairs.cc): computeNumberSums,
- * computeCentredNumberSums (Moment only), computeNumbersEnergy, computeNumberWeights, addNumbersEnergy (or all of them
+ * computeSecondNumberSums (Moment, Min, Max and AltMin only), computeNumbersEnergy, computeNumberWeights, addNumbersEnergy (or all of them
  * in the last block of pass 1, FUSED_FINISH): c in A's order, the reductions, E and dE/dR (code generated on the host),
  * and the weight w_i = dE/dc_i of each entry.
- * Host defines: NUM_REDUCTIONS, NUMBERS_BLOCK_SIZE, NUMBER_PARTS, NUMBERS_MEAN_INDEX, NUMBERS_CENTRED. Host
- * replacements: NUMBERS_ENTRY_*, NUMBERS_CENTRED_*, NUMBERS_COMBINE, NUMBERS_ENERGY, NUMBERS_STORE, NUMBERS_WEIGHT,
+ * Host defines: NUM_REDUCTIONS, NUMBERS_BLOCK_SIZE, NUMBER_PARTS, NUMBERS_MEAN_INDEX, NUMBERS_SECOND_PASS, REDUCTION_MIN,
+ * REDUCTION_MAX. Host replacements: NUMBERS_ENTRY_*, NUMBERS_SECOND_*, NUMBERS_COMBINE, NUMBERS_ENERGY, NUMBERS_STORE, NUMBERS_WEIGHT,
  * NUMBERS_ADD_PARAMETER_DERIVATIVES (CommonPerAtomProgram).
  */
+
+/**
+ * A log-sum-exp reduction of type `type` (REDUCTION_MIN, REDUCTION_MAX, else AltMin) with its beta, shifted by its
+ * entry m (ResolvedReduction, whose host functions these are): d = u(a) - u(b) without u itself; R from q_m and
+ * l = log S; h of entry q for the value R.
+ */
+DEVICE mixed lseShift(int type, mixed beta, mixed a, mixed b) {
+    if (a == b)
+        return 0;
+    if (type == REDUCTION_MAX)
+        return (a - b) / beta;
+    if (type == REDUCTION_MIN)
+        return beta * ((b - a) / b) / a;
+    return beta * (b - a);
+}
+
+DEVICE mixed lseValue(int type, mixed beta, mixed qm, mixed l) {
+    if (type == REDUCTION_MAX)
+        return qm + beta * l;
+    if (type == REDUCTION_MIN) {
+        const mixed t = qm * l / beta;
+        return (MIXED_IS_FINITE(t) ? qm / (1 + t) : beta / (l + beta / qm));
+    }
+    return qm - l / beta;
+}
+
+DEVICE mixed lseFactor(int type, mixed q, mixed R) {
+    if (type != REDUCTION_MIN)
+        return 1;
+    const mixed ratio = (q == 0 ? (mixed) 1 : R / q);
+    return ratio * ratio;
+}
 
 /** The mean of c, from the parts' exact fixed-point sums (every thread gets it). */
 DEVICE mixed numbersMean(GLOBAL const mm_long* RESTRICT partialFixed, int numParts, LOCAL_ARG volatile mm_long* longTemp) {
@@ -22,7 +54,8 @@ DEVICE mixed numbersMean(GLOBAL const mm_long* RESTRICT partialFixed, int numPar
  * 1. numbersEntrySums: c_i from the fixed-point rows (cleared for the next evaluation; NaN where a position was
  *    not finite) into numberValues; per part, the exact sum of c (partialFixed), each reduction's sum of term(c_i)
  *    and each extreme's best entry (partialSums, partialIndices).
- * 2. numbersCentredSums (Moment only): per part, term(c_i - mean) and term'(c_i - mean).
+ * 2. numbersSecondSums (Moment, Min, Max, AltMin): per part, term(c_i - mean) and term'(c_i - mean) of a Moment, and
+ *    S = sum of exp(d_i) of a log-sum-exp (from the entry m that pass 1's extremes give; ResolvedReduction).
  * 3. numbersEnergy: the parts in a fixed order, the reductions (numberResults), E, dE/dR and the parameter
  *    derivatives; what the weights need in numberCoefficients, numberIndices and numberState[0] (finite).
  * 4. numbersWeights: w_i per sorted row; numberState[1] = 1 where one is not finite.
@@ -59,16 +92,21 @@ DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOB
     NUMBERS_ENTRY_REDUCE
 }
 
-#ifdef NUMBERS_CENTRED
-DEVICE void numbersCentredSums(int index, int stride, int part, int numParts, GLOBAL const mixed* RESTRICT numberValues,
-        GLOBAL const mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums, NUMBERS_TEMPS) {
+#ifdef NUMBERS_SECOND_PASS
+DEVICE void numbersSecondSums(int index, int stride, int part, int numParts, GLOBAL const mixed* RESTRICT numberValues,
+        GLOBAL const mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums,
+        GLOBAL const int* RESTRICT partialIndices, NUMBERS_TEMPS) {
+    GLOBAL volatile const mixed* partial = partialSums;
+    GLOBAL volatile const int* partialIndex = partialIndices;
     const mixed mean = numbersMean(partialFixed, numParts, longTemp);
-    NUMBERS_CENTRED_DECLARE
+    // Each log-sum-exp's entry m (numberSum<q>), from pass 1's extremes.
+    NUMBERS_SECOND_REFERENCES
+    NUMBERS_SECOND_DECLARE
     for (int i = index; i < NUM_A; i += stride) {
-        const mixed v = numberValues[i] - mean;
-        NUMBERS_CENTRED_ACCUMULATE
+        const mixed c = numberValues[i];
+        NUMBERS_SECOND_ACCUMULATE
     }
-    NUMBERS_CENTRED_REDUCE
+    NUMBERS_SECOND_REDUCE
 }
 #endif
 
@@ -134,14 +172,23 @@ DEVICE void numbersAddEnergy(GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL real*
             NUMBERS_ADD_PARAMETER_DERIVATIVES
         }
         state[1] = 0;
+        state[2] = 0;
     }
 }
 
-/** Phases 1 and 2 (numberParts blocks). With the neighbour list the first also restarts pass 2's work counter. */
+/**
+ * Whether this evaluation has no finite numbers: a position not finite, or a pass-1 pair term beyond the fixed
+ * point's range (numberState[2], perAtomPairs.cc).
+ */
+DEVICE bool numbersNotFinite(GLOBAL const int* RESTRICT nonFiniteFlags, int parity, GLOBAL int* RESTRICT numberState) {
+    return ((GLOBAL volatile const int*) nonFiniteFlags)[parity] != 0 || ((GLOBAL volatile int*) numberState)[2] != 0;
+}
+
+/** Phase 1 (numberParts blocks). With the neighbour list the first also restarts pass 2's work counter. */
 KERNEL void computeNumberSums(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
         GLOBAL mixed* RESTRICT numberValues, GLOBAL mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums,
         GLOBAL int* RESTRICT partialIndices, GLOBAL const int* RESTRICT nonFiniteFlags, int parity,
-        GLOBAL int* RESTRICT listState) {
+        GLOBAL int* RESTRICT listState, GLOBAL int* RESTRICT numberState) {
     LOCAL volatile mixed reduceTemp[NUMBERS_BLOCK_SIZE];
     LOCAL volatile mm_long longTemp[NUMBERS_BLOCK_SIZE];
     LOCAL volatile int indexTemp[NUMBERS_BLOCK_SIZE];
@@ -150,17 +197,17 @@ KERNEL void computeNumberSums(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL cons
         listState[LIST_STATE_NEXT_ITEM] = 0;
 #endif
     numbersEntrySums(GLOBAL_ID, GLOBAL_SIZE, GROUP_ID, NUM_GROUPS, numbersFixed, rowOfSlotA, numberValues, partialFixed,
-                     partialSums, partialIndices, nonFiniteFlags[parity] != 0, NUMBERS_TEMP_ARGS);
+                     partialSums, partialIndices, numbersNotFinite(nonFiniteFlags, parity, numberState), NUMBERS_TEMP_ARGS);
 }
 
-#ifdef NUMBERS_CENTRED
-KERNEL void computeCentredNumberSums(GLOBAL const mixed* RESTRICT numberValues, GLOBAL const mm_long* RESTRICT partialFixed,
-        GLOBAL mixed* RESTRICT partialSums) {
+#ifdef NUMBERS_SECOND_PASS
+KERNEL void computeSecondNumberSums(GLOBAL const mixed* RESTRICT numberValues, GLOBAL const mm_long* RESTRICT partialFixed,
+        GLOBAL mixed* RESTRICT partialSums, GLOBAL const int* RESTRICT partialIndices) {
     LOCAL volatile mixed reduceTemp[NUMBERS_BLOCK_SIZE];
     LOCAL volatile mm_long longTemp[NUMBERS_BLOCK_SIZE];
     LOCAL volatile int indexTemp[NUMBERS_BLOCK_SIZE];
-    numbersCentredSums(GLOBAL_ID, GLOBAL_SIZE, GROUP_ID, NUM_GROUPS, numberValues, partialFixed, partialSums,
-                       NUMBERS_TEMP_ARGS);
+    numbersSecondSums(GLOBAL_ID, GLOBAL_SIZE, GROUP_ID, NUM_GROUPS, numberValues, partialFixed, partialSums,
+                      partialIndices, NUMBERS_TEMP_ARGS);
 }
 #endif
 
@@ -174,7 +221,7 @@ KERNEL void computeNumbersEnergy(GLOBAL const mm_long* RESTRICT partialFixed, GL
     LOCAL volatile mm_long longTemp[NUMBERS_BLOCK_SIZE];
     LOCAL volatile int indexTemp[NUMBERS_BLOCK_SIZE];
     numbersEnergy(NUMBER_PARTS, partialFixed, partialSums, partialIndices, globals, numberResults, numberCoefficients,
-                  numberIndices, numberState, nonFiniteFlags[parity] != 0, NUMBERS_TEMP_ARGS);
+                  numberIndices, numberState, numbersNotFinite(nonFiniteFlags, parity, numberState), NUMBERS_TEMP_ARGS);
 }
 
 /** Phase 4 (numberParts blocks). */
@@ -204,12 +251,13 @@ DEVICE void finishNumbersInLastBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOB
         LOCAL_ARG int* isLast DERIVATIVE_PARAMS) {
     if (!lastBlockToArrive(blocksDone, isLast))
         return;
-    const bool nonFinitePositions = ((GLOBAL volatile const int*) nonFiniteFlags)[parity] != 0;
+    const bool nonFinitePositions = numbersNotFinite(nonFiniteFlags, parity, numberState);
     numbersEntrySums(LOCAL_ID, LOCAL_SIZE, 0, 1, numbersFixed, rowOfSlotA, numberValues, partialFixed, partialSums,
                      partialIndices, nonFinitePositions, NUMBERS_TEMP_ARGS);
     SYNC_THREADS;
-#ifdef NUMBERS_CENTRED
-    numbersCentredSums(LOCAL_ID, LOCAL_SIZE, 0, 1, numberValues, partialFixed, partialSums, NUMBERS_TEMP_ARGS);
+#ifdef NUMBERS_SECOND_PASS
+    numbersSecondSums(LOCAL_ID, LOCAL_SIZE, 0, 1, numberValues, partialFixed, partialSums, partialIndices,
+                      NUMBERS_TEMP_ARGS);
     SYNC_THREADS;
 #endif
     numbersEnergy(1, partialFixed, partialSums, partialIndices, globals, numberResults, numberCoefficients, numberIndices,

@@ -7,7 +7,11 @@
  *   finish  perAtomFinish.cc: c in A's order, the reductions, E and dE/dR, and the weight w_i = dE/dc_i of each entry;
  *   pass 2  the tile kernel (numbersPass 2) adds (w_k + w_l) dv/dx (Self; Dual: w_k) to the gradient rows,
  *           which the force finish applies with dE/ds = 1.
- * Host defines: MIN_DISTANCE_SQUARED, MIN_SWITCH, R_POWER (where p != 0) (CommonPerAtomProgram).
+ * Host defines: MIN_DISTANCE_SQUARED, MIN_SWITCH, R_POWER (where p != 0), NUMBER_PAIR_LIMIT (CommonPerAtomProgram).
+ *
+ * The fixed point holds |c| below 2^43 (hi is c * 2^20 in 64 bits): a pass-1 pair term v that is not below
+ * NUMBER_PAIR_LIMIT (2^42 over the entries of the other group, so that no sum of them can wrap around), or is not
+ * finite, sets numberState[2], and the finish gives that evaluation NaN numbers, a NaN energy and no force.
  */
 /**
  * One pair's v = sigma(r) r^p, and (dv/dr)/r in *dValueOverR; both 0 where the pair does not count (r^2 below
@@ -23,7 +27,7 @@ DEVICE real numberPair(real3* delta, real* dValueOverR, const bool wrap, BOX_PAR
     real scale;
 #ifdef BRANCHLESS_CUTOFF
     const real sigma = pairSwitch(r2, &scale);
-    const bool counts = r2 >= (real) MIN_DISTANCE_SQUARED && r2 <= (real) CUTOFF_SQUARED && sigma >= (real) MIN_SWITCH;
+    const bool counts = r2 >= (real) MIN_DISTANCE_SQUARED && r2 <= (real) CUTOFF_SQUARED && !(sigma < (real) MIN_SWITCH);
 #else
 #ifdef USE_CUTOFF
     if (r2 > (real) CUTOFF_SQUARED || r2 < (real) MIN_DISTANCE_SQUARED) {
@@ -34,7 +38,7 @@ DEVICE real numberPair(real3* delta, real* dValueOverR, const bool wrap, BOX_PAR
         return 0;
     }
     const real sigma = pairSwitch(r2, &scale);
-    const bool counts = sigma >= (real) MIN_SWITCH;
+    const bool counts = !(sigma < (real) MIN_SWITCH); // (a NaN sigma, a Custom function's, counts: c is NaN)
 #endif
 #ifdef R_POWER
     const real rToPower = pow(r2, (real) (0.5 * R_POWER));
@@ -88,7 +92,7 @@ DEVICE mixed fixedToNumber(mm_long hi, mm_long lo) {
  */
 DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const int lane, real4 column,
         const real3 rowPos, const bool validRow, mm_long* rowHi, mm_long* rowLo, mm_long* columnHi, mm_long* columnLo,
-        const bool wrap, BOX_PARAMS) {
+        bool* beyondRange, const bool wrap, BOX_PARAMS) {
     mixed sum = 0, held = 0;
     const int source = (lane + 1) & (TILE_SIZE - 1);
     for (int k = 0; k < TILE_SIZE; k++) {
@@ -96,6 +100,7 @@ DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const 
             real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
             real scale;
             const real value = numberPair(&delta, &scale, wrap, BOX_ARGS);
+            *beyondRange = *beyondRange || !(value < (real) NUMBER_PAIR_LIMIT);
             sum += value;
             held += value;
         }
@@ -124,7 +129,8 @@ DEVICE void numberForcesShuffled(const bool checked, const bool diagonal, const 
             real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
             real scale;
             numberPair(&delta, &scale, wrap, BOX_ARGS);
-            const real factor = (rowWeight + columnWeight) * scale;
+            const real weight = rowWeight + columnWeight;
+            const real factor = (weight == 0 ? (real) 0 : weight * scale); // (a term beyond range: weights 0, scale inf)
             addPairGradient(make_real3(delta.x * factor, delta.y * factor, delta.z * factor), &gradientSum, &held);
         }
         column = rotateColumn(column, source, checked);
@@ -145,7 +151,8 @@ DEVICE void numberForcesShuffled(const bool checked, const bool diagonal, const 
 DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diagonal, const int lane,
         LOCAL_ARG const real4* columnPos, LOCAL_ARG const real* columnWeight, LOCAL_ARG real3* columnTotal,
         LOCAL_ARG mm_long* columnHi, LOCAL_ARG mm_long* columnLo, const real3 rowPos, const real rowWeight,
-        const bool validRow, mm_long* rowHi, mm_long* rowLo, real3* rowGradient, const bool wrap, BOX_PARAMS) {
+        const bool validRow, mm_long* rowHi, mm_long* rowLo, real3* rowGradient, bool* beyondRange, const bool wrap,
+        BOX_PARAMS) {
     mm_long sumHi = 0, sumLo = 0;
     real3 gradientSum = make_real3(0, 0, 0);
     for (int k = 0; k < TILE_SIZE; k++) {
@@ -157,15 +164,17 @@ DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diag
             const real value = numberPair(&delta, &scale, wrap, BOX_ARGS);
             real3 total = columnTotal[index];
             if (pass == 1) {
+                *beyondRange = *beyondRange || !(value < (real) NUMBER_PAIR_LIMIT);
                 mm_long hi = 0, lo = 0;
-                addFixedNumber(&hi, &lo, value);
+                addFixedNumber(&hi, &lo, (*beyondRange ? (real) 0 : value));
                 sumHi += hi;
                 sumLo += lo;
                 columnHi[index] += hi;
                 columnLo[index] += lo;
             }
             else {
-                const real factor = (rowWeight + columnWeight[index]) * scale;
+                const real weight = rowWeight + columnWeight[index];
+                const real factor = (weight == 0 ? (real) 0 : weight * scale);
                 addPairGradient(make_real3(delta.x * factor, delta.y * factor, delta.z * factor), &gradientSum, &total);
             }
             columnTotal[index] = total;
@@ -188,7 +197,8 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
         const real3 rowPos, const bool validRow, const bool validColumn, const int rowSlot, const int columnSlot,
         const int rowGradientRow, const int columnGradientRow, const int pass, GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const real* RESTRICT numberWeights,
         GLOBAL mm_long* RESTRICT gradientBuffer, const int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
-        LOCAL_ARG real3* columnGradient, LOCAL_ARG real* columnWeight, LOCAL_ARG mm_long* columnFixed) {
+        LOCAL_ARG real3* columnGradient, LOCAL_ARG real* columnWeight, LOCAL_ARG mm_long* columnFixed,
+        GLOBAL int* RESTRICT numberState) {
     const real rowWeight = (pass == 2 && validRow ? numberWeights[rowSlot] : (real) 0);
 #ifdef MODE_SELF
     const real weightOfColumn = (pass == 2 && validColumn ? numberWeights[columnSlot] : (real) 0);
@@ -196,18 +206,19 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     const real weightOfColumn = 0;
 #endif
     mm_long rowHi = 0, rowLo = 0, columnHi = 0, columnLo = 0;
+    bool beyondRange = false;
     real3 rowGradient = make_real3(0, 0, 0), columnTotal = make_real3(0, 0, 0);
 #ifdef USE_WARP_SHUFFLE
     if (pass == 1) {
         if (fast && singleCopy)
             numberValuesShuffled(false, false, lane, column, rowPos, validRow, &rowHi, &rowLo, &columnHi, &columnLo,
-                                 false, BOX_ARGS);
+                                 &beyondRange, false, BOX_ARGS);
         else if (fast)
             numberValuesShuffled(false, false, lane, column, rowPos, validRow, &rowHi, &rowLo, &columnHi, &columnLo,
-                                 true, BOX_ARGS);
+                                 &beyondRange, true, BOX_ARGS);
         else
             numberValuesShuffled(true, diagonal, lane, column, rowPos, validRow, &rowHi, &rowLo, &columnHi, &columnLo,
-                                 !singleCopy, BOX_ARGS);
+                                 &beyondRange, !singleCopy, BOX_ARGS);
     }
     else {
         if (fast && singleCopy)
@@ -238,7 +249,7 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     SYNC_THREADS;
     numberPairsLocal(pass, !fast, diagonal, lane, columnPos + localBase, columnWeight + localBase,
                      columnGradient + localBase, columnHiSums, columnLoSums, rowPos, rowWeight, validRow, &rowHi,
-                     &rowLo, &rowGradient, !singleCopy, BOX_ARGS);
+                     &rowLo, &rowGradient, &beyondRange, !singleCopy, BOX_ARGS);
     SYNC_THREADS;
     const real3 first = columnGradient[localBase + lane], second = columnGradient[localBase + lane + TILE_SIZE];
     columnTotal = make_real3(first.x + second.x, first.y + second.y, first.z + second.z);
@@ -247,6 +258,8 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     SYNC_THREADS;
 #endif
     if (pass == 1) {
+        if (beyondRange)
+            numberState[2] = 1;
         if (validRow)
             addNumber(numbersFixed, rowSlot, rowHi, rowLo);
 #ifdef MODE_SELF
@@ -263,8 +276,9 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
 }
 
 #define NUMBERS_TILE_PARAMS , const int numbersPass, GLOBAL mm_long* RESTRICT numbersFixed, \
-        GLOBAL const real* RESTRICT numberWeights, LOCAL_ARG real* columnWeight, LOCAL_ARG mm_long* columnFixed
-#define NUMBERS_TILE_ARGS , numbersPass, numbersFixed, numberWeights, columnWeight, columnFixed
+        GLOBAL const real* RESTRICT numberWeights, LOCAL_ARG real* columnWeight, LOCAL_ARG mm_long* columnFixed, \
+        GLOBAL int* RESTRICT numberState
+#define NUMBERS_TILE_ARGS , numbersPass, numbersFixed, numberWeights, columnWeight, columnFixed, numberState
 /** The tile kernel's arguments of the per-entry numbers (after the list's, before the fused finish's). */
 #define NUMBERS_KERNEL_PARAMS , int numbersPass, GLOBAL mm_long* RESTRICT numbersFixed, \
         GLOBAL real* RESTRICT numberWeights, GLOBAL const int* RESTRICT rowOfSlotA, \

@@ -1,0 +1,39 @@
+#ifndef OPENMM_COORDINATION_EXPRESSIONCONSTANTS_H_
+#define OPENMM_COORDINATION_EXPRESSIONCONSTANTS_H_
+
+#include "lepton/ExpressionTreeNode.h"
+#include "lepton/Operation.h"
+
+namespace CoordinationPlugin {
+
+/**
+ * Calls visit(value) for every constant of a Lepton expression tree, also those that Lepton's optimize() folds into
+ * an operation (AddConstant, MultiplyConstant, PowerConstant): the numbers a platform prints into a kernel or
+ * evaluates, which the callers check against what a double (or a float) holds.
+ */
+template <class Visit>
+void forEachConstant(const Lepton::ExpressionTreeNode& node, const Visit& visit) {
+    const Lepton::Operation& operation = node.getOperation();
+    switch (operation.getId()) {
+    case Lepton::Operation::CONSTANT:
+        visit(dynamic_cast<const Lepton::Operation::Constant&>(operation).getValue());
+        break;
+    case Lepton::Operation::ADD_CONSTANT:
+        visit(dynamic_cast<const Lepton::Operation::AddConstant&>(operation).getValue());
+        break;
+    case Lepton::Operation::MULTIPLY_CONSTANT:
+        visit(dynamic_cast<const Lepton::Operation::MultiplyConstant&>(operation).getValue());
+        break;
+    case Lepton::Operation::POWER_CONSTANT:
+        visit(dynamic_cast<const Lepton::Operation::PowerConstant&>(operation).getValue());
+        break;
+    default:
+        break;
+    }
+    for (const Lepton::ExpressionTreeNode& child : node.getChildren())
+        forEachConstant(child, visit);
+}
+
+} // namespace CoordinationPlugin
+
+#endif /*OPENMM_COORDINATION_EXPRESSIONCONSTANTS_H_*/
