@@ -408,22 +408,28 @@ TEST(CoordinationNumbers, ANonFiniteCoordinateGivesNaNEverywhereAndNoForce) {
     EXPECT_TRUE(std::isnan(values[0]));
 }
 
-TEST(CoordinationNumbers, MinWithAnIsolatedAtomHasNoFiniteForce) {
-    // MIN = b / log(sum exp(b / c_i)) has no finite slope at c_i = 0: NaN energy and no force where the energy uses
-    // it; an energy without it is unaffected.
+TEST(CoordinationNumbers, MinWithAnIsolatedAtomIsZeroWithTheLimitOfItsSlope) {
+    // MIN = b / log(sum exp(b / c_i)) is 0 where a c_i is 0 (PLUMED: b / log(inf)), and its slope's limit there is
+    // 1 for that entry (R ~ c_i); the isolated atom has no pair, so the energy is finite and no force acts. The
+    // other atoms' forces come from the mean alone.
     vector<Vec3> positions = FourAtoms;
     positions.push_back(Vec3(5, 5, 5)); // beyond the cutoff of every other atom
-    Numbers force = smallForce("min");
+    Numbers force = smallForce("3*min + mean");
     force.setGroupA({0, 1, 2, 3, 4});
     force.addReduction(Numbers::Min, "BETA=0.5");
     force.addReduction(Numbers::Mean);
     CoordinationNumberContext usesMin(force, positions);
     const Evaluation result = usesMin.evaluate();
-    EXPECT_TRUE(std::isnan(result.energy));
-    expectAllForcesZero(result.forces);
     force.setEnergyFunction("mean");
     CoordinationNumberContext usesMean(force, positions);
-    EXPECT_TRUE(std::isfinite(usesMean.evaluate().energy));
+    const Evaluation mean = usesMean.evaluate();
+    EXPECT_NEAR(result.energy, mean.energy, 1e-12);
+    for (size_t atom = 0; atom < positions.size(); atom++)
+        for (int axis = 0; axis < 3; axis++)
+            EXPECT_NEAR(result.forces[atom][axis], mean.forces[atom][axis], 1e-9 * (1 + std::fabs(mean.forces[atom][axis])));
+    vector<double> values;
+    usesMin.getForce().getCollectiveVariableValues(usesMin.getContext(), values);
+    EXPECT_EQ(values[0], 0.0);
 }
 
 TEST(CoordinationNumbers, InvalidReductionsAreRefusedWithTheirName) {

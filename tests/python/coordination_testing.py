@@ -461,6 +461,24 @@ def energy_only(context, groups=-1):
         mm.unit.kilojoule_per_mole)
 
 
+def finite_difference_forces(context, positions, groups=-1, step=1e-5):
+    """-dE/dx by central differences of the energy (groups as energy_only), each coordinate moved by +-step nm; the
+    context is left at `positions`."""
+    positions = np.asarray(positions, dtype=float)
+    forces = np.zeros_like(positions)
+    for atom in range(len(positions)):
+        for axis in range(3):
+            energies = []
+            for sign in (1, -1):
+                moved = positions.copy()
+                moved[atom, axis] += sign * step
+                context.setPositions(moved)
+                energies.append(energy_only(context, groups))
+            forces[atom, axis] = -(energies[0] - energies[1]) / (2 * step)
+    context.setPositions(positions)
+    return forces
+
+
 def strain_derivative(context, positions, box_vectors, groups=-1, step=1e-3):
     """dE/d(epsilon) for the homogeneous deformation x -> (1 + epsilon) x of positions and box.
 

@@ -25,6 +25,7 @@ from coordination_testing import (
     assert_forces_close,
     energy_and_forces,
     energy_only,
+    finite_difference_forces,
     make_context,
     make_system,
     minimum_image_rectangular,
@@ -324,21 +325,6 @@ def test_self_mode_numbers_match_the_numpy_model(case):
     assert_close(force.getCoordinationNumbers(context), expected, case, what="c_i (Self)")
     assert_close(force.getCollectiveVariableValues(context), [expected.mean(), expected.max()], case, what="mean, max")
     assert_close(energy_only(context), expected.mean(), case, what="energy")
-
-
-def finite_difference_forces(context, positions, groups, step=1e-5):
-    forces = np.zeros_like(positions)
-    for atom in range(len(positions)):
-        for axis in range(3):
-            energies = []
-            for sign in (1, -1):
-                moved = positions.copy()
-                moved[atom, axis] += sign * step
-                context.setPositions(moved)
-                energies.append(energy_only(context, groups))
-            forces[atom, axis] = -(energies[0] - energies[1]) / (2 * step)
-    context.setPositions(positions)
-    return forces
 
 
 #: Energies of reductions whose forces are checked by finite differences (each its own force group).

@@ -131,10 +131,13 @@ def set_pairs_randomly(force, draw, num_atoms):
 VALUE_SWITCHES = (["RATIONAL R_0=1", "RATIONAL R_0=1.5 NN=8 MM=16 D_0=0.2", "RATIONAL R_0=2 D_MAX=4",
                    "EXP R_0=0.5 D_0=0.2", "GAUSSIAN R_0=1 D_MAX=3", "SMAP R_0=1 A=2 B=3", "CUBIC D_0=0.5 D_MAX=2",
                    "TANH R_0=2", "COSINUS R_0=2", "Q BETA=5 LAMBDA=1 REF=1", "CUSTOM FUNC=exp(-x) R_0=1",
-                   "RATIONAL R_0=1 NN=40 MM=80", "RATIONAL R_0=1e-300", "RATIONAL R_0=1e300"],
+                   "RATIONAL R_0=1 NN=40 MM=80", "RATIONAL R_0=1e-300", "RATIONAL R_0=1e300", "RATIONAL R_0=1e-62",
+                   "SMAP R_0=1e-200 A=2 B=3", "GAUSSIAN R_0=1e-200", "EXP R_0=1e-300", "Q BETA=1e300 LAMBDA=1 REF=1",
+                   "TANH R_0=1e-300", "RATIONAL R_0=1e-200 NN=5 MM=11"],
                   ["RATIONAL R_0=0", "RATIONAL R_0=inf", "RATIONAL R_0=nan", "RATIONAL R_0=-1", "RATIONAL", "NOPE R_0=1",
                    "", "RATIONAL R_0=1 NN=0", "RATIONAL R_0=1 D_MAX=0.5 D_0=1", "EXP R_0=1 A=2"])
-BETAS = (["BETA=0.5", "BETA=2", "BETA=-1", "BETA=1e-300", "BETA=1e300"],
+BETAS = (["BETA=0.5", "BETA=2", "BETA=-1", "BETA=1e-300", "BETA=1e300", "BETA=50", "BETA=5e-324", "BETA=1.7e308",
+          "BETA=-1e300", "BETA=-1e-300"],
          ["BETA=0", "BETA=inf", "BETA=nan", "", "BETA", "BETA=1 X=2"])
 REDUCTION_PARAMETERS = {
     CoordinationNumberForce.Sum: ([""], [" 2", "x"]),
@@ -142,7 +145,9 @@ REDUCTION_PARAMETERS = {
     CoordinationNumberForce.MoreThan: VALUE_SWITCHES,
     CoordinationNumberForce.LessThan: VALUE_SWITCHES,
     CoordinationNumberForce.Between: (["GAUSSIAN LOWER=0.5 UPPER=2 SMEAR=0.5", "TRIANGULAR LOWER=0 UPPER=1 SMEAR=0.3",
-                                       "GAUSSIAN LOWER=0 UPPER=3", "GAUSSIAN LOWER=0 UPPER=1e300 SMEAR=1e10"],
+                                       "GAUSSIAN LOWER=0 UPPER=3", "GAUSSIAN LOWER=0 UPPER=1e300 SMEAR=1e10",
+                                       "GAUSSIAN LOWER=0.5 UPPER=2 SMEAR=4e-308", "TRIANGULAR LOWER=0 UPPER=1 SMEAR=1e-300",
+                                       "GAUSSIAN LOWER=0 UPPER=1 SMEAR=1e-310", "TRIANGULAR LOWER=0 UPPER=2 SMEAR=5e-324"],
                                       ["GAUSSIAN LOWER=-inf UPPER=1", "GAUSSIAN LOWER=2 UPPER=1", "GAUSSIAN LOWER=1 UPPER=1",
                                        "GAUSSIAN LOWER=0 UPPER=1 SMEAR=0", "TRIANGULAR LOWER=0 UPPER=nan", "", "GAUSSIAN",
                                        "BOX LOWER=0 UPPER=1"]),
@@ -156,7 +161,7 @@ REDUCTION_PARAMETERS = {
 #: Reduction names: the default (the type's PLUMED name), or one of its own; 15 % of the time a clash with another
 #: reduction or a global parameter, or a name Lepton cannot use.
 REDUCTION_NAMES = (["", "", "", "a", "b", "_z"], ["a", "k", "1x", "x y"])
-R_POWERS = ([0.0, 1.0, 2.0, 0.5, 3.7, -0.0, 5e-324], [-1.0, math.inf, math.nan, 1e300, -math.inf])
+R_POWERS = ([0.0, 1.0, 2.0, 0.5, 3.7, -0.0, 5e-324, 48.0, 60.0, 1000.0], [-1.0, math.inf, math.nan, 1e300, -math.inf])
 
 
 def build_coordination_number_force(draw, num_atoms):
@@ -173,7 +178,9 @@ def build_coordination_number_force(draw, num_atoms):
     if force.getMode() == CoordinationForce.Pair and rng.random() < 0.75:
         call(force, "setMode", CoordinationForce.Dual)  # Pair mode is refused: a few cases suffice
     call(force, "setRPower", pick(R_POWERS) if rng.random() < 0.5 else float(rng.uniform(0, 3)))
-    for _ in range(0 if rng.random() < 0.1 else int(rng.integers(1, 4))):
+    # Rarely many reductions: any number on the host, at most 32 on a GPU (a clear error beyond).
+    count = int(rng.integers(30, 40)) if rng.random() < 0.03 else int(rng.integers(1, 4))
+    for _ in range(0 if rng.random() < 0.1 else count):
         reduction_type = int(draw.pick(list(REDUCTION_PARAMETERS)))
         call(force, "addReduction", reduction_type, pick(REDUCTION_PARAMETERS[reduction_type]), pick(REDUCTION_NAMES))
     names = [force.getCollectiveVariableName(i) for i in range(force.getNumCollectiveVariables())]
@@ -300,9 +307,10 @@ def build_coordination_number_force_with_centers(draw, num_atoms):
 
 def as_coordination_force(force):
     """A System's force (a bare openmm.Force from System.getForce) as its own class, if the plugin's."""
-    if ContactMapForce.isinstance(force):
-        return ContactMapForce.cast(force)
-    return CoordinationForce.cast(force) if CoordinationForce.isinstance(force) else force
+    for force_class in (ContactMapForce, CoordinationNumberForce, CoordinationForce):
+        if force_class.isinstance(force):
+            return force_class.cast(force)
+    return force
 
 
 def largest_exponent(force):
@@ -314,7 +322,7 @@ def largest_exponent(force):
             if parameters[2] in (CoordinationForce.Rational, CoordinationForce.Smap):
                 exponents += [abs(value) for value in parameters[7] if math.isfinite(value)]
         return max(exponents)
-    if not isinstance(force, CoordinationForce):
+    if not isinstance(force, (CoordinationForce, CoordinationNumberForce)):
         return 1
     values = [force.getN(), force.getM()]
     if force.getSwitchingFunction() == CoordinationForce.Smap:
@@ -421,12 +429,38 @@ def _plumed_ok(force):
         return False
 
 
-def check_against_reference(reference, outcome, platform, positions, conditioning, gpu):
+#: What a GPU refuses that the Reference platform takes (docs: limitations), by its message.
+GPU_BOUNDS = ("take at most 32 per force",)
+
+
+def beyond_gpu_fixed_point(force, ref_s):
+    """Whether a CoordinationNumberForce's numbers (the end of ref_s) leave the range the GPU's 64-bit fixed point
+    holds to double precision (docs, limitations): a number at 2^42 over the entries of a group (a pair term there
+    makes a GPU's evaluation NaN), or a nonzero number below 2^-52 * 1e9 (its absolute resolution 2^-52 is then more
+    than 1e-9 of it)."""
+    force = as_coordination_force(force)
+    if not isinstance(force, CoordinationNumberForce) or ref_s is None:
+        return False
+    entries = max(len(force.getGroupA()), len(force.getGroupB()), 1)
+    numbers = np.abs(ref_s[len(ref_s) - len(force.getGroupA()):])
+    too_small = (numbers > 0) & (numbers < 2.0**-52 * 1e9)
+    return bool(np.any(~(numbers < 2.0**42 / entries)) or np.any(too_small))
+
+
+def check_against_reference(reference, outcome, platform, positions, conditioning, gpu, force=None):
     kind, value = outcome
+    ref_kind, ref_value = reference
+    if gpu and ref_kind == "values" and kind == "create" and any(bound in str(value) for bound in GPU_BOUNDS):
+        return  # a bound of the GPU platforms, stated in the message
+    if gpu and kind == "values" and ref_kind == "values" and beyond_gpu_fixed_point(force, ref_value[2]):
+        # The GPU's documented limit: NaN with no force, or finite numbers to the fixed point's resolution.
+        energy, forces, _ = value
+        assert (math.isnan(energy) and not np.any(forces)) or (math.isfinite(energy) and np.all(np.isfinite(forces))), \
+            f"{platform}: beyond the fixed point: energy {energy}, forces {forces}"
+        return
     has_nan = bool(np.isnan(positions).any())
     if kind != "values" and has_nan and platform == "CPU" and "NaN" in str(value):
         return  # OpenMM's CPU platform refuses NaN coordinates before any force runs
-    ref_kind, ref_value = reference
     if ref_kind == "create":
         assert kind == "create", f"Reference refused the force ({ref_value}) but {platform} gave {kind}"
         assert is_openmm_error(value), f"{platform}: {type(value).__name__}: {value}"
@@ -478,7 +512,8 @@ def check_system(system, positions, parameters, description, platforms):
     for platform, precision in platforms:
         outcome = evaluate(system, positions, platform, precision, parameters)
         try:
-            check_against_reference(reference, outcome, platform, positions, conditioning, precision is not None)
+            check_against_reference(reference, outcome, platform, positions, conditioning, precision is not None,
+                                    system.getForce(0))
         except AssertionError as failure:
             raise AssertionError(f"{description}\n{failure}") from None
     return kind
