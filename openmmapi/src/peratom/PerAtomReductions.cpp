@@ -7,16 +7,7 @@ using std::vector;
 
 PerAtomReductions::PerAtomReductions(const ResolvedCoordinationNumberForce& force) : energy(force.energy) {
     for (const ResolvedReduction& reduction : force.perAtom.reductions) {
-        ResolvedReduction description;
-        description.type = reduction.type;
-        description.name = reduction.name;
-        description.centred = reduction.centred;
-        description.extreme = reduction.extreme;
-        description.highest = reduction.highest;
-        description.logSumExp = reduction.logSumExp;
-        description.beta = reduction.beta;
-        description.lseHighest = reduction.lseHighest;
-        reductions.push_back(description);
+        reductions.push_back(reduction); // (every field, so none added later is lost)
         programs.push_back({reduction.term.createProgram(), reduction.termDerivative.createProgram(),
                             reduction.outer.createProgram(), reduction.outerDerivative.createProgram()});
     }

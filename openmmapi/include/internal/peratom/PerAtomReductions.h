@@ -45,7 +45,7 @@ private:
               int& extremeEntry) const;
     /** Reduction r's value from its sums. */
     double value(int r, double sum, double derivativeSum) const;
-    std::vector<ResolvedReduction> reductions; // the descriptions, without their expressions
+    std::vector<ResolvedReduction> reductions; // the descriptions (evaluated through programs)
     std::vector<Programs> programs;
     EnergyEvaluator energy;
 };
