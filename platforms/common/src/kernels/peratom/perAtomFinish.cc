@@ -59,7 +59,8 @@ DEVICE mixed numbersMean(GLOBAL const mm_long* RESTRICT partialFixed, int numPar
  * 3. numbersEnergy: the parts in a fixed order, the reductions (numberResults), E, dE/dR and the parameter
  *    derivatives; what the weights need in numberCoefficients, numberIndices and numberState[0] (finite).
  * 4. numbersWeights: w_i per sorted row; numberState[1] = 1 where one is not finite.
- * 5. numbersAddEnergy: E (NaN, and every weight 0, where there is no finite answer) into the energy buffer.
+ * 5. numbersAddEnergy: E (NaN, and every weight 0, where there is no finite answer) into the energy buffer;
+ *    numberState[0] then says whether pass 2 runs (perAtomPairs.cc).
  * Every sum has a fixed order, so the results do not depend on the slots' sorted order.
  */
 #define NUMBERS_TEMPS LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG volatile mm_long* longTemp, \
@@ -171,6 +172,7 @@ DEVICE void numbersAddEnergy(GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL real*
             energyBuffer[0] += energy;
             NUMBERS_ADD_PARAMETER_DERIVATIVES
         }
+        state[0] = (finite ? 1 : 0); // pass 2 adds no gradient where there is no finite energy
         state[1] = 0;
         state[2] = 0;
     }

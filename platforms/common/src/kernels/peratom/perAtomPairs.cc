@@ -9,9 +9,11 @@
  *           which the force finish applies with dE/ds = 1.
  * Host defines: MIN_DISTANCE_SQUARED, MIN_SWITCH, R_POWER (where p != 0), NUMBER_PAIR_LIMIT (CommonPerAtomProgram).
  *
- * The fixed point holds |c| below 2^43 (hi is c * 2^20 in 64 bits): a pass-1 pair term v that is not below
- * NUMBER_PAIR_LIMIT (2^42 over the entries of the other group, so that no sum of them can wrap around), or is not
- * finite, sets numberState[2], and the finish gives that evaluation NaN numbers, a NaN energy and no force.
+ * The fixed point holds |c| below 2^43 (hi is c * 2^20 in 64 bits). Each value that becomes fixed point (a pair's
+ * term v in local memory; a tile's sum of v over a row or a column with shuffles, which has at least the size of each
+ * of its terms where they share a sign) must be below NUMBER_PAIR_LIMIT, 2^42 over the entries of the other group: an
+ * entry meets at most that many such values, so their sum cannot wrap around. One that is not, or is not finite, sets
+ * numberState[2], and the finish gives that evaluation NaN numbers, a NaN energy and no force.
  */
 /**
  * One pair's v = sigma(r) r^p, and (dv/dr)/r in *dValueOverR; both 0 where the pair does not count (r^2 below
@@ -100,7 +102,6 @@ DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const 
             real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
             real scale;
             const real value = numberPair(&delta, &scale, wrap, BOX_ARGS);
-            *beyondRange = *beyondRange || !(value < (real) NUMBER_PAIR_LIMIT);
             sum += value;
             held += value;
         }
@@ -109,6 +110,8 @@ DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const 
         held = __shfl_sync(0xffffffff, held, source);
 #endif
     }
+    // The range check once per sum that becomes fixed point (above), not per pair.
+    *beyondRange = !(fabs(sum) < (mixed) NUMBER_PAIR_LIMIT) || !(fabs(held) < (mixed) NUMBER_PAIR_LIMIT);
     const mixed scaledRow = sum * (mixed) 1048576, scaledColumn = held * (mixed) 1048576; // as addFixedNumber
     const mixed wholeRow = floor(scaledRow), wholeColumn = floor(scaledColumn);
     *rowHi = (mm_long) wholeRow;
@@ -129,8 +132,7 @@ DEVICE void numberForcesShuffled(const bool checked, const bool diagonal, const 
             real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
             real scale;
             numberPair(&delta, &scale, wrap, BOX_ARGS);
-            const real weight = rowWeight + columnWeight;
-            const real factor = (weight == 0 ? (real) 0 : weight * scale); // (a term beyond range: weights 0, scale inf)
+            const real factor = (rowWeight + columnWeight) * scale;
             addPairGradient(make_real3(delta.x * factor, delta.y * factor, delta.z * factor), &gradientSum, &held);
         }
         column = rotateColumn(column, source, checked);
@@ -173,8 +175,7 @@ DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diag
                 columnLo[index] += lo;
             }
             else {
-                const real weight = rowWeight + columnWeight[index];
-                const real factor = (weight == 0 ? (real) 0 : weight * scale);
+                const real factor = (rowWeight + columnWeight[index]) * scale;
                 addPairGradient(make_real3(delta.x * factor, delta.y * factor, delta.z * factor), &gradientSum, &total);
             }
             columnTotal[index] = total;
@@ -199,6 +200,10 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
         GLOBAL mm_long* RESTRICT gradientBuffer, const int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
         LOCAL_ARG real3* columnGradient, LOCAL_ARG real* columnWeight, LOCAL_ARG mm_long* columnFixed,
         GLOBAL int* RESTRICT numberState) {
+    // Pass 2 of an evaluation without a finite energy adds nothing (numberState[0], numbersAddEnergy): it applies
+    // no force, and a term beyond the fixed point's range may have no finite gradient. The same in every thread.
+    if (pass == 2 && ((GLOBAL volatile const int*) numberState)[0] == 0)
+        return;
     const real rowWeight = (pass == 2 && validRow ? numberWeights[rowSlot] : (real) 0);
 #ifdef MODE_SELF
     const real weightOfColumn = (pass == 2 && validColumn ? numberWeights[columnSlot] : (real) 0);
