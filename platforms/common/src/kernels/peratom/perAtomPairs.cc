@@ -175,7 +175,8 @@ DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diag
                 columnLo[index] += lo;
             }
             else {
-                const real factor = (rowWeight + columnWeight[index]) * scale;
+                const real weight = rowWeight + columnWeight[index];
+                const real factor = (weight == 0 ? (real) 0 : weight * scale); // (beyond range: weights 0, scale inf)
                 addPairGradient(make_real3(delta.x * factor, delta.y * factor, delta.z * factor), &gradientSum, &total);
             }
             columnTotal[index] = total;
@@ -200,10 +201,13 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
         GLOBAL mm_long* RESTRICT gradientBuffer, const int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
         LOCAL_ARG real3* columnGradient, LOCAL_ARG real* columnWeight, LOCAL_ARG mm_long* columnFixed,
         GLOBAL int* RESTRICT numberState) {
+#ifdef USE_WARP_SHUFFLE
     // Pass 2 of an evaluation without a finite energy adds nothing (numberState[0], numbersAddEnergy): it applies
     // no force, and a term beyond the fixed point's range may have no finite gradient. The same in every thread.
+    // (The local-memory loop has barriers, which PoCL does not take after a return: it tests the weights instead.)
     if (pass == 2 && ((GLOBAL volatile const int*) numberState)[0] == 0)
         return;
+#endif
     const real rowWeight = (pass == 2 && validRow ? numberWeights[rowSlot] : (real) 0);
 #ifdef MODE_SELF
     const real weightOfColumn = (pass == 2 && validColumn ? numberWeights[columnSlot] : (real) 0);
