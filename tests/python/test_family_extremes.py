@@ -213,6 +213,12 @@ def test_between_with_the_smallest_width_counts_and_a_smaller_one_is_refused(cas
         with pytest.raises(mm.OpenMMException, match=r'reduction "between" \(Between .*\): its width SMEAR\*\(UPPER-LOWER\)'
                                                      r' = .* is below 3\.9\d*e-309, the smallest whose inverse a double holds'):
             make_context(make_system(6, [force]), case)
+    # Above that bound, a Gaussian bead whose derivative's constants overflow is refused with the same fix.
+    force = number_force("min", 1.0, energy="between")
+    force.setReductionParameters(0, CoordinationNumberForce.Between, "GAUSSIAN LOWER=0 UPPER=1 SMEAR=4e-309", "between")
+    with pytest.raises(mm.OpenMMException, match=r'reduction "between" \(Between .*\): its function or its derivative has '
+                                                 r'a constant that overflows a double .*; give a larger SMEAR or a wider range'):
+        make_context(make_system(6, [force]), case)
 
 
 def test_plumed_input_reads_a_subnormal_number_and_refuses_an_overflowing_one():

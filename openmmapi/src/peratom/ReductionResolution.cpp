@@ -100,7 +100,7 @@ string bead(const ReductionText& text, const string& v) {
 }
 
 Lepton::ParsedExpression parsed(const ReductionText& text, const string& expression, const string& variable,
-                                Lepton::ParsedExpression& derivative) {
+                                Lepton::ParsedExpression& derivative, const string& fix) {
     Lepton::ParsedExpression value;
     try {
         value = Lepton::Parser::parse(expression).optimize();
@@ -113,7 +113,7 @@ Lepton::ParsedExpression parsed(const ReductionText& text, const string& express
         forEachConstant(tree->getRootNode(), [&](double constant) {
             if (!std::isfinite(constant))
                 throw text.error("its function or its derivative has a constant that overflows a double (" +
-                                 numberText(constant) + "); use a larger R_0 (or D_MAX - D_0)");
+                                 numberText(constant) + "); " + fix);
         });
     return value;
 }
@@ -191,8 +191,10 @@ vector<ResolvedReduction> ReductionResolution::resolve(const CoordinationNumberF
             break;
         }
         }
-        reduction.term = parsed(text, term, v, reduction.termDerivative);
-        reduction.outer = parsed(text, outer, S, reduction.outerDerivative);
+        const string fix = (type == CoordinationNumberForce::Between ? "give a larger SMEAR or a wider range"
+                                                                      : "use a larger R_0 (or D_MAX - D_0)");
+        reduction.term = parsed(text, term, v, reduction.termDerivative, fix);
+        reduction.outer = parsed(text, outer, S, reduction.outerDerivative, fix);
         reductions.push_back(std::move(reduction));
     }
     return reductions;
