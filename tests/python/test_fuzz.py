@@ -22,7 +22,9 @@ from test_property import SEED, check_system, is_openmm_error
 CASES = int(os.environ.get("COORDINATION_FUZZ_CASES", "300"))
 NUM_ATOMS = 12
 JUNK = ["", "-1", "0", "1", "nan", "inf", "-inf", "1e400", "1e-320", "abc", "2147483648", "-2147483649",
-        "16777217", "99999999999999999999", "0x10", " 5", "6.5", "1,2", "-0"]
+        "16777217", "99999999999999999999", "0x10", " 5", "6.5", "1,2", "-0",
+        # the edges of what is accepted (test_family_extremes): huge and tiny, subnormal, the largest double
+        "1e300", "1e-300", "1.7e308", "5e-324", "1e-62", "48"]
 
 
 def _force(energy, mode, switch, groups, **settings):
@@ -96,7 +98,18 @@ def number_xml_seeds():
     centred.setR0(0.3)
     centred.setDMax(1.0)
     centred.addReduction(CoordinationNumberForce.Sum)
-    return [plain, dual, counted, centred]
+    # The extremes the reductions and the fixed point are held to (test_family_extremes).
+    extreme = CoordinationNumberForce("min + max + altmin + morethan + between")
+    extreme.setGroupA(list(range(6)))
+    extreme.setR0(0.3)
+    extreme.setDMax(1.0)
+    extreme.setRPower(48)
+    extreme.addReduction(CoordinationNumberForce.Min, "BETA=1e300")
+    extreme.addReduction(CoordinationNumberForce.Max, "BETA=1e-300")
+    extreme.addReduction(CoordinationNumberForce.AltMin, "BETA=1e300")
+    extreme.addReduction(CoordinationNumberForce.MoreThan, "RATIONAL R_0=1e-62")
+    extreme.addReduction(CoordinationNumberForce.Between, "GAUSSIAN LOWER=0 UPPER=1 SMEAR=1e-300")
+    return [plain, dual, counted, centred, extreme]
 
 
 def contact_map_xml_seeds():
@@ -119,7 +132,10 @@ def contact_map_xml_seeds():
     components.addContact(-1, 11, CoordinationForce.Cubic, 0.3, 0.1, 0.9, True, [], 0.0, 1.0)
     components.addContact(3, 9, CoordinationForce.Cosinus, 0.6, 0.0, 0.0, True, [], 0.0, 1.0)
     components.addContact(5, 5, CoordinationForce.Gaussian, 0.3, 0.0, 1.0, False, [], 0.1, 1.0)
-    return [summed, distance, components]
+    heavy = ContactMapForce("s")  # weights and references up to the largest double
+    heavy.addContact(0, 1, 0.3, 1e308, 1e308)
+    heavy.addContact(2, 3, 0.3, -1e-300, 1e-300)
+    return [summed, distance, components, heavy]
 
 
 #: Each force class's seeds for the fuzzers. Later classes add theirs.
@@ -141,6 +157,10 @@ PLUMED_SEEDS = [
     "c: CONTACTMAP ATOMS1=1,2 ATOMS2=3,4 ATOMS3=5,9 SWITCH1={RATIONAL R_0=0.3 D_MAX=1.0} SWITCH2={EXP R_0=0.2 D_MAX=1.2} "
     "SWITCH3={Q R_0=0.1 BETA=50 LAMBDA=1.5 REF=0.4} REFERENCE1=0.5 REFERENCE2=0.1 WEIGHT=2 CMDIST",
     "l: COM ATOMS=1-4\nc: CONTACTMAP ATOMS1=l,5 ATOMS2=6,7 SWITCH={RATIONAL R_0=0.3 NN=8 D_MAX=1.0} REFERENCE=0.2 SUM",
+    "c: COORDINATION_MOMENTS SPECIES=1-8 SWITCH={RATIONAL R_0=0.3 D_MAX=1.0} R_POWER=48 MIN={BETA=1e300} "
+    "MAX={BETA=1e-300} ALT_MIN={BETA=1e300} MORE_THAN={RATIONAL R_0=1e-62} "
+    "BETWEEN={GAUSSIAN LOWER=0 UPPER=1 SMEAR=4e-308}",
+    "c: CONTACTMAP ATOMS1=1,2 ATOMS2=3,4 SWITCH={RATIONAL R_0=0.3 D_MAX=1.0} WEIGHT=1e308 REFERENCE=1e308 SUM",
 ]
 
 
