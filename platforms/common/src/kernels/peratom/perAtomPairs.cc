@@ -11,9 +11,10 @@
  *
  * The fixed point holds |c| below 2^43 (hi is c * 2^20 in 64 bits). Each value that becomes fixed point (a pair's
  * term v in local memory; a tile's sum of v over a row or a column with shuffles, which has at least the size of each
- * of its terms where they share a sign) must be below NUMBER_PAIR_LIMIT, 2^42 over the entries of the other group: an
- * entry meets at most that many such values, so their sum cannot wrap around. One that is not, or is not finite, sets
- * numberState[2], and the finish gives that evaluation NaN numbers, a NaN energy and no force.
+ * of its terms where they share a sign) must be below NUMBER_PAIR_LIMIT in magnitude, 2^42 over the entries of the
+ * other group: an entry meets at most that many such values, so their sum cannot wrap around. One that is not, or is
+ * not finite, sets numberState[2] (beyondNumberRange), and the finish gives that evaluation NaN numbers, a NaN energy
+ * and no force.
  */
 /**
  * One pair's v = sigma(r) r^p, and (dv/dr)/r in *dValueOverR; both 0 where the pair does not count (r^2 below
@@ -76,6 +77,14 @@ DEVICE void addFixedNumber(mm_long* hi, mm_long* lo, real value) {
     *lo += (mm_long) ((scaled - whole) * (real) 4294967296.0);
 }
 
+/**
+ * Whether a value that becomes fixed point (a pair's v, or a tile's sum of them) is NaN or not below NUMBER_PAIR_LIMIT
+ * in magnitude.
+ */
+DEVICE bool beyondNumberRange(mixed value) {
+    return !(fabs(value) < (mixed) NUMBER_PAIR_LIMIT);
+}
+
 /** Add a fixed-point sum to row `row` of the numbers (hi rows, then lo rows). */
 DEVICE void addNumber(GLOBAL mm_long* RESTRICT numbersFixed, int row, mm_long hi, mm_long lo) {
     ATOMIC_ADD((GLOBAL mm_ulong*) &numbersFixed[row], (mm_ulong) hi);
@@ -111,7 +120,7 @@ DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const 
 #endif
     }
     // The range check once per sum that becomes fixed point (above), not per pair.
-    *beyondRange = !(fabs(sum) < (mixed) NUMBER_PAIR_LIMIT) || !(fabs(held) < (mixed) NUMBER_PAIR_LIMIT);
+    *beyondRange = beyondNumberRange(sum) || beyondNumberRange(held);
     const mixed scaledRow = sum * (mixed) 1048576, scaledColumn = held * (mixed) 1048576; // as addFixedNumber
     const mixed wholeRow = floor(scaledRow), wholeColumn = floor(scaledColumn);
     *rowHi = (mm_long) wholeRow;
@@ -166,7 +175,7 @@ DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diag
             const real value = numberPair(&delta, &scale, wrap, BOX_ARGS);
             real3 total = columnTotal[index];
             if (pass == 1) {
-                *beyondRange = *beyondRange || !(value < (real) NUMBER_PAIR_LIMIT);
+                *beyondRange = *beyondRange || beyondNumberRange(value);
                 mm_long hi = 0, lo = 0;
                 addFixedNumber(&hi, &lo, (*beyondRange ? (real) 0 : value));
                 sumHi += hi;
