@@ -405,6 +405,27 @@ def coordination_numpy(positions, mode, group_a, group_b, box_lengths=None, **sw
     return float(np.sum(switching_function(np.linalg.norm(delta, axis=1), **switch)))
 
 
+def coordination_numbers_numpy(positions, mode, group_a, group_b=(), box_lengths=None, power=0.0, **switch):
+    """Brute-force per-atom numbers: c_i = sum over j (of B, or of A in Self mode), other than i's own slot, of
+    sigma(r_ij) r_ij^p (rectangular box or none); a pair with r^2 below DBL_EPSILON counts 0."""
+    others = group_a if mode == CoordinationForce.Self else group_b
+    values = []
+    for slot, i in enumerate(group_a):
+        total = 0.0
+        for other_slot, j in enumerate(others):
+            if mode == CoordinationForce.Self and other_slot == slot:
+                continue
+            delta = positions[j] - positions[i]
+            if box_lengths is not None:
+                delta = minimum_image_rectangular(delta, box_lengths)
+            r = float(np.linalg.norm(delta))
+            if r * r < np.finfo(float).eps:
+                continue
+            total += float(switching_function(r, **switch)) * r**power
+        values.append(total)
+    return np.array(values)
+
+
 # ---------------------------------------------------------------------------------------------------
 # OpenMM builders
 # ---------------------------------------------------------------------------------------------------

@@ -23,16 +23,15 @@ from coordination_testing import (
     FINITE_DIFFERENCE_RELATIVE,
     assert_close,
     assert_forces_close,
+    coordination_numbers_numpy,
     energy_and_forces,
     energy_only,
     finite_difference_forces,
     make_context,
     make_system,
-    minimum_image_rectangular,
     rational_unstretched,
     require_case,
     set_frame,
-    switching_function,
 )
 from openmmcoordination import CoordinationForce, CoordinationNumberForce
 
@@ -75,21 +74,7 @@ def frame(seed=1):
 def numbers_numpy(positions, mode=CoordinationForce.Dual, group_a=GROUP_A, group_b=GROUP_B, power=0.0, **switch):
     """c_i = sum over j (of B, or of A in Self mode), other than i, of sigma(r_ij) r_ij^p; a pair with r^2 below
     DBL_EPSILON counts 0."""
-    switch = dict(SWITCH, **switch)
-    others = group_a if mode == CoordinationForce.Self else group_b
-    values = []
-    for slot, i in enumerate(group_a):
-        total = 0.0
-        for other_slot, j in enumerate(others):
-            if mode == CoordinationForce.Self and other_slot == slot:
-                continue
-            delta = minimum_image_rectangular(positions[j] - positions[i], [BOX] * 3)
-            r = float(np.linalg.norm(delta))
-            if r * r < np.finfo(float).eps:
-                continue
-            total += float(switching_function(r, **switch)) * r**power
-        values.append(total)
-    return np.array(values)
+    return coordination_numbers_numpy(positions, mode, group_a, group_b, [BOX] * 3, power, **dict(SWITCH, **switch))
 
 
 def number_force(energy="0", names=tuple(REDUCTIONS), power=0.0, mode=CoordinationForce.Dual, group=0):

@@ -18,6 +18,7 @@ from coordination_testing import (
     DOUBLE_CASES,
     FINITE_DIFFERENCE_RELATIVE,
     assert_close,
+    coordination_numbers_numpy,
     energy_and_forces,
     finite_difference_forces,
     make_context,
@@ -25,7 +26,7 @@ from coordination_testing import (
     require_case,
     switching_function,
 )
-from openmmcoordination import CoordinationNumberForce
+from openmmcoordination import CoordinationForce, CoordinationNumberForce
 
 SWITCH = dict(r0=0.3, n=6, m=12, dmax=3.0)
 
@@ -39,12 +40,7 @@ def cluster_and_loner(spread=0.0, loner=1.8):
 
 def numbers_numpy(positions):
     """c_i = sum over the other atoms of sigma(r_ij) (Self mode, no periodic boundary conditions)."""
-    c = np.zeros(len(positions))
-    for i in range(len(positions)):
-        for j in range(len(positions)):
-            if i != j:
-                c[i] += float(switching_function(float(np.linalg.norm(positions[i] - positions[j])), **SWITCH))
-    return c
+    return coordination_numbers_numpy(positions, CoordinationForce.Self, list(range(len(positions))), **SWITCH)
 
 
 def plumed_smooth_extreme(kind, beta, c):
