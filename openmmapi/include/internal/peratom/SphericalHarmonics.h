@@ -1,0 +1,57 @@
+#ifndef OPENMM_COORDINATION_SPHERICALHARMONICS_H_
+#define OPENMM_COORDINATION_SPHERICALHARMONICS_H_
+
+#include "internal/windowsExportCoordination.h"
+#include "openmm/Vec3.h"
+#include <array>
+#include <complex>
+#include <vector>
+
+namespace CoordinationPlugin {
+
+/**
+ * The spherical harmonics of a bond vector that PLUMED's Steinhardt order parameters sum (Q_l, LOCAL_Q_l): for one
+ * degree l, Y_lm(d) for m = 0 .. l and their gradients with respect to d, in double precision.
+ *
+ * Y_lm are the orthonormal complex harmonics with the Condon-Shortley phase (sum over m = -l..l of |Y_lm|^2 is
+ * (2l+1)/(4 pi)); the negative orders follow from Y_l,-m = (-1)^m conj(Y_lm). Each is written as a polynomial in the
+ * components of the unit vector, with no angle:
+ * @code
+ * Y_lm(d) = c_lm w^m D_lm(u),   u = z/r,  w = (x + i y)/r,  D_lm = d^m P_l / du^m,
+ * c_lm = (-1)^m sqrt((2l+1)/(4 pi) (l-m)!/(l+m)!)
+ * @endcode
+ * so it is defined along the z axis (where the polar angle's azimuth is not), and its gradient is
+ * @code
+ * dY_lm/dd = c_lm (m w^(m-1) D_lm(u) dw/dd + w^m D_l,m+1(u) du/dd),
+ * du/dd = (e_z - u d/r) / r,  dw/dd = ((1, i, 0) - w d/r) / r.
+ * @endcode
+ * D_lm(u) comes from the upward recurrence in the degree of the associated Legendre functions (without their factor
+ * (1-u^2)^(m/2)): D_mm = (2m-1)!!, D_m+1,m = (2m+1) u D_mm, (n-m) D_nm = (2n-1) u D_n-1,m - (n+m-1) D_n-2,m, which
+ * keeps every digit where the expanded polynomial would cancel (near u = +-1 at large l).
+ */
+class OPENMM_EXPORT_COORDINATION SphericalHarmonics {
+public:
+    /** The largest degree (PLUMED's Q_l go up to l = 6; the API allows up to 12). */
+    static const int MaxDegree = 12;
+    /** The harmonics of degree l (0 .. MaxDegree; another l throws an OpenMMException). */
+    explicit SphericalHarmonics(int l);
+    /** The degree l. */
+    int getDegree() const { return degree; }
+    /**
+     * Y_lm(d) into values[m] and, if gradients is not null, dY_lm/dd (x, y, z) into gradients[m], for m = 0 .. l; d
+     * must not be 0 (the harmonics are not defined there).
+     */
+    void evaluate(const OpenMM::Vec3& d, std::complex<double>* values,
+                  std::array<std::complex<double>, 3>* gradients) const;
+
+private:
+    int degree;
+    /** c_lm for m = 0 .. l. */
+    std::vector<double> scale;
+    /** D_lm(u) for m = 0 .. l + 1 (D_l,l+1 = 0) into d. */
+    void legendreDerivatives(double u, double* d) const;
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*OPENMM_COORDINATION_SPHERICALHARMONICS_H_*/
