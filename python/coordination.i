@@ -21,7 +21,9 @@ from . import _arguments
 #include "SwitchingSettings.h"
 #include "PairSwitchingForce.h"
 #include "CoordinationForce.h"
+#include "PerAtomForce.h"
 #include "CoordinationNumberForce.h"
+#include "SteinhardtForce.h"
 #include "ContactMapForce.h"
 #include "PlumedTranslator.h"
 #include "OpenMM.h"
@@ -38,7 +40,7 @@ namespace std {
 %{
 /* Messages in Python's spelling: CoordinationForce::Dual -> CoordinationForce.Dual. */
 static std::string pythonSpelling(std::string message) {
-    for (const char* scope : {"CoordinationNumberForce::", "ContactMapForce::", "CoordinationForce::", "PairSwitchingForce::",
+    for (const char* scope : {"CoordinationNumberForce::", "SteinhardtForce::", "PerAtomForce::", "ContactMapForce::", "CoordinationForce::", "PairSwitchingForce::",
                               "CoordinationBiasForce::", "SwitchingSettings::", "PlumedTranslator::", "CustomCVForce::", "Context::", "State::",
                               "System::"}) {
         const std::string from(scope), to = from.substr(0, from.size() - 2) + ".";

@@ -3,7 +3,7 @@
 
 #include "internal/contactmap/ResolvedContactMap.h"
 #include "internal/forces/ResolvedCoordinationForce.h"
-#include "internal/forces/ResolvedCoordinationNumberForce.h"
+#include "internal/forces/ResolvedPerAtomForce.h"
 #include "openmm/KernelImpl.h"
 #include "openmm/Platform.h"
 #include "openmm/System.h"
@@ -20,7 +20,7 @@ namespace CoordinationPlugin {
 
 /**
  * What every force kernel of this plugin does, whatever its force (CalcCoordinationForceKernel,
- * CalcCoordinationNumberForceKernel, CalcContactMapForceKernel): evaluate the energy and forces, and report the
+ * the per-atom forces' CalcPerAtomForceKernel, CalcContactMapForceKernel): evaluate the energy and forces, and report the
  * collective variables. Each force's kernel adds its initialize() and copyParametersToContext(), which take the
  * force's resolved description (validated, every setting derived once by its ForceImpl), so no kernel reads the
  * force itself.
@@ -82,26 +82,49 @@ public:
 };
 
 /**
- * The kernel a platform implements to evaluate a CoordinationNumberForce: the per-atom engine (ResolvedPerAtom: a
- * pass over the switched pairs into per-atom values, the reductions of them and the energy, the pass that applies
- * the forces), its collective variables the reductions.
+ * The kernel a platform implements to evaluate a per-atom force (a PerAtomForce): the per-atom engine
+ * (ResolvedPerAtom: a pass over the switched pairs into per-atom values, the per-atom step, the reductions of them
+ * and the energy, the passes that apply the forces), its collective variables the reductions. Each force class has
+ * its kernel name (below), so that a platform whose engine lacks a force's composition does not offer it and
+ * OpenMM chooses one that does.
  */
-class CalcCoordinationNumberForceKernel : public CalcResolvedForceKernel<ResolvedCoordinationNumberForce> {
+class CalcPerAtomForceKernel : public CalcResolvedForceKernel<ResolvedPerAtomForce> {
 public:
-    static std::string Name() {
-        return "CalcCoordinationNumberForce";
-    }
-    CalcCoordinationNumberForceKernel(const std::string& name, const OpenMM::Platform& platform)
+    CalcPerAtomForceKernel(const std::string& name, const OpenMM::Platform& platform)
         : CalcResolvedForceKernel(name, platform) {}
     /**
-     * The per-atom values (the coordination numbers c_i) at the context's current positions, one per entry of group
-     * A in its order; all NaN where a coordinate is not finite.
+     * The per-atom values q_i at the context's current positions, one per entry of group A in its order; all NaN
+     * where a coordinate is not finite.
      */
     virtual void getPerAtomValues(OpenMM::ContextImpl& context, std::vector<double>& values) = 0;
     /**
      * How the kernel's pair loop evaluates sigma (see CalcCoordinationForceKernel::getSwitchingPath()).
      */
     virtual SwitchingPath getSwitchingPath() const = 0;
+};
+
+/**
+ * The per-atom kernel of a CoordinationNumberForce (its q_i the coordination numbers c_i).
+ */
+class CalcCoordinationNumberForceKernel : public CalcPerAtomForceKernel {
+public:
+    static std::string Name() {
+        return "CalcCoordinationNumberForce";
+    }
+    CalcCoordinationNumberForceKernel(const std::string& name, const OpenMM::Platform& platform)
+        : CalcPerAtomForceKernel(name, platform) {}
+};
+
+/**
+ * The per-atom kernel of a SteinhardtForce (its q_i PLUMED's Q_l).
+ */
+class CalcSteinhardtForceKernel : public CalcPerAtomForceKernel {
+public:
+    static std::string Name() {
+        return "CalcSteinhardtForce";
+    }
+    CalcSteinhardtForceKernel(const std::string& name, const OpenMM::Platform& platform)
+        : CalcPerAtomForceKernel(name, platform) {}
 };
 
 /**

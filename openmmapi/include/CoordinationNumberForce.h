@@ -1,7 +1,7 @@
 #ifndef OPENMM_COORDINATIONNUMBERFORCE_H_
 #define OPENMM_COORDINATIONNUMBERFORCE_H_
 
-#include "PairSwitchingForce.h"
+#include "PerAtomForce.h"
 #include "internal/windowsExportCoordination.h"
 #include "openmm/Context.h"
 #include <string>
@@ -12,81 +12,21 @@ namespace CoordinationPlugin {
 /**
  * A bias on the coordination numbers of single atoms: PLUMED's COORDINATIONNUMBER (and COORDINATION_MOMENTS)
  * with its reductions (SUM, MEAN, MORE_THAN, LESS_THAN, BETWEEN, MIN, MAX, ALT_MIN, HIGHEST, LOWEST,
- * MOMENTS). Each entry i of group A has its coordination number
+ * MOMENTS: PerAtomForce's, which also holds the modes, centres and the rules every per-atom force follows). Each entry
+ * i of group A has its coordination number, its q_i:
  * @code
  * c_i = sum over entries j of group B (group A in Self mode), j != i, of sigma(r_ij) * r_ij^p
  * @endcode
  *
  * with sigma the force's switching function (SwitchingSettings: every type, r0, d0, dmax, stretch; the setters of
  * PairSwitchingForce, as for CoordinationForce) and p the power of COORDINATION_MOMENTS (setRPower(), default
- * 0: PLUMED's COORDINATIONNUMBER). Modes: Self (PLUMED's SPECIES=A: B is A) and Dual (SPECIESA=A SPECIESB=B);
- * Pair mode has no per-atom numbers and is refused when a Context is created. Centres (addCenter(): PLUMED's COM and CENTER virtual atoms) may
- * stand in either group: a centre in group A has its own c_i, as a virtual atom in PLUMED's SPECIESA does, and a
- * centre in group B counts as a neighbour. As in PLUMED's CONTACT_MATRIX, a pair closer than
- * DBL_EPSILON in r^2 (1.5e-8 nm: the same atom, or two atoms at one place) contributes 0, and so does a pair
- * whose sigma is below DBL_EPSILON (2.2e-16).
- *
- * The reductions turn the c_i into named collective variables (the names are PLUMED's component names with
- * "-" written "_"), and the energy is a Lepton expression of them and of global parameters (default "0": the
- * force only reports its values). Each reduction's parameters are the text PLUMED's keyword holds:
- * @code
- * type      default name   parameters                                     value (N entries of group A)
- * Sum       sum            ""                                             sum_i c_i
- * Mean      mean           ""                                             sum_i c_i / N
- * MoreThan  morethan       a switching function: "RATIONAL R_0=4 NN=6"    sum_i 1 - s(c_i)
- * LessThan  lessthan       a switching function: "EXP R_0=4"              sum_i s(c_i)
- * Between   between        "GAUSSIAN LOWER=a UPPER=b SMEAR=0.5"           sum_i 0.5 (erf((b - c_i)/(sqrt(2) w)) - erf((a - c_i)/(sqrt(2) w))),
- *                          or "TRIANGULAR ..." (w = SMEAR (b - a))          the histogram bead of PLUMED
- * Min       min            "BETA=b"                                       b / log(sum_i exp(b / c_i))
- * Max       max            "BETA=b"                                       b log(sum_i exp(c_i / b))
- * AltMin    altmin         "BETA=b"                                       -log(sum_i exp(-b c_i)) / b
- * Highest   highest        ""                                             max_i c_i
- * Lowest    lowest         ""                                             min_i c_i
- * Moment    moment_k       "k", an integer >= 2                           sum_i (c_i - mean)^k / N
- * @endcode
- *
- * The switching function s of MoreThan and LessThan is PLUMED's SWITCH={...} of any type (RATIONAL, EXP,
- * GAUSSIAN, SMAP, CUBIC, TANH, COSINUS, Q, CUSTOM), applied to the number c_i with no units; RATIONAL without
- * D_MAX has no cutoff there (PLUMED's SWITCH form). Highest and Lowest pass their derivative to the first
- * entry holding the extreme value. PLUMED's numbered keywords (LESS_THAN1=, LESS_THAN2=) are reductions named
- * "lessthan_1", "lessthan_2". Min, Max and AltMin are evaluated shifted by their largest exponent, so they overflow
- * nowhere their value is finite (BETA from the smallest to the largest double); Min of numbers one of which is 0 is
- * 0, its derivative the limit (1 shared by the entries holding 0), PLUMED's 0/0 there.
+ * 0: PLUMED's COORDINATIONNUMBER). A centre in group A has its own c_i, as a virtual atom in PLUMED's SPECIESA does.
  *
  * The force on atom k is -sum_i dE/dc_i dc_i/dx_k. getCollectiveVariableValues() reports the reductions and
- * getCoordinationNumbers() the c_i. Where there is no finite answer (a non-finite coordinate or pair term, which
- * makes every c_i NaN, or a reduction, the energy or a dE/dc_i that is not finite) the energy is NaN and no force
- * is applied, on every platform.
+ * getCoordinationNumbers() (or getPerAtomValues()) the c_i.
  */
-class OPENMM_EXPORT_COORDINATION CoordinationNumberForce : public PairSwitchingForce {
+class OPENMM_EXPORT_COORDINATION CoordinationNumberForce : public PerAtomForce {
 public:
-    /**
-     * How the coordination numbers are reduced to a collective variable (see the class comment for each).
-     */
-    enum ReductionType {
-        /** PLUMED's SUM: the sum of the c_i. */
-        Sum = 0,
-        /** PLUMED's MEAN: the mean of the c_i. */
-        Mean = 1,
-        /** PLUMED's MORE_THAN: the number of c_i above a threshold, sum of 1 - s(c_i). */
-        MoreThan = 2,
-        /** PLUMED's LESS_THAN: the number of c_i below a threshold, sum of s(c_i). */
-        LessThan = 3,
-        /** PLUMED's BETWEEN: the number of c_i in an interval (a histogram bead). */
-        Between = 4,
-        /** PLUMED's MIN: the smooth minimum b / log(sum exp(b / c_i)). */
-        Min = 5,
-        /** PLUMED's MAX: the smooth maximum b log(sum exp(c_i / b)). */
-        Max = 6,
-        /** PLUMED's ALT_MIN: the smooth minimum -log(sum exp(-b c_i)) / b. */
-        AltMin = 7,
-        /** PLUMED's HIGHEST: the largest c_i. */
-        Highest = 8,
-        /** PLUMED's LOWEST: the smallest c_i. */
-        Lowest = 9,
-        /** PLUMED's MOMENTS: a central moment of the c_i. */
-        Moment = 10
-    };
     /**
      * Create a CoordinationNumberForce: Self mode, no reductions, the default switching function.
      *
@@ -108,69 +48,8 @@ public:
      */
     void setRPower(double power) { rPower = power; }
     /**
-     * Get the number of reductions.
-     *
-     * @return default 0
-     */
-    int getNumReductions() const { return reductions.size(); }
-    /**
-     * Add a reduction: a collective variable of the c_i that the energy expression may use by its name.
-     * Checked when a Context is created (an OpenMMException names a bad parameter or a repeated name).
-     *
-     * @param type         one of the ReductionType values
-     * @param parameters   the text of PLUMED's keyword (see the class comment): "" for Sum, Mean, Highest
-     *                     and Lowest; a switching function for MoreThan and LessThan ("RATIONAL R_0=4");
-     *                     "GAUSSIAN LOWER=a UPPER=b SMEAR=s" for Between; "BETA=b" for Min, Max and AltMin;
-     *                     the power ("2") for Moment
-     * @param name         the variable's name in the energy expression; "" (the default) means the type's
-     *                     PLUMED component name (getDefaultReductionName())
-     * @return the index of the reduction
-     */
-    int addReduction(ReductionType type, const std::string& parameters = "", const std::string& name = "");
-    /**
-     * Get a reduction's settings.
-     *
-     * @param index        0 .. getNumReductions() - 1 (another index throws an OpenMMException)
-     * @param type        its type
-     * @param parameters  its parameters, as set
-     * @param name        its name, as set ("" for the default)
-     */
-    void getReductionParameters(int index, ReductionType& type, std::string& parameters, std::string& name) const;
-    /**
-     * Change a reduction's settings (in a Context: with updateParametersInContext(), which cannot change the
-     * names or the number of reductions).
-     *
-     * @param index        0 .. getNumReductions() - 1 (another index throws an OpenMMException)
-     * @param type         its type
-     * @param parameters   its parameters (see addReduction())
-     * @param name         its name ("" for the default)
-     */
-    void setReductionParameters(int index, ReductionType type, const std::string& parameters, const std::string& name);
-    /**
-     * The name a reduction has when none is given: PLUMED's component name ("sum", "mean", "morethan",
-     * "lessthan", "between", "min", "max", "altmin", "highest", "lowest", "moment_k").
-     *
-     * @param type         the reduction's type
-     * @param parameters   its parameters (Moment's power is part of its name)
-     * @return the name
-     */
-    static std::string getDefaultReductionName(ReductionType type, const std::string& parameters);
-    /**
-     * Get the number of collective variables: one per reduction.
-     *
-     * @return getNumReductions()
-     */
-    int getNumCollectiveVariables() const override { return reductions.size(); }
-    /**
-     * Get the name of a collective variable: the reduction's name (its default if it was given none).
-     *
-     * @param index   0 .. getNumCollectiveVariables() - 1 (another index throws an OpenMMException)
-     * @return the name the energy expression uses
-     */
-    std::string getCollectiveVariableName(int index) const override;
-    /**
-     * Get the coordination numbers c_i at the context's current positions, computed by the context's
-     * platform: one per entry of group A, in its order (on a GPU, they are downloaded). For a force inside a
+     * Get the coordination numbers c_i at the context's current positions (getPerAtomValues()), computed by the
+     * context's platform: one per entry of group A, in its order (on a GPU, they are downloaded). For a force inside a
      * CustomCVForce, pass the Context of the CustomCVForce's System.
      *
      * @param context        a Context whose System contains this force, or a CustomCVForce that holds it
@@ -202,37 +81,8 @@ protected:
     OpenMM::ForceImpl* createImpl() const override;
 
 private:
-    class ReductionInfo;
     double rPower;
-    std::vector<ReductionInfo> reductions;
 };
-
-// Declared private in CoordinationNumberForce: left out of the API reference.
-/// @cond INTERNAL
-/**
- * A reduction of a CoordinationNumberForce, as set.
- */
-class CoordinationNumberForce::ReductionInfo {
-public:
-    /** Its type. */
-    ReductionType type;
-    /** Its parameters (PLUMED's keyword text). */
-    std::string parameters;
-    /** Its name; "" for the type's default. */
-    std::string name;
-    /** A Sum with no parameters and the default name. */
-    ReductionInfo() : type(Sum) {}
-    /**
-     * A reduction.
-     *
-     * @param type         its type
-     * @param parameters   its parameters
-     * @param name         its name
-     */
-    ReductionInfo(ReductionType type, const std::string& parameters, const std::string& name)
-        : type(type), parameters(parameters), name(name) {}
-};
-/// @endcond
 
 } // namespace CoordinationPlugin
 

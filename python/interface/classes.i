@@ -10,6 +10,8 @@ static PyObject* coordinationForceObject(OpenMM::Force* force, int flags) {
         return SWIG_NewPointerObj(SWIG_as_voidptr(contactMap), SWIGTYPE_p_CoordinationPlugin__ContactMapForce, flags);
     if (auto* numbers = dynamic_cast<CoordinationPlugin::CoordinationNumberForce*>(force))
         return SWIG_NewPointerObj(SWIG_as_voidptr(numbers), SWIGTYPE_p_CoordinationPlugin__CoordinationNumberForce, flags);
+    if (auto* steinhardt = dynamic_cast<CoordinationPlugin::SteinhardtForce*>(force))
+        return SWIG_NewPointerObj(SWIG_as_voidptr(steinhardt), SWIGTYPE_p_CoordinationPlugin__SteinhardtForce, flags);
     if (auto* coordination = dynamic_cast<CoordinationPlugin::CoordinationForce*>(force))
         return SWIG_NewPointerObj(SWIG_as_voidptr(coordination), SWIGTYPE_p_CoordinationPlugin__CoordinationForce, flags);
     return SWIG_NewPointerObj(SWIG_as_voidptr(force), SWIG_TypeQuery("OpenMM::Force *"), flags);
@@ -44,8 +46,8 @@ PlumedInput.__doc__ = """What fromPlumedFile() read: forces, a dict from each ac
 
 def _asOwnClass(force):
     """A Force from XmlSerializer (a new openmm.Force that owns its C++ object) as an object of its own class
-    (CoordinationForce, CoordinationNumberForce or ContactMapForce) that owns it instead."""
-    for forceClass in (CoordinationForce, CoordinationNumberForce, ContactMapForce):
+    (CoordinationForce, CoordinationNumberForce, SteinhardtForce or ContactMapForce) that owns it instead."""
+    for forceClass in (CoordinationForce, CoordinationNumberForce, SteinhardtForce, ContactMapForce):
         if forceClass.isinstance(force):
             result = forceClass.cast(force)
             break
@@ -121,7 +123,9 @@ CAST_AND_ISINSTANCE(Class)
 /* Python's fromPlumedFile (below) returns the forces and the skipped actions as a named tuple. */
 %ignore CoordinationPlugin::CoordinationForce::fromPlumedFile;
 %include "CoordinationForce.h"
+%include "PerAtomForce.h"
 %include "CoordinationNumberForce.h"
+%include "SteinhardtForce.h"
 %newobject CoordinationPlugin::ContactMapForce::fromPlumed;
 %include "ContactMapForce.h"
 %typemap(out) OpenMM::Force* CoordinationPlugin::PlumedTranslator::fromPlumed {
@@ -132,8 +136,10 @@ CAST_AND_ISINSTANCE(Class)
 
 CAST_AND_ISINSTANCE(CoordinationBiasForce)
 CAST_AND_ISINSTANCE(PairSwitchingForce)
+CAST_AND_ISINSTANCE(PerAtomForce)
 FORCE_CLASS(CoordinationForce)
 FORCE_CLASS(CoordinationNumberForce)
+FORCE_CLASS(SteinhardtForce)
 FORCE_CLASS(ContactMapForce)
 
 %extend CoordinationPlugin::CoordinationBiasForce {

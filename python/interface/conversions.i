@@ -115,20 +115,30 @@ TEXT_ARGUMENT(PairSwitchingForce, setCustomSwitchingFunction, expression)
 CONVERT(PairSwitchingForce, setGroupA, atoms, atoms(atoms, "setGroupA", cls=self.__class__.__name__))
 CONVERT(PairSwitchingForce, setGroupB, atoms, atoms(atoms, "setGroupB", cls=self.__class__.__name__))
 
+/* PerAtomForce (CoordinationNumberForce, SteinhardtForce). */
+CONVERT(PerAtomForce, addReduction, args, reduction(args, "addReduction", cls=self.__class__.__name__))
+%pythonprepend CoordinationPlugin::PerAtomForce::setReductionParameters %{
+    index = _arguments.integer(index, "setReductionParameters", "index", _arguments.REDUCTION_INDEX,
+                               cls=self.__class__.__name__)
+    (type, parameters, name) = _arguments.reduction((type, parameters, name), "setReductionParameters",
+                                                    cls=self.__class__.__name__)
+%}
+INDEX_ARGUMENT(PerAtomForce, getReductionParameters, _arguments.REDUCTION_INDEX)
+%pythonprepend CoordinationPlugin::PerAtomForce::getDefaultReductionName %{
+    (type, parameters) = _arguments.reduction((type, parameters), "getDefaultReductionName", cls="PerAtomForce")
+%}
+%ignore CoordinationPlugin::PerAtomForce::ReductionInfo;
+%ignore CoordinationPlugin::PerAtomForce::perAtomValues;
+
 /* CoordinationNumberForce. */
 CONVERT(CoordinationNumberForce, setRPower, power,
         plain_number(power, "setRPower", "power", cls="CoordinationNumberForce"))
-CONVERT(CoordinationNumberForce, addReduction, args, reduction(args, "addReduction"))
-%pythonprepend CoordinationPlugin::CoordinationNumberForce::setReductionParameters %{
-    index = _arguments.integer(index, "setReductionParameters", "index", _arguments.REDUCTION_INDEX,
-                               cls="CoordinationNumberForce")
-    (type, parameters, name) = _arguments.reduction((type, parameters, name), "setReductionParameters")
+
+/* SteinhardtForce. */
+%pythonprepend CoordinationPlugin::SteinhardtForce::SteinhardtForce %{
+    args = _arguments.steinhardt(args)
 %}
-INDEX_ARGUMENT(CoordinationNumberForce, getReductionParameters, _arguments.REDUCTION_INDEX)
-%pythonprepend CoordinationPlugin::CoordinationNumberForce::getDefaultReductionName %{
-    (type, parameters) = _arguments.reduction((type, parameters), "getDefaultReductionName")
-%}
-%ignore CoordinationPlugin::CoordinationNumberForce::ReductionInfo;
+INTEGER_ARGUMENT(SteinhardtForce, setDegree, degree, _arguments.DEGREE)
 
 /* ContactMapForce. */
 %pythonprepend CoordinationPlugin::ContactMapForce::ContactMapForce %{

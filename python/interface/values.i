@@ -7,7 +7,7 @@
 %typemap(doctype) OpenMM::Context "openmm.Context"
 %typemap(doctype) OpenMM::Force "openmm.Force"
 %typemap(doctype) std::vector<double> "list[float]"
-%typemap(doctype) CoordinationPlugin::CoordinationNumberForce::ReductionType "int"
+%typemap(doctype) CoordinationPlugin::PerAtomForce::ReductionType "int"
 %typemap(doctype) CoordinationPlugin::CoordinationBiasForce::CenterWeighting "int"
 %typemap(doctype) CoordinationPlugin::CoordinationBiasForce::SwitchingFunction "int"
 %typemap(doctype) CoordinationPlugin::PairSwitchingForce::Mode "int"
@@ -27,14 +27,14 @@
 
 /* getReductionParameters(index) returns the tuple (type, parameters, name) (a typemap of the three arguments
    together, so that other methods' parameters and name arguments stay inputs). */
-%typemap(in, numinputs=0) (CoordinationPlugin::CoordinationNumberForce::ReductionType& type, std::string& parameters,
+%typemap(in, numinputs=0) (CoordinationPlugin::PerAtomForce::ReductionType& type, std::string& parameters,
                            std::string& name)
-    (CoordinationPlugin::CoordinationNumberForce::ReductionType temp1, std::string temp2, std::string temp3) {
+    (CoordinationPlugin::PerAtomForce::ReductionType temp1, std::string temp2, std::string temp3) {
     $1 = &temp1;
     $2 = &temp2;
     $3 = &temp3;
 }
-%typemap(argout) (CoordinationPlugin::CoordinationNumberForce::ReductionType& type, std::string& parameters,
+%typemap(argout) (CoordinationPlugin::PerAtomForce::ReductionType& type, std::string& parameters,
                   std::string& name) {
     %append_output(Py_BuildValue("(iNN)", static_cast<int>(*$1),
                                  PyUnicode_FromStringAndSize($2->data(), $2->size()),

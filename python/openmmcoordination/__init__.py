@@ -3,8 +3,8 @@
 Importing this package loads the plugin's platform kernels into OpenMM (from ``lib/plugins`` next
 to this file) and registers its XML serialization, then exposes :class:`CoordinationForce`,
 :class:`CoordinationNumberForce` (per-atom coordination numbers and their reductions),
-:class:`ContactMapForce` (PLUMED's CONTACTMAP), their bases :class:`CoordinationBiasForce` and
-:class:`PairSwitchingForce`, :class:`SwitchingSettings` (one switching function) and the PLUMED
+:class:`SteinhardtForce` (Steinhardt's Q_l per atom and their reductions), :class:`ContactMapForce` (PLUMED's
+CONTACTMAP), their bases :class:`CoordinationBiasForce`, :class:`PairSwitchingForce` and :class:`PerAtomForce`, :class:`SwitchingSettings` (one switching function) and the PLUMED
 translator (:func:`fromPlumedFile`, :func:`fromPlumed`, :func:`toPlumed`).
 """
 import os as _os
@@ -33,8 +33,10 @@ from .coordination import (  # noqa: E402
     CoordinationForce,
     CoordinationNumberForce,
     PairSwitchingForce,
+    PerAtomForce,
     PlumedInput,
     PlumedTranslator,
+    SteinhardtForce,
     SwitchingSettings,
     fromPlumed,
     fromPlumedFile,
@@ -42,5 +44,6 @@ from .coordination import (  # noqa: E402
 )
 
 __all__ = ["ContactMapForce", "CoordinationBiasForce", "CoordinationForce", "CoordinationNumberForce", "PairSwitchingForce",
-           "PlumedInput", "PlumedTranslator", "SwitchingSettings", "fromPlumed", "fromPlumedFile", "toPlumed"]
+           "PerAtomForce", "PlumedInput", "PlumedTranslator", "SteinhardtForce", "SwitchingSettings", "fromPlumed",
+           "fromPlumedFile", "toPlumed"]
 __version__ = "0.2.0"  # also in pyproject.toml and CMakeLists.txt (tests/python/test_packaging.py checks)

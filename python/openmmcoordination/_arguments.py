@@ -25,7 +25,8 @@ MODE = "CoordinationForce.Self, Dual or Pair"
 SWITCHING_FUNCTION = "one of the SwitchingFunction values (CoordinationForce.Rational to Custom: 0 to 8)"
 CV_INDEX = "an index from 0 to getNumCollectiveVariables() - 1"
 REDUCTION_INDEX = "an index from 0 to getNumReductions() - 1"
-REDUCTION_TYPE = "one of the CoordinationNumberForce.ReductionType values (Sum to Moment: 0 to 10)"
+REDUCTION_TYPE = "one of the PerAtomForce.ReductionType values (Sum to Moment: 0 to 10)"
+DEGREE = "an integer from 1 to SteinhardtForce.MaxDegree (12)"
 CONTACT_INDEX = "an index from 0 to getNumContacts() - 1"
 CENTER_INDEX = "an index from 0 to getNumCenters() - 1"
 CONTACT_MAP_REDUCTION = "ContactMapForce.Sum, Distance or Components"
@@ -186,6 +187,16 @@ def contact_map(args):
     if len(args) > 1:
         args = args[:1] + (integer(args[1], "ContactMapForce", "reduction", CONTACT_MAP_REDUCTION,
                                    cls="ContactMapForce"),) + args[2:]
+    return args
+
+
+def steinhardt(args):
+    """The positional arguments (degree[, energy]) of the SteinhardtForce constructor."""
+    args = tuple(args)
+    if len(args) > 0:
+        args = (integer(args[0], "SteinhardtForce", "degree", DEGREE, cls="SteinhardtForce"),) + args[1:]
+    if len(args) > 1:
+        args = args[:1] + (text(args[1], "SteinhardtForce", "energy", cls="SteinhardtForce"),) + args[2:]
     return args
 
 

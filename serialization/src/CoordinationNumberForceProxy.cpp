@@ -2,6 +2,7 @@
 #include "CoordinationNumberForce.h"
 #include "ForceProxy.h"
 #include "PairSwitchingForceXml.h"
+#include "PerAtomForceXml.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/serialization/SerializationNode.h"
 #include <cmath>
@@ -30,16 +31,7 @@ template <> void ForceProxy<CoordinationNumberForce>::serialize(const void* obje
     const CoordinationNumberForce& force = *reinterpret_cast<const CoordinationNumberForce*>(object);
     PairSwitchingForceXml::write(force, node);
     node.setDoubleProperty("rPower", force.getRPower());
-    SerializationNode& reductions = node.createChildNode("Reductions");
-    for (int i = 0; i < force.getNumReductions(); i++) {
-        CoordinationNumberForce::ReductionType type;
-        string parameters, name;
-        force.getReductionParameters(i, type, parameters, name);
-        reductions.createChildNode("Reduction")
-            .setIntProperty("type", (int)type)
-            .setStringProperty("parameters", parameters)
-            .setStringProperty("name", name);
-    }
+    PerAtomForceXml::writeReductions(force, node);
 }
 
 template <> void* ForceProxy<CoordinationNumberForce>::deserialize(const SerializationNode& node) const {
@@ -51,15 +43,6 @@ template <> void* ForceProxy<CoordinationNumberForce>::deserialize(const Seriali
         throw OpenMMException("CoordinationNumberForce: the XML has rPower " + node.getStringProperty("rPower") +
                               "; it must be a finite number >= 0");
     force->setRPower(rPower);
-    for (const SerializationNode& reduction :
-         CoordinationBiasForceXml::items(node.getChildNode("Reductions"), "Reduction", "Reductions", ClassName)) {
-        const string where = "reduction " + std::to_string(force->getNumReductions());
-        const int type = CoordinationBiasForceXml::intProperty(reduction, "type", where + "'s type", ClassName);
-        if (type < CoordinationNumberForce::Sum || type > CoordinationNumberForce::Moment)
-            throw OpenMMException("CoordinationNumberForce: the XML's " + where + " has type " + std::to_string(type) +
-                                  "; it must be 0 (Sum) to 10 (Moment)");
-        force->addReduction((CoordinationNumberForce::ReductionType)type, reduction.getStringProperty("parameters"),
-                            reduction.getStringProperty("name"));
-    }
+    PerAtomForceXml::readReductions(node, *force, ClassName);
     return force.release();
 }

@@ -2,6 +2,7 @@
 #include "CoordinationForce.h"
 #include "CoordinationNumberForce.h"
 #include "ForceProxy.h"
+#include "SteinhardtForce.h"
 #include "openmm/serialization/SerializationProxy.h"
 
 #if defined(WIN32)
@@ -25,5 +26,6 @@ extern "C" void registerCoordinationSerializationProxies() {
                                       new ForceProxy<CoordinationForce>("CoordinationForce"));
     SerializationProxy::registerProxy(typeid(CoordinationNumberForce),
                                       new ForceProxy<CoordinationNumberForce>("CoordinationNumberForce"));
+    SerializationProxy::registerProxy(typeid(SteinhardtForce), new ForceProxy<SteinhardtForce>("SteinhardtForce"));
     SerializationProxy::registerProxy(typeid(ContactMapForce), new ForceProxy<ContactMapForce>("ContactMapForce"));
 }

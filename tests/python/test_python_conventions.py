@@ -24,7 +24,7 @@ from coordination_testing import (
     set_frame,
 )
 import openmmcoordination
-from openmmcoordination import CoordinationForce, CoordinationNumberForce
+from openmmcoordination import CoordinationForce, CoordinationNumberForce, SteinhardtForce
 
 # ---------------------------------------------------------------------------------------------------
 # Units
@@ -33,7 +33,7 @@ from openmmcoordination import CoordinationForce, CoordinationNumberForce
 LENGTH_SETTERS = ["setR0", "setD0", "setDMax"]
 #: The force classes of PairSwitchingForce: both have its setters with their conversions (their messages name the class
 #: of the object they are called on).
-FORCE_CLASSES = pytest.mark.parametrize("force_class", [CoordinationForce, CoordinationNumberForce],
+FORCE_CLASSES = pytest.mark.parametrize("force_class", [CoordinationForce, CoordinationNumberForce, SteinhardtForce],
                                         ids=lambda force_class: force_class.__name__)
 
 

@@ -5,7 +5,7 @@ using namespace CoordinationPlugin;
 using std::string;
 using std::vector;
 
-PerAtomReductions::PerAtomReductions(const ResolvedCoordinationNumberForce& force) : energy(force.energy) {
+PerAtomReductions::PerAtomReductions(const ResolvedPerAtomForce& force) : energy(force.energy) {
     for (const ResolvedReduction& reduction : force.perAtom.reductions) {
         reductions.push_back(reduction); // (every field, so none added later is lost)
         programs.push_back({reduction.term.createProgram(), reduction.termDerivative.createProgram(),

@@ -30,9 +30,9 @@ bool isIdentifier(const string& name) {
 }
 
 struct ReductionText {
-    string type, parameters, name;
+    string forceClass, type, parameters, name;
     OpenMMException error(const string& what) const {
-        return OpenMMException("CoordinationNumberForce: reduction \"" + name + "\" (" + type +
+        return OpenMMException(forceClass + ": reduction \"" + name + "\" (" + type +
                                (parameters.empty() ? "" : " \"" + parameters + "\"") + "): " + what);
     }
 };
@@ -43,7 +43,7 @@ double beta(const ReductionText& text) {
     if (!keywords.has("BETA"))
         throw text.error("needs its parameter as \"BETA=b\"");
     const double value = keywords.takeNumber("BETA", 0.0);
-    keywords.rejectLeftovers("CoordinationNumberForce", "");
+    keywords.rejectLeftovers(text.forceClass, "");
     if (!(value != 0.0) || !std::isfinite(value))
         throw text.error("BETA must be a finite number other than 0, got " + numberText(value));
     return value;
@@ -77,7 +77,7 @@ string bead(const ReductionText& text, const string& v) {
         throw text.error("needs LOWER= and UPPER=");
     const double lower = keywords.takeNumber("LOWER", 0.0), upper = keywords.takeNumber("UPPER", 0.0);
     const double smear = keywords.takeNumber("SMEAR", 0.5);
-    keywords.rejectLeftovers("CoordinationNumberForce", " in a BETWEEN bead");
+    keywords.rejectLeftovers(text.forceClass, " in a BETWEEN bead");
     if (!(lower < upper))
         throw text.error("LOWER (" + numberText(lower) + ") must be below UPPER (" + numberText(upper) + ")");
     const double width = smear * (upper - lower);
@@ -120,7 +120,7 @@ Lepton::ParsedExpression parsed(const ReductionText& text, const string& express
 
 } // namespace
 
-vector<ResolvedReduction> ReductionResolution::resolve(const CoordinationNumberForce& force, int numEntries) {
+vector<ResolvedReduction> ReductionResolution::resolve(const PerAtomForce& force, int numEntries) {
     static const char* const typeNames[] = {"Sum", "Mean", "MoreThan", "LessThan", "Between", "Min",
                                             "Max", "AltMin", "Highest", "Lowest", "Moment"};
     vector<ResolvedReduction> reductions;
@@ -130,8 +130,9 @@ vector<ResolvedReduction> ReductionResolution::resolve(const CoordinationNumberF
     for (int i = 0; i < force.getNumGlobalParameters(); i++)
         globals.insert(force.getGlobalParameterName(i));
     for (int index = 0; index < force.getNumReductions(); index++) {
-        CoordinationNumberForce::ReductionType type;
+        PerAtomForce::ReductionType type;
         ReductionText text;
+        text.forceClass = force.getForceClassName();
         force.getReductionParameters(index, type, text.parameters, text.name);
         text.type = typeNames[type];
         text.name = force.getCollectiveVariableName(index);
@@ -145,42 +146,42 @@ vector<ResolvedReduction> ReductionResolution::resolve(const CoordinationNumberF
         if (!names.insert(text.name).second)
             throw text.error("another reduction has this name; give each reduction its own name (the third argument "
                              "of addReduction)");
-        const bool noParameters = (type == CoordinationNumberForce::Sum || type == CoordinationNumberForce::Mean ||
-                                   type == CoordinationNumberForce::Highest || type == CoordinationNumberForce::Lowest);
+        const bool noParameters = (type == PerAtomForce::Sum || type == PerAtomForce::Mean ||
+                                   type == PerAtomForce::Highest || type == PerAtomForce::Lowest);
         string parameters = text.parameters;
         parameters.erase(0, parameters.find_first_not_of(" \t"));
         if (noParameters && !parameters.empty())
             throw text.error("takes no parameters; pass \"\"");
         string term = v, outer = S;
         switch (type) {
-        case CoordinationNumberForce::Sum:
+        case PerAtomForce::Sum:
             break;
-        case CoordinationNumberForce::Mean:
+        case PerAtomForce::Mean:
             outer = S + "/" + count;
             break;
-        case CoordinationNumberForce::MoreThan:
+        case PerAtomForce::MoreThan:
             term = "1-internalSigma; internalSigma=" + valueSwitch(text, v);
             break;
-        case CoordinationNumberForce::LessThan:
+        case PerAtomForce::LessThan:
             term = valueSwitch(text, v);
             break;
-        case CoordinationNumberForce::Between:
+        case PerAtomForce::Between:
             term = bead(text, v);
             break;
-        case CoordinationNumberForce::Min:
-        case CoordinationNumberForce::Max:
-        case CoordinationNumberForce::AltMin:
+        case PerAtomForce::Min:
+        case PerAtomForce::Max:
+        case PerAtomForce::AltMin:
             // The shifted log-sum-exp (ResolvedReduction); term and outer stay v and S, unused.
             reduction.logSumExp = true;
             reduction.beta = beta(text);
-            reduction.lseHighest = (type == CoordinationNumberForce::Max ? reduction.beta > 0 : reduction.beta < 0);
+            reduction.lseHighest = (type == PerAtomForce::Max ? reduction.beta > 0 : reduction.beta < 0);
             break;
-        case CoordinationNumberForce::Highest:
-        case CoordinationNumberForce::Lowest:
+        case PerAtomForce::Highest:
+        case PerAtomForce::Lowest:
             reduction.extreme = true;
-            reduction.highest = (type == CoordinationNumberForce::Highest);
+            reduction.highest = (type == PerAtomForce::Highest);
             break;
-        case CoordinationNumberForce::Moment: {
+        case PerAtomForce::Moment: {
             int power = 0;
             char rest = 0;
             if (std::sscanf(parameters.c_str(), "%d %c", &power, &rest) != 1 || power < 2 || power > 64)
@@ -191,7 +192,7 @@ vector<ResolvedReduction> ReductionResolution::resolve(const CoordinationNumberF
             break;
         }
         }
-        const string fix = (type == CoordinationNumberForce::Between ? "give a larger SMEAR or a wider range"
+        const string fix = (type == PerAtomForce::Between ? "give a larger SMEAR or a wider range"
                                                                       : "use a larger R_0 (or D_MAX - D_0)");
         reduction.term = parsed(text, term, v, reduction.termDerivative, fix);
         reduction.outer = parsed(text, outer, S, reduction.outerDerivative, fix);

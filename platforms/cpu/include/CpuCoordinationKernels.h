@@ -54,16 +54,16 @@ class CpuCalcCoordinationNumberForceKernel : public CalcCoordinationNumberForceK
 public:
     CpuCalcCoordinationNumberForceKernel(const std::string& name, const OpenMM::Platform& platform)
         : CalcCoordinationNumberForceKernel(name, platform) {}
-    void initialize(const OpenMM::System& system, const ResolvedCoordinationNumberForce& force) override;
+    void initialize(const OpenMM::System& system, const ResolvedPerAtomForce& force) override;
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
     /** The reductions' values. */
     void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
     void getPerAtomValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
-    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationNumberForce& force) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedPerAtomForce& force) override;
     SwitchingPath getSwitchingPath() const override { return engine.getSwitchingPath(); }
 
 private:
-    void setParameters(const ResolvedCoordinationNumberForce& force);
+    void setParameters(const ResolvedPerAtomForce& force);
     /** c of A's entries in group order (all NaN for a non-finite position). */
     void computeNumbers(OpenMM::ContextImpl& context, std::vector<double>& numbers);
     /** The gradient of the weights' pair terms in the engine (after computeNumbers). */

@@ -11,16 +11,16 @@ using namespace OpenMM;
 using std::vector;
 
 void CpuCalcCoordinationNumberForceKernel::initialize(const System& system,
-                                                      const ResolvedCoordinationNumberForce& force) {
+                                                      const ResolvedPerAtomForce& force) {
     setParameters(force);
 }
 
 void CpuCalcCoordinationNumberForceKernel::copyParametersToContext(ContextImpl& context,
-                                                                   const ResolvedCoordinationNumberForce& force) {
+                                                                   const ResolvedPerAtomForce& force) {
     setParameters(force);
 }
 
-void CpuCalcCoordinationNumberForceKernel::setParameters(const ResolvedCoordinationNumberForce& force) {
+void CpuCalcCoordinationNumberForceKernel::setParameters(const ResolvedPerAtomForce& force) {
     engine.setGroups(force);
     reductions = PerAtomReductions(force);
     rPower = force.perAtom.rPower;

@@ -2,6 +2,7 @@
 #define REFERENCE_COORDINATION_KERNELS_H_
 
 #include "CoordinationKernels.h"
+#include "ReferencePairLoop.h"
 #include "ReferencePerAtomEngine.h"
 #include "internal/energy/EnergyEvaluator.h"
 #include "internal/peratom/PerAtomReductions.h"
@@ -45,18 +46,39 @@ private:
 };
 
 /**
- * The Reference platform's CoordinationNumberForce kernel: the per-atom engine's steps (ReferencePerAtomEngine)
- * and the reductions and energy of their numbers (PerAtomReductions), the oracle of the other platforms.
+ * The Reference platform's kernel of a per-atom force (Interface: CalcCoordinationNumberForceKernel,
+ * CalcSteinhardtForceKernel): the per-atom engine's steps (ReferencePerAtomEngine) and the reductions and energy of
+ * their numbers (PerAtomReductions), the oracle of the other platforms.
  */
-class ReferenceCalcCoordinationNumberForceKernel : public CalcCoordinationNumberForceKernel {
+template <class Interface>
+class ReferencePerAtomForceKernel : public Interface {
 public:
-    ReferenceCalcCoordinationNumberForceKernel(const std::string& name, const OpenMM::Platform& platform)
-        : CalcCoordinationNumberForceKernel(name, platform) {}
-    void initialize(const OpenMM::System& system, const ResolvedCoordinationNumberForce& force) override;
-    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationNumberForce& force) override;
-    double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
-    void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
-    void getPerAtomValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
+    ReferencePerAtomForceKernel(const std::string& name, const OpenMM::Platform& platform) : Interface(name, platform) {}
+    void initialize(const OpenMM::System& system, const ResolvedPerAtomForce& force) override {
+        engine.reset(new ReferencePerAtomEngine(force));
+        reductions = PerAtomReductions(force);
+    }
+    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedPerAtomForce& force) override {
+        initialize(context.getSystem(), force);
+    }
+    double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override {
+        OpenMM::ReferencePlatform::PlatformData& data = ReferencePairLoop::dataOf(context);
+        const std::vector<double> values = engine->pairPass(data);
+        std::vector<double> weights;
+        const double energy =
+            reductions.evaluateEnergy(context, engine->atomStep(values), weights, data.energyParameterDerivatives);
+        if (includeForces)
+            engine->applyForces(data, engine->atomStepBackward(values, weights));
+        return energy;
+    }
+    void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override {
+        std::vector<double> numbers;
+        getPerAtomValues(context, numbers);
+        reductions.evaluate(numbers, values);
+    }
+    void getPerAtomValues(OpenMM::ContextImpl& context, std::vector<double>& values) override {
+        values = engine->atomStep(engine->pairPass(ReferencePairLoop::dataOf(context)));
+    }
     /** Always Distance: the oracle evaluates sigma(r) as defined, whatever the resolved path. */
     SwitchingPath getSwitchingPath() const override { return SwitchingPath::Distance; }
 

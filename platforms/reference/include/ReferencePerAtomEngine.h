@@ -1,7 +1,8 @@
 #ifndef REFERENCE_PER_ATOM_ENGINE_H_
 #define REFERENCE_PER_ATOM_ENGINE_H_
 
-#include "internal/forces/ResolvedCoordinationNumberForce.h"
+#include "internal/forces/ResolvedPerAtomForce.h"
+#include "internal/peratom/SphericalHarmonics.h"
 #include "internal/switching/SwitchingFunctionEvaluator.h"
 #include "openmm/Vec3.h"
 #include "openmm/reference/ReferencePlatform.h"
@@ -24,7 +25,7 @@ namespace CoordinationPlugin {
  */
 class ReferencePerAtomEngine {
 public:
-    explicit ReferencePerAtomEngine(const ResolvedCoordinationNumberForce& force);
+    explicit ReferencePerAtomEngine(const ResolvedPerAtomForce& force);
     /** The values per entry of A (numComponents each, entry-major) at the positions; all NaN if one is not finite. */
     std::vector<double> pairPass(OpenMM::ReferencePlatform::PlatformData& data) const;
     /** The backward pair pass: -sum_k sum_c dEdValues[k][c] dv_kc/dx added to data's forces. */
@@ -48,8 +49,10 @@ private:
      */
     void pairTerm(const OpenMM::Vec3& d, double r, double sigma, double dSigmaDr, double* term,
                   OpenMM::Vec3* gradient) const;
-    std::unique_ptr<ResolvedCoordinationNumberForce> force;
+    std::unique_ptr<ResolvedPerAtomForce> force;
     std::unique_ptr<SwitchingFunctionEvaluator> switching;
+    /** SphericalHarmonics' pair term: Y_lm of degree l (null for SwitchTimesPower). */
+    std::unique_ptr<SphericalHarmonics> harmonics;
 };
 
 } // namespace CoordinationPlugin

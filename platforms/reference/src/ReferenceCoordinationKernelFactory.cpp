@@ -20,7 +20,7 @@ void registerFactories() {
         if (serves) {
             for (const std::string& name :
                  {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
-                  CalcContactMapForceKernel::Name()})
+                  CalcSteinhardtForceKernel::Name(), CalcContactMapForceKernel::Name()})
                 platform.registerKernelFactory(name, new ReferenceCoordinationKernelFactory());
         }
     }
@@ -41,7 +41,9 @@ KernelImpl* ReferenceCoordinationKernelFactory::createKernelImpl(std::string nam
     if (name == CalcCoordinationForceKernel::Name())
         return new ReferenceCalcCoordinationForceKernel(name, platform);
     if (name == CalcCoordinationNumberForceKernel::Name())
-        return new ReferenceCalcCoordinationNumberForceKernel(name, platform);
+        return new ReferencePerAtomForceKernel<CalcCoordinationNumberForceKernel>(name, platform);
+    if (name == CalcSteinhardtForceKernel::Name())
+        return new ReferencePerAtomForceKernel<CalcSteinhardtForceKernel>(name, platform);
     if (name == CalcContactMapForceKernel::Name())
         return new ContactMapHostKernel(name, platform);
     throw OpenMMException("ReferenceCoordinationKernelFactory: no kernel named '" + name + "'");

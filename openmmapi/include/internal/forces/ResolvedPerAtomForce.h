@@ -1,5 +1,5 @@
-#ifndef OPENMM_COORDINATION_RESOLVEDCOORDINATIONNUMBERFORCE_H_
-#define OPENMM_COORDINATION_RESOLVEDCOORDINATIONNUMBERFORCE_H_
+#ifndef OPENMM_COORDINATION_RESOLVEDPERATOMFORCE_H_
+#define OPENMM_COORDINATION_RESOLVEDPERATOMFORCE_H_
 
 #include "internal/energy/ResolvedEnergy.h"
 #include "internal/groups/ResolvedPairGroups.h"
@@ -8,11 +8,12 @@
 namespace CoordinationPlugin {
 
 /**
- * A validated CoordinationNumberForce, resolved once (CoordinationNumberForceImpl::resolve): its pairs (as a
+ * A validated per-atom force (a PerAtomForce: CoordinationNumberForce, SteinhardtForce), resolved once (its Impl's
+ * resolve(), through PerAtomForceResolution): its pairs (as a
  * CoordinationForce's), the composition of the per-atom engine and its reductions (ResolvedPerAtom), and the energy
  * of the reductions. Copy it by construction or move it (see ResolvedPairGroups).
  */
-struct ResolvedCoordinationNumberForce : ResolvedPairGroups {
+struct ResolvedPerAtomForce : ResolvedPairGroups {
     ResolvedPerAtom perAtom;
     /** E of the reductions, in the order of perAtom.reductions (each reduction's name is its variable). */
     ResolvedEnergy energy;
@@ -20,4 +21,4 @@ struct ResolvedCoordinationNumberForce : ResolvedPairGroups {
 
 } // namespace CoordinationPlugin
 
-#endif /*OPENMM_COORDINATION_RESOLVEDCOORDINATIONNUMBERFORCE_H_*/
+#endif /*OPENMM_COORDINATION_RESOLVEDPERATOMFORCE_H_*/

@@ -14,7 +14,7 @@ namespace CoordinationPlugin {
 /**
  * The pairs of a PairSwitchingForce (a CoordinationForce's, a CoordinationNumberForce's), resolved: the groups as
  * member ids, their unique members, the centres, the periodic flag and the switching function's constants. Part of
- * every such force's resolved description (ResolvedCoordinationForce, ResolvedCoordinationNumberForce), from which
+ * every such force's resolved description (ResolvedCoordinationForce, ResolvedPerAtomForce), from which
  * the platforms' pair loops are built.
  *
  * Copy it by construction or move it: Lepton's copy assignment of an empty ParsedExpression (the Custom members of

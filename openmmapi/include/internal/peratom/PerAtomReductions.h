@@ -2,7 +2,7 @@
 #define OPENMM_COORDINATION_PERATOMREDUCTIONS_H_
 
 #include "internal/energy/EnergyEvaluator.h"
-#include "internal/forces/ResolvedCoordinationNumberForce.h"
+#include "internal/forces/ResolvedPerAtomForce.h"
 #include "internal/windowsExportCoordination.h"
 #include "lepton/ExpressionProgram.h"
 #include "openmm/internal/ContextImpl.h"
@@ -22,7 +22,7 @@ class OPENMM_EXPORT_COORDINATION PerAtomReductions {
 public:
     PerAtomReductions() = default;
     /** The programs of a resolved force's reductions and energy. */
-    explicit PerAtomReductions(const ResolvedCoordinationNumberForce& force);
+    explicit PerAtomReductions(const ResolvedPerAtomForce& force);
     /** The reductions' values at q, in order. */
     void evaluate(const std::vector<double>& q, std::vector<double>& values) const;
     /**

@@ -1,7 +1,7 @@
 #ifndef OPENMM_COORDINATION_REDUCTIONRESOLUTION_H_
 #define OPENMM_COORDINATION_REDUCTIONRESOLUTION_H_
 
-#include "CoordinationNumberForce.h"
+#include "PerAtomForce.h"
 #include "internal/peratom/ResolvedPerAtom.h"
 #include "internal/windowsExportCoordination.h"
 #include <vector>
@@ -20,7 +20,7 @@ public:
      * reduction whose parameters PLUMED would refuse, or whose name is not an identifier, is a global parameter's or
      * another reduction's.
      */
-    static std::vector<ResolvedReduction> resolve(const CoordinationNumberForce& force, int numEntries);
+    static std::vector<ResolvedReduction> resolve(const PerAtomForce& force, int numEntries);
 };
 
 } // namespace CoordinationPlugin

@@ -1,7 +1,7 @@
 #ifndef OPENMM_COORDINATION_RESOLVEDPERATOM_H_
 #define OPENMM_COORDINATION_RESOLVEDPERATOM_H_
 
-#include "CoordinationNumberForce.h"
+#include "PerAtomForce.h"
 #include "lepton/ParsedExpression.h"
 #include <cfloat>
 #include <cmath>
@@ -28,7 +28,7 @@ namespace CoordinationPlugin {
  * (R/q_i)^2 (Min; 1 where q_i = 0, its limit: then q_i = q_m and R = 0). A non-finite q gives a NaN R.
  */
 struct ResolvedReduction {
-    CoordinationNumberForce::ReductionType type = CoordinationNumberForce::Sum;
+    PerAtomForce::ReductionType type = PerAtomForce::Sum;
     std::string name;                                ///< the variable's name in the energy expression
     bool centred = false;                            ///< Moment: the term is of q_i - mean(q)
     bool extreme = false;                            ///< Highest or Lowest
@@ -45,9 +45,9 @@ struct ResolvedReduction {
         if (a == b)
             return 0.0;
         switch (type) {
-        case CoordinationNumberForce::Max:
+        case PerAtomForce::Max:
             return (a - b) / beta;
-        case CoordinationNumberForce::AltMin:
+        case PerAtomForce::AltMin:
             return beta * (b - a);
         default: // Min: beta/a - beta/b
             return beta * ((b - a) / b) / a;
@@ -56,9 +56,9 @@ struct ResolvedReduction {
     /** logSumExp: R from q_m and l = log S. */
     double lseValue(double qm, double l) const {
         switch (type) {
-        case CoordinationNumberForce::Max:
+        case PerAtomForce::Max:
             return qm + beta * l;
-        case CoordinationNumberForce::AltMin:
+        case PerAtomForce::AltMin:
             return qm - l / beta;
         default: {
             const double t = qm * l / beta;
@@ -68,7 +68,7 @@ struct ResolvedReduction {
     }
     /** logSumExp: h_i of entry q (dR/dq_i = exp(d_i)/S h_i) for the value R (called where exp(d_i) > 0). */
     double lseFactor(double q, double R) const {
-        if (type != CoordinationNumberForce::Min)
+        if (type != PerAtomForce::Min)
             return 1.0;
         const double ratio = (q == 0 ? 1.0 : R / q);
         return ratio * ratio;
@@ -88,22 +88,38 @@ struct ResolvedReduction {
  *    -sum_i dE/dv_i dv_i/dx.
  *
  * PLUMED's COORDINATIONNUMBER is the simplest composition: one component, sigma(r) r^p (p = rPower; 0 gives the
- * coordination number), and q_i = v_i.
+ * coordination number), and q_i = v_i. PLUMED's Q_l is SphericalHarmonics with NormOverWeight.
  */
 struct ResolvedPerAtom {
     /** What a counted pair adds to its entries' values. */
     enum class PairTerm {
         /** One component: sigma(r) r^rPower (COORDINATIONNUMBER, COORDINATION_MOMENTS). */
-        SwitchTimesPower
+        SwitchTimesPower,
+        /**
+         * 2l + 2 components (l = degree): sigma(r), then sigma(r) Y_lm(d) for m = 0 .. l as Re Y_l0, Re Y_l1, Im Y_l1,
+         * ..., Re Y_ll, Im Y_ll (SphericalHarmonics; Im Y_l0 = 0, and the negative orders follow from the positive
+         * ones). PLUMED's Q_l.
+         */
+        SphericalHarmonics
     };
     /** How an entry's value becomes its number q_i. */
     enum class AtomStep {
         /** q_i = v_i (one component). */
-        Identity
+        Identity,
+        /**
+         * Of SphericalHarmonics' components (N, then q_lm): q_i = sqrt(|q_l0|^2 + 2 sum_m>0 |q_lm|^2) / N, the norm
+         * over all 2l + 1 orders divided by the weight; 0 where N = 0 (no neighbour) or the norm is 0, with a
+         * gradient of 0 there.
+         */
+        NormOverWeight
     };
     PairTerm pairTerm = PairTerm::SwitchTimesPower;
     int numComponents = 1;
     double rPower = 0.0;
+    /** l of SphericalHarmonics. */
+    int degree = 0;
+    /** The number of components of SphericalHarmonics of degree l. */
+    static int sphericalHarmonicsComponents(int l) { return 2 * l + 2; }
     AtomStep atomStep = AtomStep::Identity;
     std::vector<ResolvedReduction> reductions;
     /** PLUMED's CONTACT_MATRIX drops a pair with r^2 (nm^2) below DBL_EPSILON... */

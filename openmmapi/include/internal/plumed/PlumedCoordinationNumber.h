@@ -57,7 +57,7 @@ public:
 private:
     struct PerAtom {
         CoordinationNumberForce* force;
-        CoordinationNumberForce::ReductionType type;
+        PerAtomForce::ReductionType type;
         std::string parameters, description;
         size_t index;
         bool used;

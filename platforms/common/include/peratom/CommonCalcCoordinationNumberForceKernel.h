@@ -22,18 +22,18 @@ public:
     CommonCalcCoordinationNumberForceKernel(const std::string& name, const OpenMM::Platform& platform,
                                             OpenMM::ComputeContext& cc, bool hasWarpShuffles = false);
     ~CommonCalcCoordinationNumberForceKernel() override;
-    void initialize(const OpenMM::System& system, const ResolvedCoordinationNumberForce& force) override;
+    void initialize(const OpenMM::System& system, const ResolvedPerAtomForce& force) override;
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
     void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
     void getPerAtomValues(OpenMM::ContextImpl& context, std::vector<double>& values) override;
-    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedCoordinationNumberForce& force) override;
+    void copyParametersToContext(OpenMM::ContextImpl& context, const ResolvedPerAtomForce& force) override;
     SwitchingPath getSwitchingPath() const override;
     void followAtomOrder() override;
 
 private:
     /** Everything built for the force's settings; rebuilt by copyParametersToContext. */
     struct Built;
-    void build(const ResolvedCoordinationNumberForce& force);
+    void build(const ResolvedPerAtomForce& force);
     /** One evaluation: the values, the reductions and E, and the forces if computeForces. */
     void launch(bool computeForces, bool addEnergy);
 

@@ -2,7 +2,7 @@
 #define COMMON_PER_ATOM_BODY_H_
 
 #include "energy/CommonEnergyArrays.h"
-#include "internal/forces/ResolvedCoordinationNumberForce.h"
+#include "internal/forces/ResolvedPerAtomForce.h"
 #include "pairs/CommonPairBody.h"
 #include "peratom/CommonPerAtomArrays.h"
 #include "peratom/CommonPerAtomKernelSet.h"
@@ -19,7 +19,7 @@ namespace CoordinationPlugin {
  */
 class CommonPerAtomBody : public CommonPairBody {
 public:
-    CommonPerAtomBody(const ResolvedCoordinationNumberForce& force, CommonEnergyArrays& energy);
+    CommonPerAtomBody(const ResolvedPerAtomForce& force, CommonEnergyArrays& energy);
     bool symmetricInGroups() const override { return false; }
     bool needsSameMemberCheck() const override { return false; }
     void initialize(OpenMM::ComputeContext& cc, const CommonPairPlan& plan) override;

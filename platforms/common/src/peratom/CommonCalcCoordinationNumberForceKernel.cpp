@@ -9,7 +9,7 @@ using std::string;
 using std::vector;
 
 struct CommonCalcCoordinationNumberForceKernel::Built {
-    Built(ComputeContext& cc, const ResolvedCoordinationNumberForce& force, bool hasWarpShuffles) : body(force, energy) {
+    Built(ComputeContext& cc, const ResolvedPerAtomForce& force, bool hasWarpShuffles) : body(force, energy) {
         energy.initialize(cc, force.energy, "coordination");
         traversal.reset(new CommonPairTraversal(cc, force, body, energy, hasWarpShuffles));
     }
@@ -27,13 +27,13 @@ CommonCalcCoordinationNumberForceKernel::CommonCalcCoordinationNumberForceKernel
 CommonCalcCoordinationNumberForceKernel::~CommonCalcCoordinationNumberForceKernel() {}
 
 void CommonCalcCoordinationNumberForceKernel::initialize(const System& system,
-                                                         const ResolvedCoordinationNumberForce& force) {
+                                                         const ResolvedPerAtomForce& force) {
     ContextSelector selector(cc);
     initializeBase(force.energy);
     build(force);
 }
 
-void CommonCalcCoordinationNumberForceKernel::build(const ResolvedCoordinationNumberForce& force) {
+void CommonCalcCoordinationNumberForceKernel::build(const ResolvedPerAtomForce& force) {
     // Built afresh and swapped in only when complete: if anything throws, the previous build stays.
     std::unique_ptr<Built> next(new Built(cc, force, hasWarpShuffles));
     built = std::move(next);
@@ -91,7 +91,7 @@ void CommonCalcCoordinationNumberForceKernel::getPerAtomValues(ContextImpl& cont
 }
 
 void CommonCalcCoordinationNumberForceKernel::copyParametersToContext(ContextImpl& context,
-                                                                      const ResolvedCoordinationNumberForce& force) {
+                                                                      const ResolvedPerAtomForce& force) {
     ContextSelector selector(cc);
     build(force);
 }

@@ -7,7 +7,7 @@ using namespace OpenMM;
 using std::map;
 using std::string;
 
-CommonPerAtomBody::CommonPerAtomBody(const ResolvedCoordinationNumberForce& force, CommonEnergyArrays& energy)
+CommonPerAtomBody::CommonPerAtomBody(const ResolvedPerAtomForce& force, CommonEnergyArrays& energy)
     : perAtom(force.perAtom), energyOfReductions(force.energy), energy(energy) {}
 
 void CommonPerAtomBody::initialize(ComputeContext& cc, const CommonPairPlan& pairs) {

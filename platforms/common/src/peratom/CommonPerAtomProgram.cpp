@@ -81,8 +81,8 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
     vector<string> energyVariables, energyDerivativeTargets, parameterDerivativeSources;
     energy += "mixed energy = 0;\n";
     bool secondPass = false;
-    defines["REDUCTION_MIN"] = cc.intToString(CoordinationNumberForce::Min);
-    defines["REDUCTION_MAX"] = cc.intToString(CoordinationNumberForce::Max);
+    defines["REDUCTION_MIN"] = cc.intToString(PerAtomForce::Min);
+    defines["REDUCTION_MAX"] = cc.intToString(PerAtomForce::Max);
     for (int q = 0; q < numReductions; q++) {
         const ResolvedReduction& reduction = numbers.reductions[q];
         const string Q = cc.intToString(q);

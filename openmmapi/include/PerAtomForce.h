@@ -1,0 +1,200 @@
+#ifndef OPENMM_COORDINATION_PERATOMFORCE_H_
+#define OPENMM_COORDINATION_PERATOMFORCE_H_
+
+#include "PairSwitchingForce.h"
+#include "internal/windowsExportCoordination.h"
+#include "openmm/Context.h"
+#include <string>
+#include <vector>
+
+namespace CoordinationPlugin {
+
+/**
+ * What the per-atom forces share (CoordinationNumberForce: PLUMED's COORDINATIONNUMBER; SteinhardtForce: its Q_l):
+ * each entry i of group A has a number q_i computed from its switched pairs (the subclass says which), and the
+ * reductions turn the q_i into named collective variables (the names are PLUMED's component names with "-" written
+ * "_"); the energy is a Lepton expression of them and of global parameters (default "0": the force only reports its
+ * values). Each reduction's parameters are the text PLUMED's keyword holds:
+ * @code
+ * type      default name   parameters                                     value (N entries of group A)
+ * Sum       sum            ""                                             sum_i q_i
+ * Mean      mean           ""                                             sum_i q_i / N
+ * MoreThan  morethan       a switching function: "RATIONAL R_0=4 NN=6"    sum_i 1 - s(q_i)
+ * LessThan  lessthan       a switching function: "EXP R_0=4"              sum_i s(q_i)
+ * Between   between        "GAUSSIAN LOWER=a UPPER=b SMEAR=0.5"           sum_i 0.5 (erf((b - q_i)/(sqrt(2) w)) - erf((a - q_i)/(sqrt(2) w))),
+ *                          or "TRIANGULAR ..." (w = SMEAR (b - a))          the histogram bead of PLUMED
+ * Min       min            "BETA=b"                                       b / log(sum_i exp(b / q_i))
+ * Max       max            "BETA=b"                                       b log(sum_i exp(q_i / b))
+ * AltMin    altmin         "BETA=b"                                       -log(sum_i exp(-b q_i)) / b
+ * Highest   highest        ""                                             max_i q_i
+ * Lowest    lowest         ""                                             min_i q_i
+ * Moment    moment_k       "k", an integer >= 2                           sum_i (q_i - mean)^k / N
+ * @endcode
+ *
+ * The switching function s of MoreThan and LessThan is PLUMED's SWITCH={...} of any type (RATIONAL, EXP,
+ * GAUSSIAN, SMAP, CUBIC, TANH, COSINUS, Q, CUSTOM), applied to the number q_i with no units; RATIONAL without
+ * D_MAX has no cutoff there (PLUMED's SWITCH form). Highest and Lowest pass their derivative to the first
+ * entry holding the extreme value. PLUMED's numbered keywords (LESS_THAN1=, LESS_THAN2=) are reductions named
+ * "lessthan_1", "lessthan_2". Min, Max and AltMin are evaluated shifted by their largest exponent, so they overflow
+ * nowhere their value is finite (BETA from the smallest to the largest double); Min of numbers one of which is 0 is
+ * 0, its derivative the limit (1 shared by the entries holding 0), PLUMED's 0/0 there.
+ *
+ * Modes: Self (PLUMED's SPECIES=A: B is A) and Dual (SPECIESA=A SPECIESB=B); Pair mode has no per-atom values and is
+ * refused when a Context is created. Centres (addCenter()) may stand in either group: a centre in group A has its own
+ * q_i, and a centre in group B counts as a neighbour. As in PLUMED's CONTACT_MATRIX, a pair closer than DBL_EPSILON in
+ * r^2 (1.5e-8 nm: the same atom, or two atoms at one place) contributes 0, and so does a pair whose sigma is below
+ * DBL_EPSILON (2.2e-16). Where there is no finite answer (a non-finite coordinate or pair term, which makes every
+ * q_i NaN, or a reduction, the energy or a dE/dq_i that is not finite) the energy is NaN and no force is applied, on
+ * every platform. It is not created itself.
+ */
+class OPENMM_EXPORT_COORDINATION PerAtomForce : public PairSwitchingForce {
+public:
+    /**
+     * How the per-atom values q_i are reduced to a collective variable (see the class comment for each).
+     */
+    enum ReductionType {
+        /** PLUMED's SUM: the sum of the q_i. */
+        Sum = 0,
+        /** PLUMED's MEAN: the mean of the q_i. */
+        Mean = 1,
+        /** PLUMED's MORE_THAN: the number of q_i above a threshold, sum of 1 - s(q_i). */
+        MoreThan = 2,
+        /** PLUMED's LESS_THAN: the number of q_i below a threshold, sum of s(q_i). */
+        LessThan = 3,
+        /** PLUMED's BETWEEN: the number of q_i in an interval (a histogram bead). */
+        Between = 4,
+        /** PLUMED's MIN: the smooth minimum b / log(sum exp(b / q_i)). */
+        Min = 5,
+        /** PLUMED's MAX: the smooth maximum b log(sum exp(q_i / b)). */
+        Max = 6,
+        /** PLUMED's ALT_MIN: the smooth minimum -log(sum exp(-b q_i)) / b. */
+        AltMin = 7,
+        /** PLUMED's HIGHEST: the largest q_i. */
+        Highest = 8,
+        /** PLUMED's LOWEST: the smallest q_i. */
+        Lowest = 9,
+        /** PLUMED's MOMENTS: a central moment of the q_i. */
+        Moment = 10
+    };
+    /**
+     * Get the number of reductions.
+     *
+     * @return default 0
+     */
+    int getNumReductions() const { return reductions.size(); }
+    /**
+     * Add a reduction: a collective variable of the q_i that the energy expression may use by its name.
+     * Checked when a Context is created (an OpenMMException names a bad parameter or a repeated name).
+     *
+     * @param type         one of the ReductionType values
+     * @param parameters   the text of PLUMED's keyword (see the class comment): "" for Sum, Mean, Highest
+     *                     and Lowest; a switching function for MoreThan and LessThan ("RATIONAL R_0=4");
+     *                     "GAUSSIAN LOWER=a UPPER=b SMEAR=s" for Between; "BETA=b" for Min, Max and AltMin;
+     *                     the power ("2") for Moment
+     * @param name         the variable's name in the energy expression; "" (the default) means the type's
+     *                     PLUMED component name (getDefaultReductionName())
+     * @return the index of the reduction
+     */
+    int addReduction(ReductionType type, const std::string& parameters = "", const std::string& name = "");
+    /**
+     * Get a reduction's settings.
+     *
+     * @param index        0 .. getNumReductions() - 1 (another index throws an OpenMMException)
+     * @param type        its type
+     * @param parameters  its parameters, as set
+     * @param name        its name, as set ("" for the default)
+     */
+    void getReductionParameters(int index, ReductionType& type, std::string& parameters, std::string& name) const;
+    /**
+     * Change a reduction's settings (in a Context: with updateParametersInContext(), which cannot change the
+     * names or the number of reductions).
+     *
+     * @param index        0 .. getNumReductions() - 1 (another index throws an OpenMMException)
+     * @param type         its type
+     * @param parameters   its parameters (see addReduction())
+     * @param name         its name ("" for the default)
+     */
+    void setReductionParameters(int index, ReductionType type, const std::string& parameters, const std::string& name);
+    /**
+     * The name a reduction has when none is given: PLUMED's component name ("sum", "mean", "morethan",
+     * "lessthan", "between", "min", "max", "altmin", "highest", "lowest", "moment_k").
+     *
+     * @param type         the reduction's type
+     * @param parameters   its parameters (Moment's power is part of its name)
+     * @return the name
+     */
+    static std::string getDefaultReductionName(ReductionType type, const std::string& parameters);
+    /**
+     * Get the number of collective variables: one per reduction.
+     *
+     * @return getNumReductions()
+     */
+    int getNumCollectiveVariables() const override { return reductions.size(); }
+    /**
+     * Get the name of a collective variable: the reduction's name (its default if it was given none).
+     *
+     * @param index   0 .. getNumCollectiveVariables() - 1 (another index throws an OpenMMException)
+     * @return the name the energy expression uses
+     */
+    std::string getCollectiveVariableName(int index) const override;
+    /**
+     * Get the per-atom values q_i at the context's current positions, computed by the context's platform: one per
+     * entry of group A, in its order (on a GPU, they are downloaded). For a force inside a CustomCVForce, pass the
+     * Context of the CustomCVForce's System.
+     *
+     * @param context   a Context whose System contains this force, or a CustomCVForce that holds it
+     * @param values    the q_i
+     */
+    void getPerAtomValues(OpenMM::Context& context, std::vector<double>& values) const;
+
+protected:
+    /**
+     * A force in Self mode with empty groups, no reductions and the default switching function.
+     *
+     * @param energy   the energy expression
+     */
+    explicit PerAtomForce(const std::string& energy);
+    /**
+     * getPerAtomValues() for a method of a subclass (getCoordinationNumbers(), getOrderParameters()).
+     *
+     * @param context   a Context whose System contains this force, or a CustomCVForce that holds it
+     * @param method    the method, named in the message where the force is in no such Context
+     * @param values    the q_i
+     */
+    void perAtomValues(OpenMM::Context& context, const std::string& method, std::vector<double>& values) const;
+
+private:
+    class ReductionInfo;
+    std::vector<ReductionInfo> reductions;
+};
+
+// Declared private in PerAtomForce: left out of the API reference.
+/// @cond INTERNAL
+/**
+ * A reduction of a PerAtomForce, as set.
+ */
+class PerAtomForce::ReductionInfo {
+public:
+    /** Its type. */
+    ReductionType type;
+    /** Its parameters (PLUMED's keyword text). */
+    std::string parameters;
+    /** Its name; "" for the type's default. */
+    std::string name;
+    /** A Sum with no parameters and the default name. */
+    ReductionInfo() : type(Sum) {}
+    /**
+     * A reduction.
+     *
+     * @param type         its type
+     * @param parameters   its parameters
+     * @param name         its name
+     */
+    ReductionInfo(ReductionType type, const std::string& parameters, const std::string& name)
+        : type(type), parameters(parameters), name(name) {}
+};
+/// @endcond
+
+} // namespace CoordinationPlugin
+
+#endif /*OPENMM_COORDINATION_PERATOMFORCE_H_*/

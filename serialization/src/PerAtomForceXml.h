@@ -1,0 +1,24 @@
+#ifndef OPENMM_COORDINATION_PER_ATOM_FORCE_XML_H_
+#define OPENMM_COORDINATION_PER_ATOM_FORCE_XML_H_
+
+#include "PerAtomForce.h"
+#include "openmm/serialization/SerializationNode.h"
+#include <string>
+
+namespace CoordinationPlugin {
+
+/**
+ * The XML of a PerAtomForce's reductions, shared by the proxies of CoordinationNumberForce and SteinhardtForce: a
+ * child "Reductions" with one "Reduction" (type, parameters, name) per reduction, in order.
+ */
+class PerAtomForceXml {
+public:
+    /** Writes the force's reductions into node. */
+    static void writeReductions(const PerAtomForce& force, OpenMM::SerializationNode& node);
+    /** Adds the reductions node holds to force; errors start with "className: ". */
+    static void readReductions(const OpenMM::SerializationNode& node, PerAtomForce& force, const std::string& className);
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*OPENMM_COORDINATION_PER_ATOM_FORCE_XML_H_*/

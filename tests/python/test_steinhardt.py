@@ -1,0 +1,260 @@
+"""SteinhardtForce (PLUMED's Q_l per atom, with the reductions of every per-atom force) on the Reference platform,
+the one whose per-atom engine has its composition so far: PLUMED's printed values (symfunc-rt-q6), the long-double
+brute force of tests/python/steinhardt_reference.py on random systems of every degree, forces against finite
+differences of the energy, an atom without neighbours and a vector that vanishes, energy conservation, and the
+contract every force of the family keeps (XML, copy, pickle, cast, CustomCVForce, updates, clear errors)."""
+import copy
+import pickle
+
+import numpy as np
+import openmm as mm
+import pytest
+
+from coordination_testing import (
+    INFINITY,
+    PLUMED_DATA,
+    REFERENCE,
+    energy_and_forces,
+    energy_only,
+    finite_difference_forces,
+    make_context,
+    make_system,
+    read_colvar,
+    read_xyz,
+)
+from openmmcoordination import CoordinationNumberForce, PerAtomForce, SteinhardtForce, SwitchingSettings
+
+STEINHARDT_DATA = PLUMED_DATA.parent / "plumed-steinhardt"
+RT_Q6 = STEINHARDT_DATA / "symfunc-rt-q6"
+
+
+def steinhardt(degree, group_a, group_b=(), energy="0", reductions=(), r0=1.5, d0=3.0, n=12, m=0, dmax=0.0,
+               periodic=True):
+    """A SteinhardtForce in PLUMED's keyword form by default (D_0, R_0, NN; MM = 2 NN; automatic cutoff, stretched)."""
+    force = SteinhardtForce(degree, energy)
+    force.setMode(SteinhardtForce.Dual if len(group_b) else SteinhardtForce.Self)
+    force.setGroupA(list(group_a))
+    if len(group_b):
+        force.setGroupB(list(group_b))
+    force.setSwitchingSettings(SwitchingSettings.rational(r0, n, m, d0, dmax))
+    force.setUsesPeriodicBoundaryConditions(periodic)
+    for reduction in reductions:
+        force.addReduction(*reduction) if isinstance(reduction, tuple) else force.addReduction(reduction)
+    return force
+
+
+def context_of(force, positions, box_vectors=None):
+    context = make_context(make_system(len(positions), [force], box_vectors), REFERENCE)
+    if box_vectors is not None:
+        context.setPeriodicBoxVectors(*[mm.Vec3(*row) for row in box_vectors])
+    context.setPositions(np.asarray(positions, dtype=float))
+    return context
+
+
+def random_positions(count, box, seed, minimum=0.15):
+    """count points in a cubic box of edge box, no two (minimum images) closer than minimum."""
+    random = np.random.default_rng(seed)
+    points = []
+    while len(points) < count:
+        candidate = random.uniform(0, box, 3)
+        if all(np.linalg.norm((candidate - p + box / 2) % box - box / 2) >= minimum for p in points):
+            points.append(candidate)
+    return np.array(points)
+
+
+def test_q6_mean_lowest_and_q4_mean_are_plumeds_printed_values():
+    frame = read_xyz(STEINHARDT_DATA / "trajectories" / "64.xyz")[0]
+    printed = {**read_colvar(RT_Q6 / "colv.reference"), **read_colvar(RT_Q6 / "colv4.reference")}
+    atoms = range(len(frame.positions))
+    for degree, names in ((6, ("q6_mean", "q6_lowest")), (4, ("q4_mean",))):
+        types = {"mean": SteinhardtForce.Mean, "lowest": SteinhardtForce.Lowest}
+        force = steinhardt(degree, atoms, reductions=[types[name.split("_")[1]] for name in names])
+        values = force.getCollectiveVariableValues(context_of(force, frame.positions, frame.box_vectors))
+        for name, value in zip(names, values):
+            expected, decimals = printed[name]
+            assert abs(value - expected[0]) <= 0.5 * 10.0 ** -decimals[0] + 1e-12, (name, value, expected[0])
+
+
+def test_the_forces_are_minus_the_gradient_of_the_energy():
+    box = 2.2
+    box_vectors = np.diag([box] * 3)
+    positions = random_positions(24, box, seed=3)
+    cases = [(6, dict(group_a=range(24)), "10*(mean-0.3)^2+lowest", [SteinhardtForce.Mean, SteinhardtForce.Lowest]),
+             (3, dict(group_a=range(0, 24, 2), group_b=range(24)), "morethan+2*sum",
+              [(SteinhardtForce.MoreThan, "RATIONAL R_0=0.4"), SteinhardtForce.Sum]),
+             (12, dict(group_a=range(10), group_b=range(5, 24)), "max", [(SteinhardtForce.Max, "BETA=0.1")])]
+    for degree, groups, energy, reductions in cases:
+        force = steinhardt(degree, energy=energy, reductions=reductions, r0=0.25, d0=0.1, n=6, m=12, dmax=0.9,
+                           **groups)
+        context = context_of(force, positions, box_vectors)
+        energy_value, forces = energy_and_forces(context)
+        assert np.isfinite(energy_value) and energy_value != 0.0
+        expected = finite_difference_forces(context, positions, step=1e-5)
+        scale = np.abs(expected).max()
+        assert scale > 0
+        np.testing.assert_allclose(forces, expected, rtol=0, atol=2e-6 * scale, err_msg=f"l = {degree}, {energy}")
+
+
+def test_an_atom_without_neighbours_has_q_0_and_no_force():
+    # Atoms 0-2 are a cluster; atom 3 is alone beyond the cutoff (PLUMED would give it 0/0).
+    positions = [[0, 0, 0], [0.3, 0, 0], [0, 0.25, 0.1], [5, 5, 5]]
+    force = steinhardt(6, range(4), energy="(sum-1)^2", reductions=[SteinhardtForce.Sum], r0=0.3, d0=0.0, n=6,
+                       m=12, dmax=1.0, periodic=False)
+    context = context_of(force, positions)
+    values = force.getOrderParameters(context)
+    assert values[3] == 0.0 and all(0 < value <= 1 for value in values[:3])
+    energy_value, forces = energy_and_forces(context)
+    assert np.isfinite(energy_value)
+    assert np.all(forces[3] == 0.0)
+    np.testing.assert_allclose(forces, finite_difference_forces(context, np.array(positions, float)), atol=1e-6)
+
+
+def test_a_vanishing_vector_gives_0_and_finite_forces():
+    # Two neighbours opposite each other: every q_lm of odd l cancels (Y_lm(-d) = -Y_lm(d)), so Q_1 of atom 0 is 0.
+    positions = [[0, 0, 0], [0.3, 0.1, 0], [-0.3, -0.1, 0], [0.2, 0.9, 0.3]]
+    force = steinhardt(1, [0], range(4), energy="q", reductions=[(SteinhardtForce.Sum, "", "q")], r0=0.3, d0=0.0,
+                       n=6, m=12, dmax=1.0, periodic=False)
+    moved = np.array(positions, float)
+    moved[3] = [5, 5, 5]  # the fourth atom out of range: only the opposite pair remains
+    context = context_of(force, moved)
+    assert force.getOrderParameters(context)[0] == pytest.approx(0.0, abs=1e-15)
+    energy_value, forces = energy_and_forces(context)
+    assert np.isfinite(energy_value) and np.all(np.isfinite(forces))
+
+
+def test_one_neighbour_gives_the_norm_of_the_harmonics_at_every_degree():
+    # One neighbour: q_lm = sigma Y_lm(d), so Q_l = sqrt(sum_m |Y_lm|^2) = sqrt((2l+1)/(4 pi)) for every l and d.
+    for degree in range(1, SteinhardtForce.MaxDegree + 1):
+        for d in ([0.2, 0, 0], [0, 0, -0.35], [0.1, -0.2, 0.15]):
+            force = steinhardt(degree, [0], [1], r0=0.3, d0=0.0, n=6, m=12, dmax=1.0, periodic=False)
+            value = force.getOrderParameters(context_of(force, [[0, 0, 0], d]))[0]
+            assert value == pytest.approx(np.sqrt((2 * degree + 1) / (4 * np.pi)), rel=1e-14)
+
+
+def test_energy_is_conserved_in_a_short_nve_run():
+    box = 1.6
+    positions = random_positions(20, box, seed=11, minimum=0.25)
+    system = mm.System()
+    for _ in range(20):
+        system.addParticle(20.0)
+    system.setDefaultPeriodicBoxVectors(*[mm.Vec3(*row) for row in np.diag([box] * 3)])
+    repulsion = mm.CustomNonbondedForce("4*0.5*((0.2/r)^12-(0.2/r)^6)")
+    repulsion.setNonbondedMethod(mm.CustomNonbondedForce.CutoffPeriodic)
+    repulsion.setCutoffDistance(0.7)
+    for _ in range(20):
+        repulsion.addParticle([])
+    system.addForce(repulsion)
+    system.addForce(steinhardt(6, range(20), energy="500*(mean-0.6)^2", reductions=[SteinhardtForce.Mean], r0=0.3,
+                               d0=0.0, n=6, m=12, dmax=0.7))
+    context = make_context(system, REFERENCE, integrator=mm.VerletIntegrator(0.0005))
+    context.setPositions(positions)
+    context.setVelocitiesToTemperature(300, 5)
+    energies = []
+    for _ in range(40):
+        context.getIntegrator().step(10)
+        state = context.getState(getEnergy=True)
+        energies.append((state.getPotentialEnergy() + state.getKineticEnergy()).value_in_unit(
+            mm.unit.kilojoule_per_mole))
+    bias = energy_only(context, groups=1 << 0)
+    assert np.isfinite(bias)
+    assert np.ptp(energies) < 1e-3 * max(1.0, np.abs(energies).max()), energies
+
+
+def test_settings_round_trip_through_xml_copy_and_pickle():
+    force = steinhardt(4, [0, 1, 2], [1, 2, 3], energy="k*mean", reductions=[SteinhardtForce.Mean,
+                       (SteinhardtForce.Moment, "2")])
+    force.addGlobalParameter("k", 2.5)
+    for duplicate in (pickle.loads(pickle.dumps(force)), copy.copy(force), copy.deepcopy(force),
+                      SteinhardtForce.cast(mm.XmlSerializer.deserialize(mm.XmlSerializer.serialize(force)))):
+        assert isinstance(duplicate, SteinhardtForce)
+        assert duplicate.getDegree() == 4 and list(duplicate.getGroupB()) == [1, 2, 3]
+        assert [duplicate.getCollectiveVariableName(i) for i in range(2)] == ["mean", "moment_2"]
+        assert mm.XmlSerializer.serialize(duplicate) == mm.XmlSerializer.serialize(force)
+
+
+def test_class_tree_cast_and_isinstance():
+    force = SteinhardtForce()
+    assert force.getDegree() == 6 and force.getEnergyFunction() == "0"
+    assert PerAtomForce.isinstance(force) and SteinhardtForce.isinstance(force)
+    assert not CoordinationNumberForce.isinstance(force)
+    assert PerAtomForce.isinstance(CoordinationNumberForce())
+    with pytest.raises(mm.OpenMMException, match="not a CoordinationNumberForce"):
+        CoordinationNumberForce.cast(force)
+    # The reduction types are PerAtomForce's, reached through either class.
+    assert SteinhardtForce.Mean == CoordinationNumberForce.Mean == PerAtomForce.Mean
+
+
+@pytest.mark.parametrize("setting, message", [
+    (lambda f: f.setDegree(0), "the degree l must be an integer from 1 to 12"),
+    (lambda f: f.setDegree(13), "the degree l must be an integer from 1 to 12"),
+    (lambda f: f.setMode(SteinhardtForce.Pair), "SteinhardtForce: Pair mode has no per-atom order parameters"),
+    (lambda f: f.addReduction(SteinhardtForce.Min, "BETA=0"), r'SteinhardtForce: reduction "min" \(Min "BETA=0"\)'),
+    (lambda f: f.setEnergyFunction("mean+"), "SteinhardtForce"),
+])
+def test_bad_settings_are_refused_with_what_to_fix(setting, message):
+    force = steinhardt(6, range(3), reductions=[SteinhardtForce.Mean])
+    setting(force)
+    if force.getMode() == SteinhardtForce.Pair:
+        force.setGroupB([0, 1, 2])
+    with pytest.raises(mm.OpenMMException, match=message):
+        context_of(force, [[0, 0, 0], [0.3, 0, 0], [0, 0.3, 0]], np.diag([3.0] * 3))
+
+
+def test_python_arguments_follow_openmms_conventions():
+    with pytest.raises(TypeError, match="degree must be an integer"):
+        SteinhardtForce(6.0)
+    force = SteinhardtForce(np.int64(4), "0")
+    assert force.getDegree() == 4
+    force.setDegree(np.int32(3))
+    assert force.getDegree() == 3
+    assert "Q_l" in SteinhardtForce.__doc__ and "Q_l(i)" in SteinhardtForce.getOrderParameters.__doc__
+
+
+def test_inside_a_custom_cv_force_and_with_updated_parameters():
+    positions = random_positions(12, 1.5, seed=5)
+    box_vectors = np.diag([1.5] * 3)
+    # In a CustomCVForce the variable is the inner force's energy: here its mean.
+    inner = steinhardt(6, range(12), energy="mean", reductions=[SteinhardtForce.Mean], r0=0.3, d0=0.0, n=6, m=12,
+                       dmax=0.7)
+    cv = mm.CustomCVForce("3*q")
+    cv.addCollectiveVariable("q", inner)
+    context = context_of(cv, positions, box_vectors)
+    direct = steinhardt(6, range(12), reductions=[SteinhardtForce.Mean], r0=0.3, d0=0.0, n=6, m=12, dmax=0.7)
+    direct_context = context_of(direct, positions, box_vectors)
+    mean = direct.getCollectiveVariableValues(direct_context)[0]
+    assert mean > 0.1
+    assert energy_only(context) == pytest.approx(3 * mean, rel=1e-12)
+    assert inner.getCollectiveVariableValues(context)[0] == pytest.approx(mean, rel=1e-12)
+    # A new degree takes effect through updateParametersInContext.
+    direct.setDegree(4)
+    direct.updateParametersInContext(direct_context)
+    fresh = steinhardt(4, range(12), reductions=[SteinhardtForce.Mean], r0=0.3, d0=0.0, n=6, m=12, dmax=0.7)
+    assert direct.getCollectiveVariableValues(direct_context)[0] == pytest.approx(
+        fresh.getCollectiveVariableValues(context_of(fresh, positions, box_vectors))[0], rel=1e-14)
+
+
+def test_a_system_with_it_runs_on_the_platform_that_has_its_kernel():
+    force = steinhardt(6, range(3), reductions=[SteinhardtForce.Mean])
+    context = mm.Context(make_system(3, [force], np.diag([3.0] * 3)), mm.VerletIntegrator(0.001))
+    assert context.getPlatform().getName() == "Reference"
+
+
+@pytest.mark.parametrize("lattice, basis, shell, literature", [
+    # Steinhardt, Nelson and Ronchetti (1983), and Lechner and Dellago (2008): the first shell of each lattice.
+    ("fcc", [[0, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]], (0.3, 0.35), {4: 0.19094, 6: 0.57452}),
+    ("bcc", [[0, 0, 0], [0.5, 0.5, 0.5]], (0.46, 0.5), {4: 0.03637, 6: 0.51069}),
+    ("sc", [[0, 0, 0]], (0.41, 0.5), {4: 0.76376, 6: 0.35355}),
+])
+def test_perfect_lattices_have_the_literature_values_in_plumeds_normalisation(lattice, basis, shell, literature):
+    """Steinhardt's Q_l of a lattice's first shell, times sqrt((2l+1)/4pi): PLUMED's Q_l has no 4pi/(2l+1) factor."""
+    # bcc: its 14 neighbours (8 at 0.39 nm, 6 at 0.45 nm), the shell of the literature values; the next is at 0.64 nm.
+    cells, a = 3, 0.4 if lattice != "bcc" else 0.45
+    positions = np.array([(np.array(cell) + b) * a for cell in np.ndindex(cells, cells, cells) for b in np.array(basis)])
+    box_vectors = np.eye(3) * cells * a
+    for degree, value in literature.items():
+        force = steinhardt(degree, range(len(positions)), reductions=[SteinhardtForce.Mean, SteinhardtForce.Highest,
+                                                                        SteinhardtForce.Lowest], r0=0.01, d0=shell[0],
+                           n=6, m=12, dmax=shell[1])
+        mean, highest, lowest = force.getCollectiveVariableValues(context_of(force, positions, box_vectors))
+        assert mean == pytest.approx(value * np.sqrt((2 * degree + 1) / (4 * np.pi)), abs=1e-5), (lattice, degree)
+        assert highest - lowest < 1e-12
