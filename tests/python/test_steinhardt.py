@@ -22,6 +22,7 @@ from coordination_testing import (
     read_colvar,
     read_xyz,
 )
+import steinhardt_reference as oracle
 from openmmcoordination import CoordinationNumberForce, PerAtomForce, SteinhardtForce, SwitchingSettings
 
 STEINHARDT_DATA = PLUMED_DATA.parent / "plumed-steinhardt"
@@ -73,6 +74,45 @@ def test_q6_mean_lowest_and_q4_mean_are_plumeds_printed_values():
         for name, value in zip(names, values):
             expected, decimals = printed[name]
             assert abs(value - expected[0]) <= 0.5 * 10.0 ** -decimals[0] + 1e-12, (name, value, expected[0])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_systems_of_every_degree_match_the_long_double_brute_force(seed):
+    """Q_l(i) and the reductions of random settings (degree 1 to 12, Self or Dual with overlapping groups, periodic
+    or not, r0, d0, n, m, a cutoff with or without stretch) against steinhardt_reference, in long double; an atom
+    without neighbours is 0 here where the brute force (PLUMED) gives NaN."""
+    random = np.random.default_rng(seed)
+    degree = int(random.integers(1, SteinhardtForce.MaxDegree + 1))
+    count, box = 30, 1.8
+    positions = random.uniform(0, box, (count, 3))
+    positions[-1] = positions[0] + [0.6, 0.0, 0.0] if seed % 3 else positions[-1]
+    periodic = bool(seed % 2)
+    r0, d0 = random.uniform(0.1, 0.3), random.choice([0.0, random.uniform(0.0, 0.1)])
+    n = int(random.integers(2, 9))
+    m = int(random.choice([0, n + random.integers(1, 6)]))
+    dmax, stretch = random.uniform(0.5, 0.85), bool(random.integers(2))
+    group_a = sorted(random.choice(count, 12, replace=False).tolist())
+    group_b = sorted(random.choice(count, 20, replace=False).tolist()) if seed % 4 >= 2 else []
+    force = steinhardt(degree, group_a, group_b, energy="0", periodic=periodic, r0=r0, d0=d0, n=n, m=m, dmax=dmax,
+                       reductions=[SteinhardtForce.Mean, SteinhardtForce.Lowest, SteinhardtForce.Highest,
+                                   (SteinhardtForce.MoreThan, "RATIONAL R_0=0.5 D_MAX=2")])
+    settings = force.getSwitchingSettings()
+    settings.setStretch(stretch)
+    force.setSwitchingSettings(settings)
+    box_vectors = np.diag([box] * 3) if periodic else None
+    context = context_of(force, positions, box_vectors)
+    values = np.array(force.getOrderParameters(context))
+    switch = oracle.Rational(r0, d0, n, m, dmax, stretch)
+    expected = oracle.steinhardt(positions, degree, switch, group_a, group_b or None,
+                                 [box] * 3 if periodic else None)
+    lone = np.isnan(expected)
+    assert np.all(values[lone] == 0.0)
+    expected = np.where(lone, 0.0, expected).astype(float)
+    np.testing.assert_allclose(values, expected, rtol=1e-11, atol=1e-13, err_msg=f"seed {seed}, l = {degree}")
+    reductions = force.getCollectiveVariableValues(context)
+    more_than = float(oracle.more_than(oracle.ld(expected), oracle.Rational(0.5, 0.0, 6, 0, 2.0, True)))
+    np.testing.assert_allclose(reductions, [expected.mean(), expected.min(), expected.max(), more_than],
+                               rtol=1e-11, atol=1e-13)
 
 
 def test_the_forces_are_minus_the_gradient_of_the_energy():
