@@ -40,7 +40,7 @@ def steinhardt(degree, group_a, group_b=(), energy="0", reductions=(), r0=1.5, d
     force.setSwitchingSettings(SwitchingSettings.rational(r0, n, m, d0, dmax))
     force.setUsesPeriodicBoundaryConditions(periodic)
     for reduction in reductions:
-        force.addReduction(*reduction) if isinstance(reduction, tuple) else force.addReduction(reduction)
+        force.addReduction(*(reduction if isinstance(reduction, tuple) else (reduction,)))
     return force
 
 

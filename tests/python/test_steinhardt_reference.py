@@ -534,28 +534,10 @@ def test_every_printed_value_is_compared(folder):
     assert set(printed_values(folder)) == compared
 
 
-def test_q6_mean_and_lowest_and_q4_mean_match_plumed():
-    assert_printed_values_match(*PRINTED_CHECKS["q6 and q4"])
-
-
-def test_coordination_number_mean_matches_plumed():
-    assert_printed_values_match(*PRINTED_CHECKS["coordination number"])
-
-
-def test_local_q6_mean_matches_plumed():
-    assert_printed_values_match(*PRINTED_CHECKS["local q6"])
-
-
-def test_local_average_of_q6_matches_plumed():
-    assert_printed_values_match(*PRINTED_CHECKS["local average of q6"])
-
-
-def test_local_average_of_a_coordination_number_matches_plumed():
-    assert_printed_values_match(*PRINTED_CHECKS["local average of a scalar"])
-
-
-def test_simple_cubic_fccubic_and_shell_functions_match_plumed():
-    assert_printed_values_match(*PRINTED_CHECKS["cubic"])
+@pytest.mark.parametrize("check", sorted(PRINTED_CHECKS))
+def test_the_printed_values_match_plumed(check):
+    """q6 and q4, the coordination number, local q6, the local averages of q6 and of a scalar, the cubic functions."""
+    assert_printed_values_match(*PRINTED_CHECKS[check])
 
 
 def test_the_keyword_form_and_the_switch_form_give_different_q6():

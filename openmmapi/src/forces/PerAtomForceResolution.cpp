@@ -13,6 +13,7 @@ ResolvedPerAtomForce PerAtomForceResolution::resolve(const PerAtomForce& force, 
     if (force.getMode() == PairSwitchingForce::Pair)
         throw OpenMMException(force.getForceClassName() + ": Pair mode has no per-atom " + values +
                               "; use Self mode (PLUMED's SPECIES) or Dual mode (SPECIESA and SPECIESB)");
+    resolved.forceClass = force.getForceClassName();
     resolved.perAtom = std::move(perAtom);
     resolved.perAtom.reductions = ReductionResolution::resolve(force, force.getGroupA().size());
     resolved.energy = ResolvedEnergy::resolve(
@@ -21,3 +22,8 @@ ResolvedPerAtomForce PerAtomForceResolution::resolve(const PerAtomForce& force, 
     return resolved;
 }
 
+
+void PerAtomForceResolution::checkUpdatable(const ResolvedPerAtomForce& before, const ResolvedPerAtomForce& after) {
+    ResolvedEnergy::checkUpdatable(before.energy, after.energy, before.forceClass,
+                                   "cannot add, remove or rename reductions (the energy's variables)");
+}

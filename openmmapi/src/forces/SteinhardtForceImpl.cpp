@@ -1,13 +1,14 @@
 #include "internal/forces/SteinhardtForceImpl.h"
+#include "internal/peratom/SphericalHarmonics.h"
 #include "openmm/OpenMMException.h"
-#include "openmm/System.h"
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
 
-namespace {
+static_assert(SteinhardtForce::MaxDegree <= SphericalHarmonics::MaxDegree,
+              "every degree a SteinhardtForce accepts has its spherical harmonics");
 
-ResolvedPerAtomForce resolveWith(const SteinhardtForce& force, ResolvedCenters centers) {
+ResolvedPerAtom SteinhardtForceImpl::composition(const SteinhardtForce& force) {
     const int l = force.getDegree();
     if (l < 1 || l > SteinhardtForce::MaxDegree)
         throw OpenMMException("SteinhardtForce: the degree l must be an integer from 1 to " +
@@ -18,20 +19,5 @@ ResolvedPerAtomForce resolveWith(const SteinhardtForce& force, ResolvedCenters c
     perAtom.degree = l;
     perAtom.numComponents = ResolvedPerAtom::sphericalHarmonicsComponents(l);
     perAtom.atomStep = ResolvedPerAtom::AtomStep::NormOverWeight;
-    return PerAtomForceResolution::resolve(force, std::move(centers), std::move(perAtom), "order parameters");
-}
-
-} // namespace
-
-ResolvedPerAtomForce SteinhardtForceImpl::resolve(const SteinhardtForce& force, const System& system) {
-    return resolveWith(force, ResolvedCenters::resolve(system, force));
-}
-
-ResolvedPerAtomForce SteinhardtForceImpl::resolve(const SteinhardtForce& force, int numParticles) {
-    return resolveWith(force, ResolvedCenters::resolve(numParticles, force));
-}
-
-void SteinhardtForceImpl::checkUpdatable(const ResolvedPerAtomForce& before, const ResolvedPerAtomForce& after) {
-    ResolvedEnergy::checkUpdatable(before.energy, after.energy, "SteinhardtForce",
-                                   "cannot add, remove or rename reductions (the energy's variables)");
+    return perAtom;
 }

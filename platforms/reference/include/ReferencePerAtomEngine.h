@@ -51,7 +51,7 @@ private:
                   OpenMM::Vec3* gradient) const;
     std::unique_ptr<ResolvedPerAtomForce> force;
     std::unique_ptr<SwitchingFunctionEvaluator> switching;
-    /** SphericalHarmonics' pair term: Y_lm of degree l (null for SwitchTimesPower). */
+    /** The Y_lm of SphericalHarmonics' pair term (null for SwitchTimesPower). */
     std::unique_ptr<SphericalHarmonics> harmonics;
 };
 

@@ -28,7 +28,7 @@ ReferencePerAtomEngine::ReferencePerAtomEngine(const ResolvedPerAtomForce& resol
 
 void ReferencePerAtomEngine::pairTerm(const Vec3& d, double r, double sigma, double dSigmaDr, double* term,
                                       Vec3* gradient) const {
-    if (harmonics != nullptr) {
+    if (force->perAtom.pairTerm == ResolvedPerAtom::PairTerm::SphericalHarmonics) {
         // SphericalHarmonics: sigma, then sigma Y_lm (real and imaginary parts); d(sigma Y)/dd = sigma' Y d/r + sigma dY/dd.
         const int l = harmonics->getDegree();
         std::complex<double> y[SphericalHarmonics::MaxDegree + 1];

@@ -14,17 +14,10 @@ class OPENMM_EXPORT_COORDINATION CoordinationNumberForceImpl
     : public PerAtomForceImpl<CoordinationNumberForceImpl, CoordinationNumberForce, CalcCoordinationNumberForceKernel> {
 public:
     explicit CoordinationNumberForceImpl(const CoordinationNumberForce& owner) : PerAtomForceImpl(owner) {}
-    /**
-     * Check every setting of a force against a System (an OpenMMException names the bad value and says what is
-     * allowed) and resolve it: the description every kernel is initialized from, each setting derived and each
-     * expression parsed once. The System gives the number of particles, the masses of centres of mass and whether
-     * centres are made whole.
-     */
-    static ResolvedPerAtomForce resolve(const CoordinationNumberForce& force, const OpenMM::System& system);
-    /** The same check without a System (the PLUMED translator's): numParticles particles of mass 1, no PBC. */
-    static ResolvedPerAtomForce resolve(const CoordinationNumberForce& force, int numParticles);
-    /** Throw an OpenMMException if what updateParametersInContext() cannot change differs between two resolutions. */
-    static void checkUpdatable(const ResolvedPerAtomForce& before, const ResolvedPerAtomForce& after);
+    /** The per-atom engine's composition of the force's settings (an OpenMMException names a bad one). */
+    static ResolvedPerAtom composition(const CoordinationNumberForce& force);
+    /** What the q_i are called in messages. */
+    static const char* valuesName() { return "coordination numbers"; }
 };
 
 } // namespace CoordinationPlugin

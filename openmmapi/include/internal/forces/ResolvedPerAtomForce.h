@@ -4,6 +4,7 @@
 #include "internal/energy/ResolvedEnergy.h"
 #include "internal/groups/ResolvedPairGroups.h"
 #include "internal/peratom/ResolvedPerAtom.h"
+#include <string>
 
 namespace CoordinationPlugin {
 
@@ -14,6 +15,8 @@ namespace CoordinationPlugin {
  * of the reductions. Copy it by construction or move it (see ResolvedPairGroups).
  */
 struct ResolvedPerAtomForce : ResolvedPairGroups {
+    /** The force's class name, which starts the messages about it ("SteinhardtForce"). */
+    std::string forceClass;
     ResolvedPerAtom perAtom;
     /** E of the reductions, in the order of perAtom.reductions (each reduction's name is its variable). */
     ResolvedEnergy energy;

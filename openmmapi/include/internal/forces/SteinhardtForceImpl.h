@@ -15,12 +15,10 @@ class OPENMM_EXPORT_COORDINATION SteinhardtForceImpl
     : public PerAtomForceImpl<SteinhardtForceImpl, SteinhardtForce, CalcSteinhardtForceKernel> {
 public:
     explicit SteinhardtForceImpl(const SteinhardtForce& owner) : PerAtomForceImpl(owner) {}
-    /** Check every setting of a force against a System and resolve it (CoordinationNumberForceImpl::resolve()). */
-    static ResolvedPerAtomForce resolve(const SteinhardtForce& force, const OpenMM::System& system);
-    /** The same check without a System (the PLUMED translator's): numParticles particles of mass 1, no PBC. */
-    static ResolvedPerAtomForce resolve(const SteinhardtForce& force, int numParticles);
-    /** Throw an OpenMMException if what updateParametersInContext() cannot change differs between two resolutions. */
-    static void checkUpdatable(const ResolvedPerAtomForce& before, const ResolvedPerAtomForce& after);
+    /** The per-atom engine's composition of the force's settings (an OpenMMException names a bad one). */
+    static ResolvedPerAtom composition(const SteinhardtForce& force);
+    /** What the q_i are called in messages. */
+    static const char* valuesName() { return "order parameters"; }
 };
 
 } // namespace CoordinationPlugin
