@@ -1,8 +1,9 @@
-"""SteinhardtForce (PLUMED's Q_l per atom, with the reductions of every per-atom force) on the Reference platform,
-the one whose per-atom engine has its composition so far: PLUMED's printed values (symfunc-rt-q6), the long-double
-brute force of tests/python/steinhardt_reference.py on random systems of every degree, forces against finite
-differences of the energy, an atom without neighbours and a vector that vanishes, energy conservation, and the
-contract every force of the family keeps (XML, copy, pickle, cast, CustomCVForce, updates, clear errors)."""
+"""SteinhardtForce (PLUMED's Q_l per atom, with the reductions of every per-atom force) on every selected platform
+case whose per-atom engine has its composition (Reference, CUDA, OpenCL; the CPU platform's cases are skipped):
+PLUMED's printed values (symfunc-rt-q6), the long-double brute force of tests/python/steinhardt_reference.py on
+random systems of every degree, forces against finite differences of the energy (double precision) and against the
+Reference platform (every precision), an atom without neighbours and a vector that vanishes, energy conservation,
+and the contract every force of the family keeps (XML, copy, pickle, cast, CustomCVForce, updates, clear errors)."""
 import copy
 import pickle
 
@@ -11,16 +12,25 @@ import openmm as mm
 import pytest
 
 from coordination_testing import (
+    ALL_CASES,
+    DOUBLE_CASES,
     INFINITY,
+    PLATFORM_CASES,
     PLUMED_DATA,
     REFERENCE,
+    as_case,
+    assert_close,
+    assert_forces_close,
+    case_params,
     energy_and_forces,
     energy_only,
     finite_difference_forces,
     make_context,
     make_system,
+    plumed_tolerance,
     read_colvar,
     read_xyz,
+    require_case,
 )
 import steinhardt_reference as oracle
 from openmmcoordination import CoordinationNumberForce, PerAtomForce, SteinhardtForce, SwitchingSettings
@@ -44,8 +54,20 @@ def steinhardt(degree, group_a, group_b=(), energy="0", reductions=(), r0=1.5, d
     return force
 
 
-def context_of(force, positions, box_vectors=None):
-    context = make_context(make_system(len(positions), [force], box_vectors), REFERENCE)
+#: The platforms whose engine runs SteinhardtForce's composition (they register its kernel, CalcSteinhardtForce).
+STEINHARDT_PLATFORMS = ("Reference", "CUDA", "OpenCL", "HIP")
+
+
+def steinhardt_case(case):
+    """The case, or a skip where the platform has no SteinhardtForce kernel (the CPU platform, so far)."""
+    case = require_case(case)
+    if case.platform not in STEINHARDT_PLATFORMS:
+        pytest.skip(f"{case.id}: the {case.platform} platform has no SteinhardtForce kernel yet")
+    return case
+
+
+def context_of(force, positions, box_vectors=None, case=REFERENCE):
+    context = make_context(make_system(len(positions), [force], box_vectors), case)
     if box_vectors is not None:
         context.setPeriodicBoxVectors(*[mm.Vec3(*row) for row in box_vectors])
     context.setPositions(np.asarray(positions, dtype=float))
@@ -63,24 +85,34 @@ def random_positions(count, box, seed, minimum=0.15):
     return np.array(points)
 
 
-def test_q6_mean_lowest_and_q4_mean_are_plumeds_printed_values():
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_q6_mean_lowest_and_q4_mean_are_plumeds_printed_values(case):
+    case = steinhardt_case(case)
     frame = read_xyz(STEINHARDT_DATA / "trajectories" / "64.xyz")[0]
     printed = {**read_colvar(RT_Q6 / "colv.reference"), **read_colvar(RT_Q6 / "colv4.reference")}
     atoms = range(len(frame.positions))
     for degree, names in ((6, ("q6_mean", "q6_lowest")), (4, ("q4_mean",))):
         types = {"mean": SteinhardtForce.Mean, "lowest": SteinhardtForce.Lowest}
         force = steinhardt(degree, atoms, reductions=[types[name.split("_")[1]] for name in names])
-        values = force.getCollectiveVariableValues(context_of(force, frame.positions, frame.box_vectors))
+        values = force.getCollectiveVariableValues(context_of(force, frame.positions, frame.box_vectors, case))
         for name, value in zip(names, values):
             expected, decimals = printed[name]
-            assert abs(value - expected[0]) <= 0.5 * 10.0 ** -decimals[0] + 1e-12, (name, value, expected[0])
+            assert abs(value - expected[0]) <= plumed_tolerance(decimals[0], expected[0], case), (name, value,
+                                                                                                  expected[0])
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_random_systems_of_every_degree_match_the_long_double_brute_force(seed):
+#: Every seed on the Reference platform; on the others the first four (Self and Dual, periodic or not).
+RANDOM_SYSTEM_CASES = [pytest.param(case, seed, id=f"{case.id}-{seed}")
+                       for case in [REFERENCE] + [case for case in PLATFORM_CASES if case != REFERENCE]
+                       for seed in (range(12) if case == REFERENCE else range(4))]
+
+
+@pytest.mark.parametrize("case, seed", RANDOM_SYSTEM_CASES)
+def test_random_systems_of_every_degree_match_the_long_double_brute_force(case, seed):
     """Q_l(i) and the reductions of random settings (degree 1 to 12, Self or Dual with overlapping groups, periodic
     or not, r0, d0, n, m, a cutoff with or without stretch) against steinhardt_reference, in long double; an atom
     without neighbours is 0 here where the brute force (PLUMED) gives NaN."""
+    case = steinhardt_case(case)
     random = np.random.default_rng(seed)
     degree = int(random.integers(1, SteinhardtForce.MaxDegree + 1))
     count, box = 30, 1.8
@@ -100,7 +132,7 @@ def test_random_systems_of_every_degree_match_the_long_double_brute_force(seed):
     settings.setStretch(stretch)
     force.setSwitchingSettings(settings)
     box_vectors = np.diag([box] * 3) if periodic else None
-    context = context_of(force, positions, box_vectors)
+    context = context_of(force, positions, box_vectors, case)
     values = np.array(force.getOrderParameters(context))
     switch = oracle.Rational(r0, d0, n, m, dmax, stretch)
     expected = oracle.steinhardt(positions, degree, switch, group_a, group_b or None,
@@ -108,25 +140,36 @@ def test_random_systems_of_every_degree_match_the_long_double_brute_force(seed):
     lone = np.isnan(expected)
     assert np.all(values[lone] == 0.0)
     expected = np.where(lone, 0.0, expected).astype(float)
-    np.testing.assert_allclose(values, expected, rtol=1e-11, atol=1e-13, err_msg=f"seed {seed}, l = {degree}")
-    reductions = force.getCollectiveVariableValues(context)
     more_than = float(oracle.more_than(oracle.ld(expected), oracle.Rational(0.5, 0.0, 6, 0, 2.0, True)))
-    np.testing.assert_allclose(reductions, [expected.mean(), expected.min(), expected.max(), more_than],
-                               rtol=1e-11, atol=1e-13)
+    reductions = [expected.mean(), expected.min(), expected.max(), more_than]
+    if case == REFERENCE:
+        np.testing.assert_allclose(values, expected, rtol=1e-11, atol=1e-13, err_msg=f"seed {seed}, l = {degree}")
+        np.testing.assert_allclose(force.getCollectiveVariableValues(context), reductions, rtol=1e-11, atol=1e-13)
+    else:
+        assert_close(values, expected, case, what=f"Q_l, seed {seed}, l = {degree}")
+        assert_close(force.getCollectiveVariableValues(context), reductions, case, what="reductions")
 
 
-def test_the_forces_are_minus_the_gradient_of_the_energy():
+#: Forces of three settings (l = 6 Self, l = 3 Dual with B containing A, l = 12 Dual overlapping), with energies of
+#: several reductions.
+FORCE_SETTINGS = [
+    (6, dict(group_a=range(24)), "10*(mean-0.3)^2+lowest", [SteinhardtForce.Mean, SteinhardtForce.Lowest]),
+    (3, dict(group_a=range(0, 24, 2), group_b=range(24)), "morethan+2*sum",
+     [(SteinhardtForce.MoreThan, "RATIONAL R_0=0.4"), SteinhardtForce.Sum]),
+    (12, dict(group_a=range(10), group_b=range(5, 24)), "max", [(SteinhardtForce.Max, "BETA=0.1")]),
+]
+
+
+@pytest.mark.parametrize("case", DOUBLE_CASES)
+def test_the_forces_are_minus_the_gradient_of_the_energy(case):
+    case = steinhardt_case(case)
     box = 2.2
     box_vectors = np.diag([box] * 3)
     positions = random_positions(24, box, seed=3)
-    cases = [(6, dict(group_a=range(24)), "10*(mean-0.3)^2+lowest", [SteinhardtForce.Mean, SteinhardtForce.Lowest]),
-             (3, dict(group_a=range(0, 24, 2), group_b=range(24)), "morethan+2*sum",
-              [(SteinhardtForce.MoreThan, "RATIONAL R_0=0.4"), SteinhardtForce.Sum]),
-             (12, dict(group_a=range(10), group_b=range(5, 24)), "max", [(SteinhardtForce.Max, "BETA=0.1")])]
-    for degree, groups, energy, reductions in cases:
+    for degree, groups, energy, reductions in FORCE_SETTINGS:
         force = steinhardt(degree, energy=energy, reductions=reductions, r0=0.25, d0=0.1, n=6, m=12, dmax=0.9,
                            **groups)
-        context = context_of(force, positions, box_vectors)
+        context = context_of(force, positions, box_vectors, case)
         energy_value, forces = energy_and_forces(context)
         assert np.isfinite(energy_value) and energy_value != 0.0
         expected = finite_difference_forces(context, positions, step=1e-5)
@@ -135,29 +178,51 @@ def test_the_forces_are_minus_the_gradient_of_the_energy():
         np.testing.assert_allclose(forces, expected, rtol=0, atol=2e-6 * scale, err_msg=f"l = {degree}, {energy}")
 
 
-def test_an_atom_without_neighbours_has_q_0_and_no_force():
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_energies_and_forces_are_the_reference_platforms_in_every_precision(case):
+    case = steinhardt_case(case)
+    box = 2.2
+    box_vectors = np.diag([box] * 3)
+    positions = random_positions(24, box, seed=3)
+    for degree, groups, energy, reductions in FORCE_SETTINGS:
+        force = steinhardt(degree, energy=energy, reductions=reductions, r0=0.25, d0=0.1, n=6, m=12, dmax=0.9,
+                           **groups)
+        expected_energy, expected_forces = energy_and_forces(context_of(copy.copy(force), positions, box_vectors))
+        energy_value, forces = energy_and_forces(context_of(force, positions, box_vectors, case))
+        assert_close(energy_value, expected_energy, case, what=f"energy, l = {degree}")
+        assert_forces_close(forces, expected_forces, case, what=f"forces, l = {degree}")
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_an_atom_without_neighbours_has_q_0_and_no_force(case):
+    case = steinhardt_case(case)
     # Atoms 0-2 are a cluster; atom 3 is alone beyond the cutoff (PLUMED would give it 0/0).
     positions = [[0, 0, 0], [0.3, 0, 0], [0, 0.25, 0.1], [5, 5, 5]]
     force = steinhardt(6, range(4), energy="(sum-1)^2", reductions=[SteinhardtForce.Sum], r0=0.3, d0=0.0, n=6,
                        m=12, dmax=1.0, periodic=False)
-    context = context_of(force, positions)
+    context = context_of(force, positions, case=case)
     values = force.getOrderParameters(context)
     assert values[3] == 0.0 and all(0 < value <= 1 for value in values[:3])
     energy_value, forces = energy_and_forces(context)
     assert np.isfinite(energy_value)
     assert np.all(forces[3] == 0.0)
-    np.testing.assert_allclose(forces, finite_difference_forces(context, np.array(positions, float)), atol=1e-6)
+    expected = energy_and_forces(context_of(copy.copy(force), positions))[1]
+    assert_forces_close(forces, expected, case)
+    if case.double:
+        np.testing.assert_allclose(forces, finite_difference_forces(context, np.array(positions, float)), atol=1e-6)
 
 
-def test_a_vanishing_vector_gives_0_and_finite_forces():
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_a_vanishing_vector_gives_0_and_finite_forces(case):
+    case = steinhardt_case(case)
     # Two neighbours opposite each other: every q_lm of odd l cancels (Y_lm(-d) = -Y_lm(d)), so Q_1 of atom 0 is 0.
     positions = [[0, 0, 0], [0.3, 0.1, 0], [-0.3, -0.1, 0], [0.2, 0.9, 0.3]]
     force = steinhardt(1, [0], range(4), energy="q", reductions=[(SteinhardtForce.Sum, "", "q")], r0=0.3, d0=0.0,
                        n=6, m=12, dmax=1.0, periodic=False)
     moved = np.array(positions, float)
     moved[3] = [5, 5, 5]  # the fourth atom out of range: only the opposite pair remains
-    context = context_of(force, moved)
-    assert force.getOrderParameters(context)[0] == pytest.approx(0.0, abs=1e-15)
+    context = context_of(force, moved, case=case)
+    assert force.getOrderParameters(context)[0] == pytest.approx(0.0, abs=1e-15 if case.double else 1e-6)
     energy_value, forces = energy_and_forces(context)
     assert np.isfinite(energy_value) and np.all(np.isfinite(forces))
 
@@ -171,7 +236,9 @@ def test_one_neighbour_gives_the_norm_of_the_harmonics_at_every_degree():
             assert value == pytest.approx(np.sqrt((2 * degree + 1) / (4 * np.pi)), rel=1e-14)
 
 
-def test_energy_is_conserved_in_a_short_nve_run():
+@pytest.mark.parametrize("case", DOUBLE_CASES)
+def test_energy_is_conserved_in_a_short_nve_run(case):
+    case = steinhardt_case(case)
     box = 1.6
     positions = random_positions(20, box, seed=11, minimum=0.25)
     system = mm.System()
@@ -186,7 +253,7 @@ def test_energy_is_conserved_in_a_short_nve_run():
     system.addForce(repulsion)
     system.addForce(steinhardt(6, range(20), energy="500*(mean-0.6)^2", reductions=[SteinhardtForce.Mean], r0=0.3,
                                d0=0.0, n=6, m=12, dmax=0.7))
-    context = make_context(system, REFERENCE, integrator=mm.VerletIntegrator(0.0005))
+    context = make_context(system, case, integrator=mm.VerletIntegrator(0.0005))
     context.setPositions(positions)
     context.setVelocitiesToTemperature(300, 5)
     energies = []
@@ -250,7 +317,9 @@ def test_python_arguments_follow_openmms_conventions():
     assert "Q_l" in SteinhardtForce.__doc__ and "Q_l(i)" in SteinhardtForce.getOrderParameters.__doc__
 
 
-def test_inside_a_custom_cv_force_and_with_updated_parameters():
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_inside_a_custom_cv_force_and_with_updated_parameters(case):
+    case = steinhardt_case(case)
     positions = random_positions(12, 1.5, seed=5)
     box_vectors = np.diag([1.5] * 3)
     # In a CustomCVForce the variable is the inner force's energy: here its mean.
@@ -258,25 +327,35 @@ def test_inside_a_custom_cv_force_and_with_updated_parameters():
                        dmax=0.7)
     cv = mm.CustomCVForce("3*q")
     cv.addCollectiveVariable("q", inner)
-    context = context_of(cv, positions, box_vectors)
+    context = context_of(cv, positions, box_vectors, case)
     direct = steinhardt(6, range(12), reductions=[SteinhardtForce.Mean], r0=0.3, d0=0.0, n=6, m=12, dmax=0.7)
-    direct_context = context_of(direct, positions, box_vectors)
-    mean = direct.getCollectiveVariableValues(direct_context)[0]
+    direct_context = context_of(direct, positions, box_vectors, case)
+    reference = copy.copy(direct)
+    mean = reference.getCollectiveVariableValues(context_of(reference, positions, box_vectors))[0]
     assert mean > 0.1
-    assert energy_only(context) == pytest.approx(3 * mean, rel=1e-12)
-    assert inner.getCollectiveVariableValues(context)[0] == pytest.approx(mean, rel=1e-12)
+    assert_close(energy_only(context), 3 * mean, case, what="energy of the CustomCVForce")
+    assert_close(inner.getCollectiveVariableValues(context)[0], mean, case, what="mean inside the CustomCVForce")
     # A new degree takes effect through updateParametersInContext.
     direct.setDegree(4)
     direct.updateParametersInContext(direct_context)
     fresh = steinhardt(4, range(12), reductions=[SteinhardtForce.Mean], r0=0.3, d0=0.0, n=6, m=12, dmax=0.7)
-    assert direct.getCollectiveVariableValues(direct_context)[0] == pytest.approx(
-        fresh.getCollectiveVariableValues(context_of(fresh, positions, box_vectors))[0], rel=1e-14)
+    assert_close(direct.getCollectiveVariableValues(direct_context)[0],
+                 fresh.getCollectiveVariableValues(context_of(fresh, positions, box_vectors))[0], case,
+                 what="mean after the update")
 
 
-def test_a_system_with_it_runs_on_the_platform_that_has_its_kernel():
+def test_a_system_with_it_runs_on_the_fastest_platform_that_has_its_kernel():
     force = steinhardt(6, range(3), reductions=[SteinhardtForce.Mean])
-    context = mm.Context(make_system(3, [force], np.diag([3.0] * 3)), mm.VerletIntegrator(0.001))
-    assert context.getPlatform().getName() == "Reference"
+    platforms = [mm.Platform.getPlatform(i) for i in range(mm.Platform.getNumPlatforms())]
+    having = [platform for platform in platforms if platform.supportsKernels(["CalcSteinhardtForce"])]
+    # (a GPU platform has it where this plugin's kernels for it are installed)
+    assert "Reference" in {platform.getName() for platform in having}
+    assert {platform.getName() for platform in having} <= set(STEINHARDT_PLATFORMS)
+    try:
+        context = mm.Context(make_system(3, [force], np.diag([3.0] * 3)), mm.VerletIntegrator(0.001))
+    except mm.OpenMMException as error:  # the fastest platform may not start here (no device)
+        pytest.skip(f"the default platform cannot create a Context here: {error}")
+    assert context.getPlatform().getName() == max(having, key=lambda platform: platform.getSpeed()).getName()
 
 
 @pytest.mark.parametrize("lattice, basis, shell, literature", [

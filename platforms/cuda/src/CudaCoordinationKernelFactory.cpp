@@ -1,12 +1,12 @@
 #include "contactmap/CommonCalcContactMapForceKernel.h"
 #include "coordination/CommonCalcCoordinationForceKernel.h"
-#include "peratom/CommonCalcCoordinationNumberForceKernel.h"
 #include "openmm/KernelFactory.h"
 #include "openmm/OpenMMException.h"
-#include "openmm/internal/ContextImpl.h"
-#include "openmm/internal/windowsExport.h"
 #include "openmm/cuda/CudaContext.h"
 #include "openmm/cuda/CudaPlatform.h"
+#include "openmm/internal/ContextImpl.h"
+#include "openmm/internal/windowsExport.h"
+#include "peratom/CommonPerAtomForceKernel.h"
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
@@ -14,8 +14,8 @@ using namespace OpenMM;
 namespace {
 
 /**
- * Creates the common CoordinationForce, CoordinationNumberForce and ContactMapForce kernels on a CUDA context (its
- * first device: with several devices, OpenMM sums every device's forces into the first one's buffer).
+ * Creates the common CoordinationForce, CoordinationNumberForce, SteinhardtForce and ContactMapForce kernels on a CUDA
+ * context (its first device: with several devices, OpenMM sums every device's forces into the first one's buffer).
  */
 class CudaCoordinationKernelFactory : public KernelFactory {
 public:
@@ -25,7 +25,9 @@ public:
         if (name == CalcCoordinationForceKernel::Name())
             return new CommonCalcCoordinationForceKernel(name, platform, cu, true);
         if (name == CalcCoordinationNumberForceKernel::Name())
-            return new CommonCalcCoordinationNumberForceKernel(name, platform, cu, true);
+            return new CommonCalcCoordinationNumberForceKernel(name, platform, cu, "CoordinationNumberForce", true);
+        if (name == CalcSteinhardtForceKernel::Name())
+            return new CommonCalcSteinhardtForceKernel(name, platform, cu, "SteinhardtForce", true);
         if (name == CalcContactMapForceKernel::Name())
             return new CommonCalcContactMapForceKernel(name, platform, cu);
         throw OpenMMException("CudaCoordinationKernelFactory: no kernel named '" + name + "'");
@@ -36,8 +38,9 @@ void registerFactories() {
     for (int i = 0; i < Platform::getNumPlatforms(); i++) {
         Platform& platform = Platform::getPlatform(i);
         if (platform.getName() == "CUDA") {
-            for (const std::string& name : {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
-                                             CalcContactMapForceKernel::Name()})
+            for (const std::string& name :
+                 {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
+                  CalcSteinhardtForceKernel::Name(), CalcContactMapForceKernel::Name()})
                 platform.registerKernelFactory(name, new CudaCoordinationKernelFactory());
         }
     }
@@ -47,10 +50,6 @@ void registerFactories() {
 
 extern "C" OPENMM_EXPORT void registerPlatforms() {}
 
-extern "C" OPENMM_EXPORT void registerKernelFactories() {
-    registerFactories();
-}
+extern "C" OPENMM_EXPORT void registerKernelFactories() { registerFactories(); }
 
-extern "C" OPENMM_EXPORT void registerCoordinationCUDAKernelFactories() {
-    registerFactories();
-}
+extern "C" OPENMM_EXPORT void registerCoordinationCUDAKernelFactories() { registerFactories(); }

@@ -6,13 +6,13 @@
 #undef cl_khr_command_buffer_multi_device
 #include "contactmap/CommonCalcContactMapForceKernel.h"
 #include "coordination/CommonCalcCoordinationForceKernel.h"
-#include "peratom/CommonCalcCoordinationNumberForceKernel.h"
 #include "openmm/KernelFactory.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/internal/ContextImpl.h"
 #include "openmm/internal/windowsExport.h"
 #include "openmm/opencl/OpenCLContext.h"
 #include "openmm/opencl/OpenCLPlatform.h"
+#include "peratom/CommonPerAtomForceKernel.h"
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
@@ -20,8 +20,9 @@ using namespace OpenMM;
 namespace {
 
 /**
- * Creates the common CoordinationForce, CoordinationNumberForce and ContactMapForce kernels on an OpenCL context (its
- * first device: with several devices, OpenMM sums every device's forces into the first one's buffer).
+ * Creates the common CoordinationForce, CoordinationNumberForce, SteinhardtForce and ContactMapForce kernels on an
+ * OpenCL context (its first device: with several devices, OpenMM sums every device's forces into the first one's
+ * buffer).
  */
 class OpenCLCoordinationKernelFactory : public KernelFactory {
 public:
@@ -31,7 +32,9 @@ public:
         if (name == CalcCoordinationForceKernel::Name())
             return new CommonCalcCoordinationForceKernel(name, platform, cl);
         if (name == CalcCoordinationNumberForceKernel::Name())
-            return new CommonCalcCoordinationNumberForceKernel(name, platform, cl);
+            return new CommonCalcCoordinationNumberForceKernel(name, platform, cl, "CoordinationNumberForce");
+        if (name == CalcSteinhardtForceKernel::Name())
+            return new CommonCalcSteinhardtForceKernel(name, platform, cl, "SteinhardtForce");
         if (name == CalcContactMapForceKernel::Name())
             return new CommonCalcContactMapForceKernel(name, platform, cl);
         throw OpenMMException("OpenCLCoordinationKernelFactory: no kernel named '" + name + "'");
@@ -42,8 +45,9 @@ void registerFactories() {
     for (int i = 0; i < Platform::getNumPlatforms(); i++) {
         Platform& platform = Platform::getPlatform(i);
         if (platform.getName() == "OpenCL") {
-            for (const std::string& name : {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
-                                             CalcContactMapForceKernel::Name()})
+            for (const std::string& name :
+                 {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
+                  CalcSteinhardtForceKernel::Name(), CalcContactMapForceKernel::Name()})
                 platform.registerKernelFactory(name, new OpenCLCoordinationKernelFactory());
         }
     }
@@ -53,10 +57,6 @@ void registerFactories() {
 
 extern "C" OPENMM_EXPORT void registerPlatforms() {}
 
-extern "C" OPENMM_EXPORT void registerKernelFactories() {
-    registerFactories();
-}
+extern "C" OPENMM_EXPORT void registerKernelFactories() { registerFactories(); }
 
-extern "C" OPENMM_EXPORT void registerCoordinationOpenCLKernelFactories() {
-    registerFactories();
-}
+extern "C" OPENMM_EXPORT void registerCoordinationOpenCLKernelFactories() { registerFactories(); }

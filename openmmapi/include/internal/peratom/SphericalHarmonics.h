@@ -37,6 +37,8 @@ public:
     explicit SphericalHarmonics(int l);
     /** The degree l. */
     int getDegree() const { return degree; }
+    /** c_lm for m = 0 .. l (the GPU kernels' constants). */
+    const std::vector<double>& getScales() const { return scale; }
     /**
      * Y_lm(d) into values[m] and, if gradients is not null, dY_lm/dd (x, y, z) into gradients[m], for m = 0 .. l; d
      * must not be 0 (the harmonics are not defined there).

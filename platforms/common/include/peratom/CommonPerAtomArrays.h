@@ -11,9 +11,11 @@ namespace CoordinationPlugin {
 struct CommonPerAtomArrays {
     void initialize(OpenMM::ComputeContext& cc, const CommonPerAtomPlan& plan);
 
-    // c per sorted row of A (64-bit fixed point: hi rows, then lo rows), c in A's order, the weights dE/dc per sorted
-    // row, each slot's sorted row (A, B), and {R_0, ..., E}.
-    OpenMM::ComputeArray numbersFixed, numberValues, numberWeights, rowOfSlotA, rowOfSlotB, numberResults;
+    // Per component c (plan.numComponents), the values v per sorted row of A (64-bit fixed point: hi rows, then lo
+    // rows, from row 2 c numA); q in A's order; with several components, v in A's order (component c from c numA);
+    // the weights dE/dv per sorted row (component c from c numA); each slot's sorted row (A, B); {R_0, ..., E}.
+    OpenMM::ComputeArray numbersFixed, numberValues, numberComponents, numberWeights, rowOfSlotA, rowOfSlotB,
+        numberResults;
     // The finish's phases: per part the exact sum of c, the reductions' sums and the extremes' entries; the
     // coefficients of the weights (3 per reduction, the parameter derivatives, the mean), the extremes' entries,
     // and {energy finite, a weight not finite}.

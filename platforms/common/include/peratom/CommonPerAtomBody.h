@@ -40,6 +40,7 @@ public:
 private:
     const ResolvedPerAtom perAtom;
     const ResolvedEnergy energyOfReductions;
+    const std::string forceClass;
     CommonEnergyArrays& energy;
     CommonPerAtomPlan plan;
     CommonPerAtomArrays arrays;

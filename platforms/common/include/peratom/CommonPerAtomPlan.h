@@ -5,6 +5,7 @@
 #include "internal/peratom/ResolvedPerAtom.h"
 #include "pairs/CommonPairPlan.h"
 #include "openmm/common/ComputeContext.h"
+#include <string>
 
 namespace CoordinationPlugin {
 
@@ -21,12 +22,16 @@ struct CommonPerAtomPlan {
      */
     static constexpr int MaxReductions = 32;
 
-    /** energy: the energy of the reductions; pairs: the traversal's plan. */
+    /**
+     * energy: the energy of the reductions; pairs: the traversal's plan; forceClass: the force's class (messages).
+     */
     static CommonPerAtomPlan create(const ResolvedPerAtom& perAtom, const ResolvedEnergy& energy,
-                                    const CommonPairPlan& pairs, OpenMM::ComputeContext& cc);
+                                    const CommonPairPlan& pairs, OpenMM::ComputeContext& cc,
+                                    const std::string& forceClass);
 
     int numA = 0;                 // the entries (group A's slots)
     int numB = 0;
+    int numComponents = 1;        // values per entry (ResolvedPerAtom::numComponents)
     int numReductions = 0;
     int numParameterDerivatives = 0;
     int numParts = 0;             // blocks of the phases over the entries (a partial sum each)

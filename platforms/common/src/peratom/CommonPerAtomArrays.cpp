@@ -10,12 +10,15 @@ void CommonPerAtomArrays::initialize(ComputeContext& cc, const CommonPerAtomPlan
     const int numA = plan.numA, numB = plan.numB;
     const int mixedSize = (plan.mixedIsDouble ? sizeof(double) : sizeof(float));
     const int realSize = (plan.useDouble ? sizeof(double) : sizeof(float));
-    numbersFixed.initialize<long long>(cc, 2 * std::max(numA, 1), "coordinationNumbersFixed");
+    const int components = plan.numComponents;
+    numbersFixed.initialize<long long>(cc, 2 * components * std::max(numA, 1), "coordinationNumbersFixed");
     numbersFixed.upload(vector<long long>(numbersFixed.getSize(), 0));
     numberValues.initialize(cc, std::max(numA, 1), mixedSize, "coordinationNumberValues");
-    numberWeights.initialize(cc, std::max(numA, 1), realSize, "coordinationNumberWeights");
+    numberComponents.initialize(cc, (components > 1 ? components * std::max(numA, 1) : 1), mixedSize,
+                                "coordinationNumberComponents");
+    numberWeights.initialize(cc, components * std::max(numA, 1), realSize, "coordinationNumberWeights");
     vector<int> identity(std::max({numA, numB, 1}));
-    for (int i = 0; i < (int) identity.size(); i++)
+    for (int i = 0; i < (int)identity.size(); i++)
         identity[i] = i;
     rowOfSlotA.initialize<int>(cc, std::max(numA, 1), "coordinationRowOfSlotA");
     rowOfSlotA.upload(vector<int>(identity.begin(), identity.begin() + rowOfSlotA.getSize()));

@@ -8,22 +8,24 @@ using std::map;
 using std::string;
 
 CommonPerAtomBody::CommonPerAtomBody(const ResolvedPerAtomForce& force, CommonEnergyArrays& energy)
-    : perAtom(force.perAtom), energyOfReductions(force.energy), energy(energy) {}
+    : perAtom(force.perAtom), energyOfReductions(force.energy), forceClass(force.forceClass), energy(energy) {}
 
 void CommonPerAtomBody::initialize(ComputeContext& cc, const CommonPairPlan& pairs) {
-    plan = CommonPerAtomPlan::create(perAtom, energyOfReductions, pairs, cc);
+    plan = CommonPerAtomPlan::create(perAtom, energyOfReductions, pairs, cc, forceClass);
     arrays.initialize(cc, plan);
 }
 
 string CommonPerAtomBody::addToProgram(ComputeContext& cc, const CommonPairPlan& pairs, map<string, string>& defines,
                                        map<string, string>& replacements) {
     CommonPerAtomProgram::addToProgram(cc, plan, perAtom, energyOfReductions, defines, replacements);
-    return CoordinationKernelSources::perAtomPairs + CoordinationKernelSources::perAtomFinish;
+    return CoordinationKernelSources::perAtomTerms + CoordinationKernelSources::perAtomPairs +
+           CoordinationKernelSources::perAtomFinish;
 }
 
 void CommonPerAtomBody::addPairKernelArgs(CommonKernelArguments& args) {
     passArg = args.add(1);
-    args.add(arrays.numbersFixed, arrays.numberWeights, arrays.rowOfSlotA, arrays.numberValues, arrays.numberResults,
+    args.add(arrays.numbersFixed, arrays.numberWeights, arrays.rowOfSlotA, arrays.numberValues, arrays.numberComponents,
+             arrays.numberResults,
              arrays.numberPartialFixed, arrays.numberPartialSums, arrays.numberPartialIndices,
              arrays.numberCoefficients, arrays.numberIndices, arrays.numberState);
 }

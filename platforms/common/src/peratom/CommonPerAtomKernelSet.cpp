@@ -8,7 +8,7 @@ void CommonPerAtomKernelSet::create(ComputeContext& cc, ComputeProgram& program,
                                     CommonPerAtomArrays& a, CommonPairArrays& pairs, CommonEnergyArrays& energy) {
     sumsKernel = program->createKernel("computeNumberSums");
     CommonKernelArguments sums(sumsKernel);
-    sums.add(a.numbersFixed, a.rowOfSlotA, a.numberValues, a.numberPartialFixed, a.numberPartialSums,
+    sums.add(a.numbersFixed, a.rowOfSlotA, a.numberValues, a.numberComponents, a.numberPartialFixed, a.numberPartialSums,
              a.numberPartialIndices, pairs.nonFiniteFlags);
     sumsParityArg = sums.add(0);
     sums.add(pairs.listState, a.numberState);
@@ -24,7 +24,7 @@ void CommonPerAtomKernelSet::create(ComputeContext& cc, ComputeProgram& program,
     energyParityArg = energyArgs.add(0);
     weightsKernel = program->createKernel("computeNumberWeights");
     CommonKernelArguments weights(weightsKernel);
-    weights.add(a.numberValues, a.rowOfSlotA, a.numberWeights, a.numberCoefficients, a.numberIndices, a.numberState);
+    weights.add(a.numberValues, a.numberComponents, a.rowOfSlotA, a.numberWeights, a.numberCoefficients, a.numberIndices, a.numberState);
     addEnergyKernel = program->createKernel("addNumbersEnergy");
     CommonKernelArguments add(addEnergyKernel);
     add.add(a.rowOfSlotA, a.numberWeights, a.numberResults, a.numberCoefficients, a.numberState, cc.getEnergyBuffer());

@@ -7,15 +7,19 @@ using namespace CoordinationPlugin;
 using namespace OpenMM;
 
 CommonPerAtomPlan CommonPerAtomPlan::create(const ResolvedPerAtom& perAtom, const ResolvedEnergy& energy,
-                                            const CommonPairPlan& pairs, ComputeContext& cc) {
+                                            const CommonPairPlan& pairs, ComputeContext& cc,
+                                            const std::string& forceClass) {
     CommonPerAtomPlan p;
     p.numA = pairs.numA;
     p.numB = pairs.numB;
+    p.numComponents = perAtom.numComponents;
     p.numReductions = perAtom.reductions.size();
     if (p.numReductions > MaxReductions)
-        throw OpenMMException("CoordinationNumberForce: " + std::to_string(p.numReductions) + " reductions; the CUDA and "
+        throw OpenMMException(forceClass + ": " + std::to_string(p.numReductions) +
+                              " reductions; the CUDA and "
                               "OpenCL platforms compile each into their kernels and take at most " +
-                              std::to_string(MaxReductions) + " per force: spread them over several forces, or use "
+                              std::to_string(MaxReductions) +
+                              " per force: spread them over several forces, or use "
                               "the Reference or CPU platform");
     p.numParameterDerivatives = energy.parameterDerivatives.size();
     p.numParts = std::max(1, std::min((p.numA + BlockSize - 1) / BlockSize, cc.getNumThreadBlocks()));

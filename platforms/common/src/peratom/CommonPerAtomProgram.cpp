@@ -2,6 +2,7 @@
 #include "energy/CommonEnergyCode.h"
 #include "internal/NumberText.h"
 #include "internal/energy/ExpressionConstants.h"
+#include "internal/peratom/SphericalHarmonics.h"
 #include "openmm/OpenMMException.h"
 #include "openmm/common/ExpressionUtilities.h"
 #include <algorithm>
@@ -66,6 +67,21 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
     defines["NUMBER_PAIR_LIMIT"] = cc.doubleToString(std::ldexp(1.0, 42) / std::max({plan.numA, plan.numB, 1}));
     if (numbers.rPower != 0.0)
         defines["R_POWER"] = cc.doubleToString(numbers.rPower);
+    // The pair term and the per-atom step (kernels/peratom/perAtomTerms.cc).
+    defines["NUM_COMPONENTS"] = cc.intToString(numbers.numComponents);
+    if (numbers.pairTerm == ResolvedPerAtom::PairTerm::SphericalHarmonics) {
+        if (numbers.atomStep != ResolvedPerAtom::AtomStep::NormOverWeight ||
+            numbers.numComponents != ResolvedPerAtom::sphericalHarmonicsComponents(numbers.degree))
+            throw OpenMMException("CommonPerAtomProgram: a per-atom composition the GPU kernels do not know");
+        defines["HARMONICS_DEGREE"] = cc.intToString(numbers.degree);
+        const SphericalHarmonics harmonics(numbers.degree);
+        string scales;
+        for (double scale : harmonics.getScales())
+            scales += (scales.empty() ? "" : ", ") + string("(real) ") + cc.doubleToString(scale);
+        defines["HARMONICS_SCALES"] = scales;
+    }
+    else if (numbers.atomStep != ResolvedPerAtom::AtomStep::Identity || numbers.numComponents != 1)
+        throw OpenMMException("CommonPerAtomProgram: a per-atom composition the GPU kernels do not know");
     ExpressionUtilities& utilities = cc.getExpressionUtilities();
     const vector<const TabulatedFunction*> functions;
     const vector<std::pair<string, string>> functionNames;

@@ -460,7 +460,7 @@ KERNEL void computeCoordinationTiles(GLOBAL const real4* RESTRICT posq, GLOBAL c
         LOCAL volatile mm_long numberLongTemp[WARPS_PER_BLOCK * TILE_SIZE];
         LOCAL volatile int numberIndexTemp[WARPS_PER_BLOCK * TILE_SIZE];
         LOCAL int numberIsLast[1];
-        finishNumbersInLastBlock(numbersFixed, rowOfSlotA, numberValues, numberWeights, globals, numberResults,
+        finishNumbersInLastBlock(numbersFixed, rowOfSlotA, numberValues, numberComponents, numberWeights, globals, numberResults,
                                  energyBuffer, addEnergy, numberPartialFixed, numberPartialSums, numberPartialIndices,
                                  numberCoefficients, numberIndices, numberState, blocksDone, nonFiniteFlags, parity,
                                  reduceTemp, numberLongTemp, numberIndexTemp, numberIsLast DERIVATIVE_ARGS);

@@ -68,19 +68,40 @@ DEVICE mixed numbersMean(GLOBAL const mm_long* RESTRICT partialFixed, int numPar
 #define NUMBERS_TEMP_ARGS reduceTemp, longTemp, indexTemp
 
 DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOBAL mm_long* RESTRICT numbersFixed,
-        GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL mixed* RESTRICT numberValues, GLOBAL mm_long* RESTRICT partialFixed,
+        GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL mixed* RESTRICT numberValues,
+        GLOBAL mixed* RESTRICT numberComponents, GLOBAL mm_long* RESTRICT partialFixed,
         GLOBAL mixed* RESTRICT partialSums, GLOBAL int* RESTRICT partialIndices, bool nonFinitePositions, NUMBERS_TEMPS) {
     GLOBAL volatile mm_long* fixed = numbersFixed;
     mm_long hiSum = 0, loSum = 0;
     NUMBERS_ENTRY_DECLARE
     for (int i = index; i < NUM_A; i += stride) {
         const int row = rowOfSlotA[i];
+#if NUM_COMPONENTS == 1
         const mm_long hi = fixed[row], lo = fixed[row + NUM_A];
         fixed[row] = 0;
         fixed[row + NUM_A] = 0;
         hiSum += hi;
         loSum += lo;
         const mixed c = (nonFinitePositions ? NOT_A_NUMBER_MIXED : fixedToNumber(hi, lo));
+#else
+        // The entry's components (kept in A's order for the weights), then its number by the per-atom step, whose
+        // exact sum (for the mean) is taken in fixed point as c's is above.
+        mixed v[NUM_COMPONENTS];
+        for (int component = 0; component < NUM_COMPONENTS; component++) {
+            const int fixedRow = 2 * component * NUM_A + row;
+            v[component] = fixedToNumber(fixed[fixedRow], fixed[fixedRow + NUM_A]);
+            fixed[fixedRow] = 0;
+            fixed[fixedRow + NUM_A] = 0;
+            numberComponents[component * NUM_A + i] = v[component];
+        }
+        const mixed c = (nonFinitePositions ? NOT_A_NUMBER_MIXED : atomStep(v, 0));
+        if (!nonFinitePositions) {
+            mm_long hi, lo;
+            sumToFixed(c, &hi, &lo);
+            hiSum += hi;
+            loSum += lo;
+        }
+#endif
         numberValues[i] = c;
         NUMBERS_ENTRY_ACCUMULATE
     }
@@ -133,7 +154,8 @@ DEVICE void numbersEnergy(int numParts, GLOBAL const mm_long* RESTRICT partialFi
 }
 
 DEVICE void numbersWeights(int index, int stride, GLOBAL const mixed* RESTRICT numberValues,
-        GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL real* RESTRICT numberWeights,
+        GLOBAL const mixed* RESTRICT numberComponents, GLOBAL const int* RESTRICT rowOfSlotA,
+        GLOBAL real* RESTRICT numberWeights,
         GLOBAL const mixed* RESTRICT numberCoefficients, GLOBAL const int* RESTRICT numberIndices,
         GLOBAL int* RESTRICT numberState) {
     GLOBAL volatile const mixed* coefficients = numberCoefficients;
@@ -146,9 +168,26 @@ DEVICE void numbersWeights(int index, int stride, GLOBAL const mixed* RESTRICT n
         if (finite) {
             NUMBERS_WEIGHT
         }
+#if NUM_COMPONENTS == 1
         const real weight = (real) w;
         notFinite = notFinite || !REAL_IS_FINITE(weight);
         numberWeights[rowOfSlotA[i]] = weight;
+#else
+        // dE/dv = w dq/dv per component (none where w is 0, also where v is not finite).
+        const int row = rowOfSlotA[i];
+        mixed v[NUM_COMPONENTS], gradient[NUM_COMPONENTS];
+        for (int component = 0; component < NUM_COMPONENTS; component++) {
+            v[component] = (w == 0 ? (mixed) 0 : numberComponents[component * NUM_A + i]);
+            gradient[component] = 0;
+        }
+        if (w != 0)
+            atomStep(v, gradient);
+        for (int component = 0; component < NUM_COMPONENTS; component++) {
+            const real weight = (w == 0 ? (real) 0 : (real) (w * gradient[component]));
+            notFinite = notFinite || !REAL_IS_FINITE(weight);
+            numberWeights[component * NUM_A + row] = weight;
+        }
+#endif
     }
     if (notFinite)
         numberState[1] = 1;
@@ -162,7 +201,8 @@ DEVICE void numbersAddEnergy(GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL real*
     const bool finite = energyFinite && state[1] == 0;
     if (energyFinite && !finite)
         for (int i = LOCAL_ID; i < NUM_A; i += LOCAL_SIZE)
-            numberWeights[rowOfSlotA[i]] = 0;
+            for (int component = 0; component < NUM_COMPONENTS; component++)
+                numberWeights[component * NUM_A + rowOfSlotA[i]] = 0;
     SYNC_THREADS;
     if (LOCAL_ID == 0) {
         GLOBAL volatile const mixed* coefficients = numberCoefficients;
@@ -188,7 +228,7 @@ DEVICE bool numbersNotFinite(GLOBAL const int* RESTRICT nonFiniteFlags, int pari
 
 /** Phase 1 (numberParts blocks). With the neighbour list the first also restarts pass 2's work counter. */
 KERNEL void computeNumberSums(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
-        GLOBAL mixed* RESTRICT numberValues, GLOBAL mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums,
+        GLOBAL mixed* RESTRICT numberValues, GLOBAL mixed* RESTRICT numberComponents, GLOBAL mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums,
         GLOBAL int* RESTRICT partialIndices, GLOBAL const int* RESTRICT nonFiniteFlags, int parity,
         GLOBAL int* RESTRICT listState, GLOBAL int* RESTRICT numberState) {
     LOCAL volatile mixed reduceTemp[NUMBERS_BLOCK_SIZE];
@@ -198,7 +238,8 @@ KERNEL void computeNumberSums(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL cons
     if (GLOBAL_ID == 0)
         listState[LIST_STATE_NEXT_ITEM] = 0;
 #endif
-    numbersEntrySums(GLOBAL_ID, GLOBAL_SIZE, GROUP_ID, NUM_GROUPS, numbersFixed, rowOfSlotA, numberValues, partialFixed,
+    numbersEntrySums(GLOBAL_ID, GLOBAL_SIZE, GROUP_ID, NUM_GROUPS, numbersFixed, rowOfSlotA, numberValues,
+                     numberComponents, partialFixed,
                      partialSums, partialIndices, numbersNotFinite(nonFiniteFlags, parity, numberState), NUMBERS_TEMP_ARGS);
 }
 
@@ -227,11 +268,12 @@ KERNEL void computeNumbersEnergy(GLOBAL const mm_long* RESTRICT partialFixed, GL
 }
 
 /** Phase 4 (numberParts blocks). */
-KERNEL void computeNumberWeights(GLOBAL const mixed* RESTRICT numberValues, GLOBAL const int* RESTRICT rowOfSlotA,
+KERNEL void computeNumberWeights(GLOBAL const mixed* RESTRICT numberValues,
+        GLOBAL const mixed* RESTRICT numberComponents, GLOBAL const int* RESTRICT rowOfSlotA,
         GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT numberCoefficients,
         GLOBAL const int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState) {
-    numbersWeights(GLOBAL_ID, GLOBAL_SIZE, numberValues, rowOfSlotA, numberWeights, numberCoefficients, numberIndices,
-                   numberState);
+    numbersWeights(GLOBAL_ID, GLOBAL_SIZE, numberValues, numberComponents, rowOfSlotA, numberWeights, numberCoefficients,
+                   numberIndices, numberState);
 }
 
 /** Phase 5 (one block). */
@@ -245,7 +287,7 @@ KERNEL void addNumbersEnergy(GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL real*
 #ifdef FUSED_FINISH
 /** Pass 1's last block does every phase (small forces on CUDA; see finishInLastBlock). */
 DEVICE void finishNumbersInLastBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
-        GLOBAL mixed* RESTRICT numberValues, GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT globals,
+        GLOBAL mixed* RESTRICT numberValues, GLOBAL mixed* RESTRICT numberComponents, GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT globals,
         GLOBAL mixed* RESTRICT numberResults, GLOBAL mixed* RESTRICT energyBuffer, int addEnergy,
         GLOBAL mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums, GLOBAL int* RESTRICT partialIndices,
         GLOBAL mixed* RESTRICT numberCoefficients, GLOBAL int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState,
@@ -254,8 +296,8 @@ DEVICE void finishNumbersInLastBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOB
     if (!lastBlockToArrive(blocksDone, isLast))
         return;
     const bool nonFinitePositions = numbersNotFinite(nonFiniteFlags, parity, numberState);
-    numbersEntrySums(LOCAL_ID, LOCAL_SIZE, 0, 1, numbersFixed, rowOfSlotA, numberValues, partialFixed, partialSums,
-                     partialIndices, nonFinitePositions, NUMBERS_TEMP_ARGS);
+    numbersEntrySums(LOCAL_ID, LOCAL_SIZE, 0, 1, numbersFixed, rowOfSlotA, numberValues, numberComponents, partialFixed,
+                     partialSums, partialIndices, nonFinitePositions, NUMBERS_TEMP_ARGS);
     SYNC_THREADS;
 #ifdef NUMBERS_SECOND_PASS
     numbersSecondSums(LOCAL_ID, LOCAL_SIZE, 0, 1, numberValues, partialFixed, partialSums, partialIndices,
@@ -265,8 +307,8 @@ DEVICE void finishNumbersInLastBlock(GLOBAL mm_long* RESTRICT numbersFixed, GLOB
     numbersEnergy(1, partialFixed, partialSums, partialIndices, globals, numberResults, numberCoefficients, numberIndices,
                   numberState, nonFinitePositions, NUMBERS_TEMP_ARGS);
     SYNC_THREADS;
-    numbersWeights(LOCAL_ID, LOCAL_SIZE, numberValues, rowOfSlotA, numberWeights, numberCoefficients, numberIndices,
-                   numberState);
+    numbersWeights(LOCAL_ID, LOCAL_SIZE, numberValues, numberComponents, rowOfSlotA, numberWeights, numberCoefficients,
+                   numberIndices, numberState);
     SYNC_THREADS;
     numbersAddEnergy(rowOfSlotA, numberWeights, numberResults, numberCoefficients, numberState, energyBuffer, addEnergy
                      DERIVATIVE_ARGS);

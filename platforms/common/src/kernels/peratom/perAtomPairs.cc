@@ -1,67 +1,43 @@
 /**
- * The per-atom engine's pair passes (CoordinationNumberForce; compiled only into its program, which defines
- * COORDINATION_NUMBERS), as the body of the tile kernel (kernels/pairs/tiles.cc): the coordination number c_i of each
- * entry of group A, and the forces of an energy of their reductions (perAtomFinish.cc). An evaluation is:
- *   pass 1  the tile kernel (numbersPass 1) adds each pair's v = sigma(r) r^p to c of its entries (Self: both,
- *           Dual: A's), in 64-bit fixed point (numbersFixed: hi rows, then lo rows, one per sorted slot of A);
- *   finish  perAtomFinish.cc: c in A's order, the reductions, E and dE/dR, and the weight w_i = dE/dc_i of each entry;
- *   pass 2  the tile kernel (numbersPass 2) adds (w_k + w_l) dv/dx (Self; Dual: w_k) to the gradient rows,
- *           which the force finish applies with dE/ds = 1.
- * Host defines: MIN_DISTANCE_SQUARED, MIN_SWITCH, R_POWER (where p != 0), NUMBER_PAIR_LIMIT (CommonPerAtomProgram).
+ * The per-atom engine's pair passes (the per-atom forces; compiled only into their programs, which define
+ * COORDINATION_NUMBERS), as the body of the tile kernel (kernels/pairs/tiles.cc): the NUM_COMPONENTS values v of each
+ * entry of group A (perAtomTerms.cc: CoordinationNumberForce's c_i, SteinhardtForce's sigma and sigma Y_lm), and the
+ * forces of an energy of their reductions (perAtomFinish.cc). An evaluation is:
+ *   pass 1  the tile kernel (numbersPass 1) adds each pair's terms to v of its entries (Self: both, the column's by
+ *           COLUMN_SIGN; Dual: A's), in 64-bit fixed point (numbersFixed: per component hi rows, then lo rows, one
+ *           per sorted slot of A);
+ *   finish  perAtomFinish.cc: the per-atom step q_i of v_i in A's order, the reductions, E and dE/dR, and the
+ *           weights dE/dv_i of each entry;
+ *   pass 2  the tile kernel (numbersPass 2) adds the gradient of the pair's terms weighted by both entries' weights
+ *           (Self; Dual: the row's) to the gradient rows, which the force finish applies with dE/ds = 1.
+ * Host defines: NUMBER_PAIR_LIMIT (CommonPerAtomProgram), and perAtomTerms.cc's.
  *
- * The fixed point holds |c| below 2^43 (hi is c * 2^20 in 64 bits). Each value that becomes fixed point (a pair's
- * term v in local memory; a tile's sum of v over a row or a column with shuffles, which has at least the size of each
- * of its terms where they share a sign) must be below NUMBER_PAIR_LIMIT in magnitude, 2^42 over the entries of the
- * other group: an entry meets at most that many such values, so their sum cannot wrap around. One that is not, or is
- * not finite, sets numberState[2] (beyondNumberRange), and the finish gives that evaluation NaN numbers, a NaN energy
- * and no force.
+ * The fixed point holds |v| below 2^43 (hi is v * 2^20 in 64 bits). Each value that becomes fixed point (a pair's
+ * term in local memory; a tile's sum of terms over a row or a column in mixed precision, which has at least the size
+ * of each of its terms where they share a sign) must be below NUMBER_PAIR_LIMIT in magnitude, 2^42 over the entries
+ * of the other group: an entry meets at most that many such values, so their sum cannot wrap around. One that is not,
+ * or is not finite, sets numberState[2] (beyondNumberRange), and the finish gives that evaluation NaN numbers, a NaN
+ * energy and no force.
+ *
+ * Column sums with several components: with shuffles they rotate with their column as the single sum does (K
+ * shuffles a step); in local memory, per-pair fixed-point column sums of K components would need about 10 KB of
+ * local memory per component per block, so there vectorSweepLocal sums each direction in its owner's registers
+ * instead (Self mode evaluates each pair twice).
  */
 /**
- * One pair's v = sigma(r) r^p, and (dv/dr)/r in *dValueOverR; both 0 where the pair does not count (r^2 below
- * MIN_DISTANCE_SQUARED, r beyond the cutoff, sigma below MIN_SWITCH). *delta (second - first) is wrapped to its
- * minimum image if wrap.
+ * Whether lane `lane` meets a pair at step k of a tile (see includePair; no same-atom rule: r^2 decides). diagonal:
+ * 0 off Self's diagonal; 1 on it, the lane a row meeting column lane + k (counts where column > row); 2 on it, the
+ * lane a column meeting row lane + k (vectorSweepLocal's second sweep: counts where that row < the column).
  */
-DEVICE real numberPair(real3* delta, real* dValueOverR, const bool wrap, BOX_PARAMS) {
-#ifdef USE_PERIODIC
-    if (wrap)
-        *delta = minimumImage(*delta, BOX_ARGS);
-#endif
-    const real r2 = delta->x * delta->x + delta->y * delta->y + delta->z * delta->z;
-    real scale;
-#ifdef BRANCHLESS_CUTOFF
-    const real sigma = pairSwitch(r2, &scale);
-    const bool counts = r2 >= (real) MIN_DISTANCE_SQUARED && r2 <= (real) CUTOFF_SQUARED && !(sigma < (real) MIN_SWITCH);
-#else
-#ifdef USE_CUTOFF
-    if (r2 > (real) CUTOFF_SQUARED || r2 < (real) MIN_DISTANCE_SQUARED) {
-#else
-    if (r2 < (real) MIN_DISTANCE_SQUARED) {
-#endif
-        *dValueOverR = 0;
-        return 0;
-    }
-    const real sigma = pairSwitch(r2, &scale);
-    const bool counts = !(sigma < (real) MIN_SWITCH); // (a NaN sigma, a Custom function's, counts: c is NaN)
-#endif
-#ifdef R_POWER
-    const real rToPower = pow(r2, (real) (0.5 * R_POWER));
-    const real value = sigma * rToPower;
-    scale = scale * rToPower + (real) R_POWER * value / r2;
-#else
-    const real value = sigma;
-#endif
-    *dValueOverR = (counts ? scale : (real) 0);
-    return (counts ? value : (real) 0);
-}
-
-/** Whether lane `lane` meets a pair at step k of a tile (see includePair; no same-atom rule: r^2 decides). */
-DEVICE bool includeNumberPair(const bool checked, const bool diagonal, const int lane, const int k,
+DEVICE bool includeNumberPair(const bool checked, const int diagonal, const int lane, const int k,
         const real columnValid, const bool validRow) {
     bool include = true;
     if (checked) {
         include = validRow && columnValid != 0;
-        if (diagonal)
+        if (diagonal == 1)
             include = include && k > 0 && lane + k < TILE_SIZE;
+        else if (diagonal == 2)
+            include = include && k > 0 && lane + k >= TILE_SIZE;
     }
     return include;
 }
@@ -95,58 +71,81 @@ DEVICE mixed fixedToNumber(mm_long hi, mm_long lo) {
     return (mixed) hi * (mixed) (1.0 / 1048576.0) + (mixed) lo * (mixed) (1.0 / 4503599627370496.0);
 }
 
+/** A sum as fixed point (as addFixedNumber), once per tile: *hi, *lo. */
+DEVICE void sumToFixed(mixed sum, mm_long* hi, mm_long* lo) {
+    const mixed scaled = sum * (mixed) 1048576;
+    const mixed whole = floor(scaled);
+    *hi = (mm_long) whole;
+    *lo = (mm_long) ((scaled - whole) * (mixed) 4294967296.0);
+}
+
 #ifdef USE_WARP_SHUFFLE
 /**
- * Pass 1 of one tile by shuffles (as tilePairsShuffled): this lane's row sum and its column's sum of v. Each sum is
- * accumulated in mixed precision over the tile's 32 steps, in their fixed order, and converted to fixed point once:
- * the same tile gives the same bits, and the tiles' fixed-point sums add up to the same c in any order.
+ * Pass 1 of one tile by shuffles (as tilePairsShuffled): this lane's row sums and its column's sums of the terms
+ * (NUM_COMPONENTS each). Each sum is accumulated in mixed precision over the tile's 32 steps, in their fixed order,
+ * and converted to fixed point once: the same tile gives the same bits, and the tiles' fixed-point sums add up to the
+ * same values in any order.
  */
 DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const int lane, real4 column,
         const real3 rowPos, const bool validRow, mm_long* rowHi, mm_long* rowLo, mm_long* columnHi, mm_long* columnLo,
         bool* beyondRange, const bool wrap, BOX_PARAMS) {
-    mixed sum = 0, held = 0;
+    mixed sum[NUM_COMPONENTS], held[NUM_COMPONENTS];
+    for (int c = 0; c < NUM_COMPONENTS; c++) {
+        sum[c] = 0;
+        held[c] = 0;
+    }
     const int source = (lane + 1) & (TILE_SIZE - 1);
     for (int k = 0; k < TILE_SIZE; k++) {
-        if (includeNumberPair(checked, diagonal, lane, k, column.w, validRow)) {
+        if (includeNumberPair(checked, diagonal ? 1 : 0, lane, k, column.w, validRow)) {
             real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
-            real scale;
-            const real value = numberPair(&delta, &scale, wrap, BOX_ARGS);
-            sum += value;
-            held += value;
+            real terms[NUM_COMPONENTS];
+            pairTerms(&delta, terms, wrap, BOX_ARGS);
+            for (int c = 0; c < NUM_COMPONENTS; c++) {
+                sum[c] += terms[c];
+                held[c] += (COLUMN_SIGN(c) > 0 ? terms[c] : -terms[c]);
+            }
         }
         column = rotateColumn(column, source, checked);
 #ifdef MODE_SELF
-        held = __shfl_sync(0xffffffff, held, source);
+        for (int c = 0; c < NUM_COMPONENTS; c++)
+            held[c] = __shfl_sync(0xffffffff, held[c], source);
 #endif
     }
     // The range check once per sum that becomes fixed point (above), not per pair.
-    *beyondRange = beyondNumberRange(sum) || beyondNumberRange(held);
-    const mixed scaledRow = sum * (mixed) 1048576, scaledColumn = held * (mixed) 1048576; // as addFixedNumber
-    const mixed wholeRow = floor(scaledRow), wholeColumn = floor(scaledColumn);
-    *rowHi = (mm_long) wholeRow;
-    *rowLo = (mm_long) ((scaledRow - wholeRow) * (mixed) 4294967296.0);
-    *columnHi = (mm_long) wholeColumn;
-    *columnLo = (mm_long) ((scaledColumn - wholeColumn) * (mixed) 4294967296.0);
+    bool beyond = false;
+    for (int c = 0; c < NUM_COMPONENTS; c++) {
+        beyond = beyond || beyondNumberRange(sum[c]) || beyondNumberRange(held[c]);
+        sumToFixed(sum[c], &rowHi[c], &rowLo[c]);
+        sumToFixed(held[c], &columnHi[c], &columnLo[c]);
+    }
+    *beyondRange = beyond;
 }
 
-/** Pass 2 of one tile by shuffles: the row's and the column's gradient of sum (w_row + w_column) v. */
+/**
+ * Pass 2 of one tile by shuffles: the row's and the column's gradient of sum_c (w_row,c + COLUMN_SIGN(c) w_column,c)
+ * term_c (the column's weights rotate with it).
+ */
 DEVICE void numberForcesShuffled(const bool checked, const bool diagonal, const int lane, real4 column,
-        real columnWeight, const real3 rowPos, const real rowWeight, const bool validRow, real3* rowGradient,
-        real3* columnGradient, const bool wrap, BOX_PARAMS) {
+        const real* weightsOfColumn, const real3 rowPos, const real* rowWeights, const bool validRow,
+        real3* rowGradient, real3* columnGradient, const bool wrap, BOX_PARAMS) {
     real3 gradientSum = make_real3(0, 0, 0);
     real3 held = make_real3(0, 0, 0);
+    real columnWeight[NUM_COMPONENTS];
+    for (int c = 0; c < NUM_COMPONENTS; c++)
+        columnWeight[c] = weightsOfColumn[c];
     const int source = (lane + 1) & (TILE_SIZE - 1);
     for (int k = 0; k < TILE_SIZE; k++) {
-        if (includeNumberPair(checked, diagonal, lane, k, column.w, validRow)) {
+        if (includeNumberPair(checked, diagonal ? 1 : 0, lane, k, column.w, validRow)) {
             real3 delta = make_real3(column.x - rowPos.x, column.y - rowPos.y, column.z - rowPos.z);
-            real scale;
-            numberPair(&delta, &scale, wrap, BOX_ARGS);
-            const real factor = (rowWeight + columnWeight) * scale;
-            addPairGradient(make_real3(delta.x * factor, delta.y * factor, delta.z * factor), &gradientSum, &held);
+            real weights[NUM_COMPONENTS];
+            for (int c = 0; c < NUM_COMPONENTS; c++)
+                weights[c] = rowWeights[c] + (COLUMN_SIGN(c) > 0 ? columnWeight[c] : -columnWeight[c]);
+            addPairGradient(pairGradient(&delta, weights, false, wrap, BOX_ARGS), &gradientSum, &held);
         }
         column = rotateColumn(column, source, checked);
 #ifdef MODE_SELF
-        columnWeight = __shfl_sync(0xffffffff, columnWeight, source);
+        for (int c = 0; c < NUM_COMPONENTS; c++)
+            columnWeight[c] = __shfl_sync(0xffffffff, columnWeight[c], source);
 #endif
         held = rotateReal3(held, source);
     }
@@ -196,6 +195,53 @@ DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diag
     *rowLo = sumLo;
     *rowGradient = gradientSum;
 }
+
+#if NUM_COMPONENTS > 1
+/**
+ * One sweep of a tile in local memory for several components, whose column sums would not fit in local memory:
+ * the owner (this lane's row, or in Self mode's second sweep its column) meets the others (others[lane + k], stored
+ * twice) and sums its own terms in mixed precision in the tile's fixed order (pass 1), or adds the gradient of its
+ * own weighted terms: -g to its own gradient, +g to the other's (pass 2; othersGradient, doubled as columnGradient).
+ * Self mode runs it twice (the rows over the columns, then the columns over the rows), each pair once per
+ * direction.
+ */
+DEVICE void vectorSweepLocal(const int pass, const bool checked, const int diagonal, const int lane,
+        LOCAL_ARG const real4* others, LOCAL_ARG real3* othersGradient, const real3 ownPos, const real* ownWeights,
+        const bool validOwn, mm_long* ownHi, mm_long* ownLo, real3* ownGradient, bool* beyondRange, const bool wrap,
+        BOX_PARAMS) {
+    mixed sum[NUM_COMPONENTS];
+    for (int c = 0; c < NUM_COMPONENTS; c++)
+        sum[c] = 0;
+    real3 gradientSum = make_real3(0, 0, 0);
+    for (int k = 0; k < TILE_SIZE; k++) {
+        const int index = lane + k;
+        const real4 other = others[index];
+        if (includeNumberPair(checked, diagonal, lane, k, other.w, validOwn)) {
+            real3 delta = make_real3(other.x - ownPos.x, other.y - ownPos.y, other.z - ownPos.z);
+            if (pass == 1) {
+                real terms[NUM_COMPONENTS];
+                pairTerms(&delta, terms, wrap, BOX_ARGS);
+                for (int c = 0; c < NUM_COMPONENTS; c++)
+                    sum[c] += terms[c];
+            }
+            else {
+                real3 total = othersGradient[index];
+                addPairGradient(pairGradient(&delta, ownWeights, true, wrap, BOX_ARGS), &gradientSum, &total);
+                othersGradient[index] = total;
+            }
+        }
+        SYNC_WARPS;
+    }
+    bool beyond = *beyondRange;
+    for (int c = 0; c < NUM_COMPONENTS; c++) {
+        const bool outside = beyondNumberRange(sum[c]);
+        beyond = beyond || outside;
+        sumToFixed(outside ? (mixed) 0 : sum[c], &ownHi[c], &ownLo[c]);
+    }
+    *beyondRange = beyond;
+    *ownGradient = gradientSum;
+}
+#endif
 #endif
 
 /**
@@ -217,46 +263,56 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     if (pass == 2 && ((GLOBAL volatile const int*) numberState)[0] == 0)
         return;
 #endif
-    const real rowWeight = (pass == 2 && validRow ? numberWeights[rowSlot] : (real) 0);
+    // The weights of the row's and (Self) the column's components, component c at row c * NUM_A + slot.
+    real rowWeights[NUM_COMPONENTS], weightsOfColumn[NUM_COMPONENTS];
+    for (int c = 0; c < NUM_COMPONENTS; c++) {
+        rowWeights[c] = (pass == 2 && validRow ? numberWeights[c * NUM_A + rowSlot] : (real) 0);
 #ifdef MODE_SELF
-    const real weightOfColumn = (pass == 2 && validColumn ? numberWeights[columnSlot] : (real) 0);
+        weightsOfColumn[c] = (pass == 2 && validColumn ? numberWeights[c * NUM_A + columnSlot] : (real) 0);
 #else
-    const real weightOfColumn = 0;
+        weightsOfColumn[c] = 0;
 #endif
-    mm_long rowHi = 0, rowLo = 0, columnHi = 0, columnLo = 0;
+    }
+    mm_long rowHi[NUM_COMPONENTS], rowLo[NUM_COMPONENTS], columnHi[NUM_COMPONENTS], columnLo[NUM_COMPONENTS];
+    for (int c = 0; c < NUM_COMPONENTS; c++) {
+        rowHi[c] = 0;
+        rowLo[c] = 0;
+        columnHi[c] = 0;
+        columnLo[c] = 0;
+    }
     bool beyondRange = false;
     real3 rowGradient = make_real3(0, 0, 0), columnTotal = make_real3(0, 0, 0);
 #ifdef USE_WARP_SHUFFLE
     if (pass == 1) {
         if (fast && singleCopy)
-            numberValuesShuffled(false, false, lane, column, rowPos, validRow, &rowHi, &rowLo, &columnHi, &columnLo,
+            numberValuesShuffled(false, false, lane, column, rowPos, validRow, rowHi, rowLo, columnHi, columnLo,
                                  &beyondRange, false, BOX_ARGS);
         else if (fast)
-            numberValuesShuffled(false, false, lane, column, rowPos, validRow, &rowHi, &rowLo, &columnHi, &columnLo,
+            numberValuesShuffled(false, false, lane, column, rowPos, validRow, rowHi, rowLo, columnHi, columnLo,
                                  &beyondRange, true, BOX_ARGS);
         else
-            numberValuesShuffled(true, diagonal, lane, column, rowPos, validRow, &rowHi, &rowLo, &columnHi, &columnLo,
+            numberValuesShuffled(true, diagonal, lane, column, rowPos, validRow, rowHi, rowLo, columnHi, columnLo,
                                  &beyondRange, !singleCopy, BOX_ARGS);
     }
     else {
         if (fast && singleCopy)
-            numberForcesShuffled(false, false, lane, column, weightOfColumn, rowPos, rowWeight, validRow, &rowGradient,
+            numberForcesShuffled(false, false, lane, column, weightsOfColumn, rowPos, rowWeights, validRow, &rowGradient,
                                  &columnTotal, false, BOX_ARGS);
         else if (fast)
-            numberForcesShuffled(false, false, lane, column, weightOfColumn, rowPos, rowWeight, validRow, &rowGradient,
+            numberForcesShuffled(false, false, lane, column, weightsOfColumn, rowPos, rowWeights, validRow, &rowGradient,
                                  &columnTotal, true, BOX_ARGS);
         else
-            numberForcesShuffled(true, diagonal, lane, column, weightOfColumn, rowPos, rowWeight, validRow, &rowGradient,
+            numberForcesShuffled(true, diagonal, lane, column, weightsOfColumn, rowPos, rowWeights, validRow, &rowGradient,
                                  &columnTotal, !singleCopy, BOX_ARGS);
     }
-#else
+#elif NUM_COMPONENTS == 1
     const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled columns
     columnPos[localBase + lane] = column;
     columnPos[localBase + lane + TILE_SIZE] = column;
     columnGradient[localBase + lane] = make_real3(0, 0, 0);
     columnGradient[localBase + lane + TILE_SIZE] = make_real3(0, 0, 0);
-    columnWeight[localBase + lane] = weightOfColumn;
-    columnWeight[localBase + lane + TILE_SIZE] = weightOfColumn;
+    columnWeight[localBase + lane] = weightsOfColumn[0];
+    columnWeight[localBase + lane + TILE_SIZE] = weightsOfColumn[0];
     // Pass 1's column sums: hi in columnFixed[0, 2 * LOCAL_SIZE), lo after them.
     LOCAL_ARG mm_long* columnHiSums = columnFixed + localBase;
     LOCAL_ARG mm_long* columnLoSums = columnFixed + 2 * WARPS_PER_BLOCK * TILE_SIZE + localBase;
@@ -266,24 +322,60 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     columnLoSums[lane + TILE_SIZE] = 0;
     SYNC_THREADS;
     numberPairsLocal(pass, !fast, diagonal, lane, columnPos + localBase, columnWeight + localBase,
-                     columnGradient + localBase, columnHiSums, columnLoSums, rowPos, rowWeight, validRow, &rowHi,
-                     &rowLo, &rowGradient, &beyondRange, !singleCopy, BOX_ARGS);
+                     columnGradient + localBase, columnHiSums, columnLoSums, rowPos, rowWeights[0], validRow, &rowHi[0],
+                     &rowLo[0], &rowGradient, &beyondRange, !singleCopy, BOX_ARGS);
     SYNC_THREADS;
     const real3 first = columnGradient[localBase + lane], second = columnGradient[localBase + lane + TILE_SIZE];
     columnTotal = make_real3(first.x + second.x, first.y + second.y, first.z + second.z);
-    columnHi = columnHiSums[lane] + columnHiSums[lane + TILE_SIZE];
-    columnLo = columnLoSums[lane] + columnLoSums[lane + TILE_SIZE];
+    columnHi[0] = columnHiSums[lane] + columnHiSums[lane + TILE_SIZE];
+    columnLo[0] = columnLoSums[lane] + columnLoSums[lane + TILE_SIZE];
     SYNC_THREADS;
+#else
+    // Several components: the rows sweep the columns, then (Self) the columns sweep the rows (vectorSweepLocal).
+    const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled columns
+    columnPos[localBase + lane] = column;
+    columnPos[localBase + lane + TILE_SIZE] = column;
+    columnGradient[localBase + lane] = make_real3(0, 0, 0);
+    columnGradient[localBase + lane + TILE_SIZE] = make_real3(0, 0, 0);
+    SYNC_THREADS;
+    vectorSweepLocal(pass, !fast, diagonal ? 1 : 0, lane, columnPos + localBase, columnGradient + localBase, rowPos,
+                     rowWeights, validRow, rowHi, rowLo, &rowGradient, &beyondRange, !singleCopy, BOX_ARGS);
+    SYNC_THREADS;
+    real3 first = columnGradient[localBase + lane], second = columnGradient[localBase + lane + TILE_SIZE];
+    columnTotal = make_real3(first.x + second.x, first.y + second.y, first.z + second.z);
+    SYNC_THREADS;
+#ifdef MODE_SELF
+    const real4 rowAsOther = make_real4(rowPos.x, rowPos.y, rowPos.z, validRow ? (real) 1 : (real) 0);
+    columnPos[localBase + lane] = rowAsOther;
+    columnPos[localBase + lane + TILE_SIZE] = rowAsOther;
+    columnGradient[localBase + lane] = make_real3(0, 0, 0);
+    columnGradient[localBase + lane + TILE_SIZE] = make_real3(0, 0, 0);
+    SYNC_THREADS;
+    real3 ownColumnGradient;
+    vectorSweepLocal(pass, !fast, diagonal ? 2 : 0, lane, columnPos + localBase, columnGradient + localBase,
+                     make_real3(column.x, column.y, column.z), weightsOfColumn, validColumn, columnHi, columnLo,
+                     &ownColumnGradient, &beyondRange, !singleCopy, BOX_ARGS);
+    SYNC_THREADS;
+    first = columnGradient[localBase + lane];
+    second = columnGradient[localBase + lane + TILE_SIZE];
+    rowGradient = make_real3(rowGradient.x + first.x + second.x, rowGradient.y + first.y + second.y,
+                             rowGradient.z + first.z + second.z);
+    columnTotal = make_real3(columnTotal.x + ownColumnGradient.x, columnTotal.y + ownColumnGradient.y,
+                             columnTotal.z + ownColumnGradient.z);
+    SYNC_THREADS;
+#endif
 #endif
     if (pass == 1) {
         if (beyondRange)
             numberState[2] = 1;
-        if (validRow)
-            addNumber(numbersFixed, rowSlot, rowHi, rowLo);
+        for (int c = 0; c < NUM_COMPONENTS; c++) {
+            if (validRow)
+                addNumber(numbersFixed + 2 * c * NUM_A, rowSlot, rowHi[c], rowLo[c]);
 #ifdef MODE_SELF
-        if (validColumn)
-            addNumber(numbersFixed, columnSlot, columnHi, columnLo);
+            if (validColumn)
+                addNumber(numbersFixed + 2 * c * NUM_A, columnSlot, columnHi[c], columnLo[c]);
 #endif
+        }
     }
     else if (computeGradient) {
         if (validRow)
@@ -300,7 +392,8 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
 /** The tile kernel's arguments of the per-entry numbers (after the list's, before the fused finish's). */
 #define NUMBERS_KERNEL_PARAMS , int numbersPass, GLOBAL mm_long* RESTRICT numbersFixed, \
         GLOBAL real* RESTRICT numberWeights, GLOBAL const int* RESTRICT rowOfSlotA, \
-        GLOBAL mixed* RESTRICT numberValues, GLOBAL mixed* RESTRICT numberResults, \
+        GLOBAL mixed* RESTRICT numberValues, GLOBAL mixed* RESTRICT numberComponents, \
+        GLOBAL mixed* RESTRICT numberResults, \
         GLOBAL mm_long* RESTRICT numberPartialFixed, GLOBAL mixed* RESTRICT numberPartialSums, \
         GLOBAL int* RESTRICT numberPartialIndices, GLOBAL mixed* RESTRICT numberCoefficients, \
         GLOBAL int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState

@@ -1,14 +1,14 @@
-#include "peratom/CommonCalcCoordinationNumberForceKernel.h"
+#include "peratom/CommonPerAtomForceKernel.h"
+#include "openmm/common/ContextSelector.h"
 #include "pairs/CommonPairTraversal.h"
 #include "peratom/CommonPerAtomBody.h"
-#include "openmm/common/ContextSelector.h"
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
 using std::string;
 using std::vector;
 
-struct CommonCalcCoordinationNumberForceKernel::Built {
+template <class Interface> struct CommonPerAtomForceKernel<Interface>::Built {
     Built(ComputeContext& cc, const ResolvedPerAtomForce& force, bool hasWarpShuffles) : body(force, energy) {
         energy.initialize(cc, force.energy, "coordination");
         traversal.reset(new CommonPairTraversal(cc, force, body, energy, hasWarpShuffles));
@@ -18,22 +18,22 @@ struct CommonCalcCoordinationNumberForceKernel::Built {
     std::unique_ptr<CommonPairTraversal> traversal;
 };
 
-CommonCalcCoordinationNumberForceKernel::CommonCalcCoordinationNumberForceKernel(const string& name,
-                                                                                 const Platform& platform,
-                                                                                 ComputeContext& cc, bool hasWarpShuffles)
-    : CalcCoordinationNumberForceKernel(name, platform), CommonBiasKernelBase(cc, "CoordinationNumberForce"),
-      hasWarpShuffles(hasWarpShuffles) {}
+template <class Interface>
+CommonPerAtomForceKernel<Interface>::CommonPerAtomForceKernel(const string& name, const Platform& platform,
+                                                              ComputeContext& cc, const string& forceClass,
+                                                              bool hasWarpShuffles)
+    : Interface(name, platform), CommonBiasKernelBase(cc, forceClass), hasWarpShuffles(hasWarpShuffles) {}
 
-CommonCalcCoordinationNumberForceKernel::~CommonCalcCoordinationNumberForceKernel() {}
+template <class Interface> CommonPerAtomForceKernel<Interface>::~CommonPerAtomForceKernel() {}
 
-void CommonCalcCoordinationNumberForceKernel::initialize(const System& system,
-                                                         const ResolvedPerAtomForce& force) {
+template <class Interface>
+void CommonPerAtomForceKernel<Interface>::initialize(const System& system, const ResolvedPerAtomForce& force) {
     ContextSelector selector(cc);
     initializeBase(force.energy);
     build(force);
 }
 
-void CommonCalcCoordinationNumberForceKernel::build(const ResolvedPerAtomForce& force) {
+template <class Interface> void CommonPerAtomForceKernel<Interface>::build(const ResolvedPerAtomForce& force) {
     // Built afresh and swapped in only when complete: if anything throws, the previous build stays.
     std::unique_ptr<Built> next(new Built(cc, force, hasWarpShuffles));
     built = std::move(next);
@@ -41,18 +41,18 @@ void CommonCalcCoordinationNumberForceKernel::build(const ResolvedPerAtomForce& 
     followAtomOrder();
 }
 
-SwitchingPath CommonCalcCoordinationNumberForceKernel::getSwitchingPath() const {
+template <class Interface> SwitchingPath CommonPerAtomForceKernel<Interface>::getSwitchingPath() const {
     return built->traversal->getSwitchingPath();
 }
 
-void CommonCalcCoordinationNumberForceKernel::followAtomOrder() {
+template <class Interface> void CommonPerAtomForceKernel<Interface>::followAtomOrder() {
     if (!built)
         return;
     ContextSelector selector(cc);
     built->traversal->followAtomOrder();
 }
 
-void CommonCalcCoordinationNumberForceKernel::launch(bool computeForces, bool addEnergy) {
+template <class Interface> void CommonPerAtomForceKernel<Interface>::launch(bool computeForces, bool addEnergy) {
     CommonPairTraversal& traversal = *built->traversal;
     CommonPerAtomBody& body = built->body;
     ComputeKernel& pairKernel = traversal.getKernels().pairKernel;
@@ -69,29 +69,36 @@ void CommonCalcCoordinationNumberForceKernel::launch(bool computeForces, bool ad
     traversal.endEvaluation();
 }
 
-double CommonCalcCoordinationNumberForceKernel::execute(ContextImpl& context, bool includeForces, bool includeEnergy) {
+template <class Interface>
+double CommonPerAtomForceKernel<Interface>::execute(ContextImpl& context, bool includeForces, bool includeEnergy) {
     ContextSelector selector(cc);
     beginEvaluation(context, built->energy, true);
     launch(includeForces, true);
     return 0.0; // the energy was added to the context's energy buffer on the device
 }
 
-void CommonCalcCoordinationNumberForceKernel::getCollectiveVariableValues(ContextImpl& context, vector<double>& values) {
+template <class Interface>
+void CommonPerAtomForceKernel<Interface>::getCollectiveVariableValues(ContextImpl& context, vector<double>& values) {
     ContextSelector selector(cc);
     beginEvaluation(context, built->energy, false);
     launch(false, false);
     downloadMixed(built->body.getArrays().numberResults, built->body.getPlan().numReductions, values);
 }
 
-void CommonCalcCoordinationNumberForceKernel::getPerAtomValues(ContextImpl& context, vector<double>& values) {
+template <class Interface>
+void CommonPerAtomForceKernel<Interface>::getPerAtomValues(ContextImpl& context, vector<double>& values) {
     ContextSelector selector(cc);
     beginEvaluation(context, built->energy, false);
     launch(false, false);
     downloadMixed(built->body.getArrays().numberValues, built->body.getPlan().numA, values);
 }
 
-void CommonCalcCoordinationNumberForceKernel::copyParametersToContext(ContextImpl& context,
-                                                                      const ResolvedPerAtomForce& force) {
+template <class Interface>
+void CommonPerAtomForceKernel<Interface>::copyParametersToContext(ContextImpl& context,
+                                                                  const ResolvedPerAtomForce& force) {
     ContextSelector selector(cc);
     build(force);
 }
+
+template class CoordinationPlugin::CommonPerAtomForceKernel<CalcCoordinationNumberForceKernel>;
+template class CoordinationPlugin::CommonPerAtomForceKernel<CalcSteinhardtForceKernel>;

@@ -1,0 +1,194 @@
+/**
+ * The per-atom engine's pair terms and per-atom step (kernels/peratom, before perAtomPairs.cc and perAtomFinish.cc):
+ * what one counted pair adds to its entry's NUM_COMPONENTS values, its gradient weighted by the entry's dE/dv, and
+ * the per-atom step q_i of the values (ResolvedPerAtom, whose host engine ReferencePerAtomEngine is the oracle).
+ * - CoordinationNumberForce (NUM_COMPONENTS 1): v = sigma(r) r^p, q_i = v_i.
+ * - SteinhardtForce (HARMONICS_DEGREE l, NUM_COMPONENTS 2l + 2): sigma(r), then sigma(r) Y_lm(d) for m = 0 ... l as
+ *   Re Y_l0, Re Y_l1, Im Y_l1, ... (component 2m is Re Y_lm, 2m + 1 Im Y_lm); q_i = normOverWeight(v_i).
+ * The pair's bond vector d points from the entry to its neighbour. In Self mode the neighbour's own term is the same
+ * pair's at -d: component c times COLUMN_SIGN(c) (Y_lm(-d) = (-1)^l Y_lm(d)).
+ * Host defines: MIN_DISTANCE_SQUARED, MIN_SWITCH, R_POWER (where p != 0), HARMONICS_DEGREE and HARMONICS_SCALES
+ * (c_lm = (-1)^m sqrt((2l + 1)/(4 pi) (l - m)!/(l + m)!) for m = 0 ... l), NUM_COMPONENTS (CommonPerAtomProgram).
+ */
+#if defined(HARMONICS_DEGREE) && HARMONICS_DEGREE % 2 == 1
+#define COLUMN_SIGN(c) ((c) == 0 ? 1 : -1)
+#else
+#define COLUMN_SIGN(c) 1
+#endif
+
+/**
+ * One pair's v = sigma(r) r^p, and (dv/dr)/r in *dValueOverR; both 0 where the pair does not count (r^2 below
+ * MIN_DISTANCE_SQUARED, r beyond the cutoff, sigma below MIN_SWITCH). *delta (second - first) is wrapped to its
+ * minimum image if wrap.
+ */
+DEVICE real numberPair(real3* delta, real* dValueOverR, const bool wrap, BOX_PARAMS) {
+#ifdef USE_PERIODIC
+    if (wrap)
+        *delta = minimumImage(*delta, BOX_ARGS);
+#endif
+    const real r2 = delta->x * delta->x + delta->y * delta->y + delta->z * delta->z;
+    real scale;
+#ifdef BRANCHLESS_CUTOFF
+    const real sigma = pairSwitch(r2, &scale);
+    const bool counts = r2 >= (real) MIN_DISTANCE_SQUARED && r2 <= (real) CUTOFF_SQUARED && !(sigma < (real) MIN_SWITCH);
+#else
+#ifdef USE_CUTOFF
+    if (r2 > (real) CUTOFF_SQUARED || r2 < (real) MIN_DISTANCE_SQUARED) {
+#else
+    if (r2 < (real) MIN_DISTANCE_SQUARED) {
+#endif
+        *dValueOverR = 0;
+        return 0;
+    }
+    const real sigma = pairSwitch(r2, &scale);
+    const bool counts = !(sigma < (real) MIN_SWITCH); // (a NaN sigma, a Custom function's, counts: c is NaN)
+#endif
+#ifdef R_POWER
+    const real rToPower = pow(r2, (real) (0.5 * R_POWER));
+    const real value = sigma * rToPower;
+    scale = scale * rToPower + (real) R_POWER * value / r2;
+#else
+    const real value = sigma;
+#endif
+    *dValueOverR = (counts ? scale : (real) 0);
+    return (counts ? value : (real) 0);
+}
+
+#ifndef HARMONICS_DEGREE
+/** Pass 1: the pair's terms (v), 0 where it does not count; *delta wrapped as numberPair does. */
+DEVICE void pairTerms(real3* delta, real* terms, const bool wrap, BOX_PARAMS) {
+    real scale;
+    terms[0] = numberPair(delta, &scale, wrap, BOX_ARGS);
+}
+
+/**
+ * Pass 2: the gradient with respect to d of sum_c weights[c] terms[c]; with guard, 0 where every weight is 0 (the
+ * term's gradient may then not be finite: a pass without a finite energy has weights 0).
+ */
+DEVICE real3 pairGradient(real3* delta, const real* weights, const bool guard, const bool wrap, BOX_PARAMS) {
+    real scale;
+    numberPair(delta, &scale, wrap, BOX_ARGS);
+    const real factor = (guard && weights[0] == 0 ? (real) 0 : weights[0] * scale);
+    return make_real3(delta->x * factor, delta->y * factor, delta->z * factor);
+}
+#else
+/**
+ * Y_lm(d) = c_lm w^m D_lm(u) with u = z/r, w = (x + iy)/r and D_lm the m-th derivative of the Legendre polynomial
+ * P_l: D_lm for m = 0 ... l + 1 into d[], by the upward recurrence in the degree from D_mm = (2m - 1)!! (as
+ * SphericalHarmonics on the host: the expanded polynomial loses digits near l = 12).
+ */
+DEVICE void legendreDerivatives(const real u, real* d) {
+    real start = 1;
+    for (int m = 0; m <= HARMONICS_DEGREE; m++) {
+        if (m > 0)
+            start *= (real) (2 * m - 1);
+        real below = 0, value = start;
+        for (int n = m + 1; n <= HARMONICS_DEGREE; n++) {
+            const real next = ((real) (2 * n - 1) * u * value - (real) (n + m - 1) * below) * (real) (1.0 / (n - m));
+            below = value;
+            value = next;
+        }
+        d[m] = value;
+    }
+    d[HARMONICS_DEGREE + 1] = 0;
+}
+
+DEVICE void pairTerms(real3* delta, real* terms, const bool wrap, BOX_PARAMS) {
+    real scale;
+    const real sigma = numberPair(delta, &scale, wrap, BOX_ARGS);
+    for (int c = 0; c < NUM_COMPONENTS; c++)
+        terms[c] = 0;
+    if (sigma == 0)
+        return; // the pair does not count (r^2 may be 0: no direction)
+    const real invR = RSQRT(delta->x * delta->x + delta->y * delta->y + delta->z * delta->z);
+    const real u = delta->z * invR, wx = delta->x * invR, wy = delta->y * invR;
+    const real scales[HARMONICS_DEGREE + 1] = {HARMONICS_SCALES};
+    real d[HARMONICS_DEGREE + 2];
+    legendreDerivatives(u, d);
+    terms[0] = sigma;
+    real powerRe = 1, powerIm = 0; // w^m
+    for (int m = 0; m <= HARMONICS_DEGREE; m++) {
+        const real base = sigma * scales[m] * d[m];
+        if (m == 0)
+            terms[1] = base;
+        else {
+            terms[2 * m] = base * powerRe;
+            terms[2 * m + 1] = base * powerIm;
+        }
+        const real re = powerRe * wx - powerIm * wy;
+        powerIm = powerRe * wy + powerIm * wx;
+        powerRe = re;
+    }
+}
+
+/**
+ * The gradient with respect to d of sum_c weights[c] terms[c] (guard: as above). With W_m = weights[2m] + i
+ * weights[2m + 1] (W_0 real), sum_c weights[c] grad terms[c] = T sigma'(r) d/r + sigma Re(sum_m conj(W_m) grad Y_lm),
+ * T = weights[0] + sum_m Re(conj(W_m) Y_lm), and grad Y_lm = a_m grad w + b_m grad u with a_m = m c_lm D_lm w^(m-1),
+ * b_m = c_lm D_l,m+1 w^m: so with A = sum_m conj(W_m) a_m and B = sum_m conj(W_m) b_m,
+ * Re(...) = Re A grad Re w - Im A grad Im w + Re B grad u, and grad of (Re w, Im w, u) = (unit axis - e (Re w, Im w, u)) / r.
+ */
+DEVICE real3 pairGradient(real3* delta, const real* weights, const bool guard, const bool wrap, BOX_PARAMS) {
+    real scale;
+    const real sigma = numberPair(delta, &scale, wrap, BOX_ARGS);
+    bool weighted = !guard;
+    for (int c = 0; c < NUM_COMPONENTS; c++)
+        weighted = weighted || weights[c] != 0;
+    if (sigma == 0 || !weighted)
+        return make_real3(0, 0, 0);
+    const real invR = RSQRT(delta->x * delta->x + delta->y * delta->y + delta->z * delta->z);
+    const real u = delta->z * invR, wx = delta->x * invR, wy = delta->y * invR;
+    const real scales[HARMONICS_DEGREE + 1] = {HARMONICS_SCALES};
+    real d[HARMONICS_DEGREE + 2];
+    legendreDerivatives(u, d);
+    real total = weights[0], aRe = 0, aIm = 0, bRe = 0, bIm = 0;
+    real powerRe = 1, powerIm = 0, belowRe = 0, belowIm = 0; // w^m, w^(m-1)
+    for (int m = 0; m <= HARMONICS_DEGREE; m++) {
+        const real weightRe = weights[m == 0 ? 1 : 2 * m], weightIm = (m == 0 ? (real) 0 : weights[2 * m + 1]);
+        // conj(W) z = (W_re z_re + W_im z_im) + i (W_re z_im - W_im z_re)
+        const real y = scales[m] * d[m];
+        total += y * (weightRe * powerRe + weightIm * powerIm);
+        const real a = (real) m * y, b = scales[m] * d[m + 1];
+        aRe += a * (weightRe * belowRe + weightIm * belowIm);
+        aIm += a * (weightRe * belowIm - weightIm * belowRe);
+        bRe += b * (weightRe * powerRe + weightIm * powerIm);
+        bIm += b * (weightRe * powerIm - weightIm * powerRe);
+        belowRe = powerRe;
+        belowIm = powerIm;
+        const real re = powerRe * wx - powerIm * wy;
+        powerIm = powerRe * wy + powerIm * wx;
+        powerRe = re;
+    }
+    const real along = aRe * wx - aIm * wy + bRe * u;
+    const real angular = sigma * invR, radial = total * scale;
+    return make_real3(delta->x * radial + angular * (aRe - along * wx), delta->y * radial + angular * (-aIm - along * wy),
+                      delta->z * radial + angular * (bRe - along * u));
+}
+#endif
+
+/**
+ * The per-atom step of one entry's values v (in A's order): CoordinationNumberForce q = v_0; SteinhardtForce
+ * q = sqrt(S) / N with N = v_0 and S = v_1^2 + 2 sum_c>1 v_c^2 (the sum over all 2l + 1 orders, Y_l,-m being
+ * (-1)^m conj(Y_lm)), 0 where N = 0 or S = 0 (an entry with no neighbour: PLUMED's 0/0). With gradient, dq/dv into it
+ * (0 where q is 0 that way).
+ */
+DEVICE mixed atomStep(const mixed* v, mixed* gradient) {
+#ifdef HARMONICS_DEGREE
+    mixed s = v[1] * v[1];
+    for (int c = 2; c < NUM_COMPONENTS; c++)
+        s += 2 * v[c] * v[c];
+    const mixed norm = sqrt(s), n = v[0];
+    const bool none = (n == 0 || s == 0);
+    const mixed q = (none ? (mixed) 0 : norm / n);
+    if (gradient != 0) {
+        gradient[0] = (none ? (mixed) 0 : -q / n);
+        for (int c = 1; c < NUM_COMPONENTS; c++)
+            gradient[c] = (none ? (mixed) 0 : (c == 1 ? (mixed) 1 : (mixed) 2) * v[c] / (norm * n));
+    }
+    return q;
+#else
+    if (gradient != 0)
+        gradient[0] = 1;
+    return v[0];
+#endif
+}
