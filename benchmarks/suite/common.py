@@ -16,9 +16,9 @@ VALUE_CONTENDERS = (OPENMM, CUSTOM_NONBONDED, OPENMM_NO_GROUPS)
 CONTENDER_ORDER = {PLUGIN: 0, CUSTOM_NONBONDED: 1, OPENMM: 2, OPENMM_NO_GROUPS: 3, NONBONDED: 4, PLUMED: 5,
                    NO_BIAS: -1}
 PRECISION_ORDER = {"single": 0, "mixed": 1, "double": 2}
-ALL_FAMILIES = ("S0", "S1", "S2", "S3", "S4", "S5", "N", "M", "V", "S6", "T", "C")
+ALL_FAMILIES = ("S0", "S1", "S2", "S3", "S4", "S5", "N", "Q", "M", "V", "S6", "T", "C")
 #: The families with the main table's columns (T and C have tables of their own).
-PAIR_FAMILIES = ("S0", "S1", "S2", "S3", "S4", "S5", "N", "M", "V")
+PAIR_FAMILIES = ("S0", "S1", "S2", "S3", "S4", "S5", "N", "Q", "M", "V")
 
 START = time.perf_counter()
 

@@ -37,7 +37,7 @@ def runs_on(contender, case):
     C runs on the CPU-side platforms only)."""
     if case.family == "C":
         return False
-    if case.moving or case.family in ("T", "N", "M", "V"):
+    if case.moving or case.family in ("T", "N", "Q", "M", "V"):
         return contender == PLUGIN
     if contender in ANCHORS:
         return case.mode != "Pair" and math.isfinite(case.effective_dmax)

@@ -13,16 +13,19 @@ import openmmcoordination
 from .cases import SWITCHING_TYPES, cluster_masses
 from .common import ENERGY, Skip
 
-NUMBERS_ENERGY = "0.5*k*(mean-s0)^2+k*morethan"  # family N's CoordinationNumberForce
+NUMBERS_ENERGY = "0.5*k*(mean-s0)^2+k*morethan"  # family N's CoordinationNumberForce and family Q's SteinhardtForce
 COORDINATION = "CoordinationForce"
 NUMBERS = "CoordinationNumberForce"
+STEINHARDT = "SteinhardtForce"
 CONTACT_MAP = "ContactMapForce"
 
 
 def class_name(case):
     """The plugin's class that builds a case: ContactMapForce (family M), CoordinationNumberForce (family N's
-    SPECIES rows) or CoordinationForce."""
-    return CONTACT_MAP if case.contacts else NUMBERS if case.numbers else COORDINATION
+    SPECIES rows), SteinhardtForce (family Q) or CoordinationForce."""
+    if case.contacts:
+        return CONTACT_MAP
+    return NUMBERS if case.numbers else STEINHARDT if case.steinhardt else COORDINATION
 
 
 def lookup(path):
@@ -42,7 +45,7 @@ def requirements(case):
     if case.contacts:
         return [kind, f"{kind}.Sum", f"{kind}.addContact"]
     needed = [kind]
-    if case.numbers:
+    if case.numbers or case.steinhardt:
         needed += [f"{kind}.addReduction", f"{kind}.Mean", f"{kind}.MoreThan"]
     if case.center:
         needed += [f"{kind}.addCenter", f"{kind}.WeightedCenter"]
@@ -91,7 +94,7 @@ def contact_map_force(case, geometry, k=1.0):
 
 def plugin_force(case, geometry, k=1.0):
     """The CoordinationForce of a case (family N's SPECIES rows: a CoordinationNumberForce, MoreThan and Mean;
-    family M: a ContactMapForce). Raises Skip where the imported module lacks what the case needs."""
+    family Q: a SteinhardtForce, Mean and MoreThan; family M: a ContactMapForce). Raises Skip where the imported module lacks what the case needs."""
     check(case)
     if case.contacts:
         return contact_map_force(case, geometry, k)
@@ -100,6 +103,10 @@ def plugin_force(case, geometry, k=1.0):
         force = kind(NUMBERS_ENERGY)
         force.addReduction(kind.Mean)
         force.addReduction(kind.MoreThan, "RATIONAL R_0=4")
+    elif case.steinhardt:
+        force = kind(case.steinhardt, NUMBERS_ENERGY)
+        force.addReduction(kind.Mean)
+        force.addReduction(kind.MoreThan, "RATIONAL R_0=0.5")
     else:
         force = kind(ENERGY)
     force.addGlobalParameter("k", k)
@@ -129,9 +136,9 @@ def plugin_force(case, geometry, k=1.0):
 
 def plugin_value(case, context, force):
     """The plugin's s at the context's positions: CoordinationForce's coordination; the first collective variable of
-    a ContactMapForce (SUM: s) and of a CoordinationNumberForce (its first reduction, the mean of the c_i)."""
+    a ContactMapForce (SUM: s), a CoordinationNumberForce and a SteinhardtForce (their first reduction, the mean)."""
     plugin = lookup(class_name(case)).cast(force)
-    if case.contacts or case.numbers:
+    if case.contacts or case.numbers or case.steinhardt:
         return plugin.getCollectiveVariableValues(context)[0]
     return plugin.getCoordination(context)
 

@@ -414,6 +414,29 @@ def target_numbers(rows):
     return lines
 
 
+def target_steinhardt(rows):
+    """Q: SteinhardtForce Q6 SPECIES (Mean + MoreThan) at 1k atoms <= 0.020 ms added per step; at 10k and 100k
+    <= 2.5x family N's CoordinationNumberForce SPECIES on the same atoms (same precision)."""
+    q6 = [r for r in find(rows, PLUGIN, case="Q") if r["status"] == "ok"]
+    if not q6:
+        return ["- Q: SteinhardtForce targets: not measured"]
+    numbers = {(r["atoms"], r["precision"]): r["added_ms_per_step"] for r in find(rows, PLUGIN, case="N")
+               if r["label"].startswith("N SPECIES") and r["status"] == "ok"}
+    lines = []
+    for r in q6:
+        ours, theirs = r["added_ms_per_step"], numbers.get((r["atoms"], r["precision"]))
+        if r["atoms"] == "1000":
+            lines.append(f"- {r['label']} <= 0.020 ms added per step ({r['precision']}): {ours:.4g} ms -> "
+                         f"{verdict(ours <= 0.020)}")
+        elif theirs:
+            lines.append(f"- {r['label']} <= 2.5x CoordinationNumberForce SPECIES on the same atoms "
+                         f"({r['precision']}): {ours / theirs:.2f}x ({ours:.4g} vs {theirs:.4g} ms) -> "
+                         f"{verdict(ours <= 2.5 * theirs)}")
+        else:
+            lines.append(f"- {r['label']} <= 2.5x CoordinationNumberForce SPECIES: not measured (no N row)")
+    return lines
+
+
 def target_contacts(rows):
     """M: a contact map (SUM of rational contacts) adds at most 6 us per evaluation at 1,000 contacts and 25 us at
     100,000 (every precision measured)."""
@@ -449,7 +472,7 @@ def evaluate_targets(rows, platform):
                          atoms="1000000", dmax_nm="1", moving=True)
     lines += target_time(rows, "S0 N=128k", 0.3, case="S0", atoms="128000")
     lines += target_million(rows) + target_small(rows) + target_versus_openmm(rows) + target_md(rows)
-    lines += target_numbers(rows) + target_contacts(rows) + target_centers(rows)
+    lines += target_numbers(rows) + target_steinhardt(rows) + target_contacts(rows) + target_centers(rows)
     return lines
 
 
