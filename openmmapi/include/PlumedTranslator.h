@@ -44,6 +44,9 @@ namespace CoordinationPlugin {
  *                SMEAR=} (n Between reductions "between_1" ... "between_n"). The text inside the braces is
  *                the parameters of the reduction, unchanged: a switching function of a number, which UNITS
  *                does not scale.
+ * Q1, Q3, Q4, Q6 SteinhardtForce of degree 1, 3, 4 or 6 with the energy "0": the keywords of
+ *                COORDINATIONNUMBER (without R_POWER), the same reductions; VMEAN and VSUM are refused (not
+ *                supported yet).
  * CONTACTMAP     ContactMapForce with the energy "s" (SUM: Sum; CMDIST: Distance) or "0" (neither: Components,
  *                one variable contact_n per contact, the components contact-n of PLUMED). ATOMS1=a,b, ATOMS2=...
  *                (numbered from 1; PLUMED stops at the first missing number, so a later one is refused), each
@@ -131,7 +134,8 @@ public:
      *                a COORDINATIONNUMBER line, COORDINATION_MOMENTS with an R power, its reductions as
      *                keywords; the Moment reductions as one MOMENTS list where the first is; a reduction whose
      *                name is not PLUMED's component name, "sum" or "lessthan_1" say, throws an
-     *                OpenMMException; a ContactMapForce: CONTACTMAP in PLUMED's multi-line form, one line per
+     *                OpenMMException; a SteinhardtForce: a Q1, Q3, Q4 or Q6 line as for a
+     *                CoordinationNumberForce (another degree throws an OpenMMException); a ContactMapForce: CONTACTMAP in PLUMED's multi-line form, one line per
      *                contact, one SWITCH where every contact has the same switching function, REFERENCEn
      *                and WEIGHTn for every contact where one differs from the default (REFERENCEn always
      *                with CMDIST), an automatic cutoff written as its value (D_MAX), Cubic's unused r0 not

@@ -32,6 +32,7 @@ from coordination_testing import (
     read_xyz,
     require_case,
 )
+import openmmcoordination
 import steinhardt_reference as oracle
 from openmmcoordination import CoordinationNumberForce, PerAtomForce, SteinhardtForce, SwitchingSettings
 
@@ -99,6 +100,73 @@ def test_q6_mean_lowest_and_q4_mean_are_plumeds_printed_values(case):
             expected, decimals = printed[name]
             assert abs(value - expected[0]) <= plumed_tolerance(decimals[0], expected[0], case), (name, value,
                                                                                                   expected[0])
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_fromplumedfile_reads_the_regtests_q6_and_q4_to_plumeds_printed_values(case):
+    case = steinhardt_case(case)
+    frame = read_xyz(STEINHARDT_DATA / "trajectories" / "64.xyz")[0]
+    read = openmmcoordination.fromPlumedFile(str(RT_Q6 / "plumed.dat"))
+    assert sorted(read.forces) == ["c", "q4", "q6"]
+    assert read.skipped == ["PRINT", "PRINT", "PRINT", "RESTRAINT", "w6: LOCAL_Q6", "PRINT", "BIASVALUE"]
+    printed = {**read_colvar(RT_Q6 / "colv.reference"), **read_colvar(RT_Q6 / "colv4.reference")}
+    for label, degree, names in (("q6", 6, ("q6_mean", "q6_lowest")), ("q4", 4, ("q4_mean",))):
+        force = read.forces[label]
+        assert isinstance(force, SteinhardtForce) and force.getDegree() == degree
+        assert force.getName() == label and force.getEnergyFunction() == "0"
+        assert [force.getCollectiveVariableName(i) for i in range(force.getNumCollectiveVariables())] == [
+            name.split("_")[1] for name in names]
+        # PLUMED's keyword form: D_0, R_0, NN = 12, MM = 24, the automatic cutoff, stretched.
+        assert force.getSwitchingSettings() == SwitchingSettings.rational(1.5, 12, 0, 3.0, 0.0)
+        values = force.getCollectiveVariableValues(context_of(force, frame.positions, frame.box_vectors, case))
+        for name, value in zip(names, values):
+            expected, decimals = printed[name]
+            assert abs(value - expected[0]) <= plumed_tolerance(decimals[0], expected[0], case), (name, value)
+
+
+@pytest.mark.parametrize("line", [
+    "q6: Q6 SPECIES=1-64 R_0=1.5 D_0=3 NN=12 MEAN LOWEST",
+    "q1: Q1 SPECIESA=1-10 SPECIESB=5-40 SWITCH={RATIONAL R_0=0.3 NN=6 D_MAX=1} SUM MORE_THAN={RATIONAL R_0=0.5}",
+    "q3: Q3 SPECIES=2,4,6-9 NOPBC SWITCH={EXP R_0=0.2 D_0=0.1 D_MAX=0.9} LESS_THAN1={RATIONAL R_0=0.4} "
+    "LESS_THAN2={RATIONAL R_0=0.6} HIGHEST MOMENTS=2,3",
+    "q4: Q4 SPECIES=1-20 SWITCH={GAUSSIAN R_0=0.2 D_MAX=0.8} BETWEEN={GAUSSIAN LOWER=0.1 UPPER=0.4 SMEAR=0.5} "
+    "MIN={BETA=0.1} MAX={BETA=0.2} ALT_MIN={BETA=3}",
+])
+def test_q_l_lines_read_and_write_back_unchanged(line):
+    force = openmmcoordination.fromPlumed(line)
+    assert isinstance(force, SteinhardtForce)
+    assert force.getDegree() == int(line.split(":")[1].split()[0][1:])
+    label = line.split(":")[0]
+    assert openmmcoordination.toPlumed(force, label) == line
+    again = openmmcoordination.fromPlumed(openmmcoordination.toPlumed(force, label))
+    assert mm.XmlSerializer.serialize(again) == mm.XmlSerializer.serialize(force)
+
+
+def test_a_q6_vector_takes_plumed_2_10_functions_as_reductions():
+    read = openmmcoordination.fromPlumedFile("q6: Q6 SPECIES=1-20 R_0=0.3\nm: MEAN ARG=q6\n"
+                                            "mt: MORE_THAN ARG=q6 SWITCH={RATIONAL R_0=0.5}\ns: SUM ARG=mt\n")
+    force = read.forces["q6"]
+    assert [force.getCollectiveVariableName(i) for i in range(force.getNumCollectiveVariables())] == ["m", "s"]
+    assert read.skipped == []
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Q6 SPECIES=1-4 R_0=1 VMEAN", "VMEAN .* is not supported yet; remove it"),
+    ("Q4 SPECIES=1-4 R_0=1 VSUM", "VSUM .* is not supported yet; remove it"),
+    ("Q6 SPECIES=1-4 R_0=1 R_POWER=2", "R_POWER"),
+    ("Q6 SPECIESA=1-4 R_0=1", "SPECIESA needs SPECIESB"),
+    ("Q6 SPECIES=1-4 R_0=1 MASK=m", "MASK is not supported"),
+])
+def test_q_l_lines_plumed_cannot_mean_or_we_do_not_read_are_refused(text, message):
+    with pytest.raises(mm.OpenMMException, match=message):
+        openmmcoordination.fromPlumed(text)
+
+
+def test_to_plumed_refuses_a_degree_plumed_has_no_action_for():
+    for degree in (2, 5, 7, 12):
+        with pytest.raises(mm.OpenMMException, match=f"of degree {degree}: PLUMED's Steinhardt actions are Q1, Q3, "
+                                                     f"Q4 and Q6 .*it has no Q{degree}"):
+            openmmcoordination.toPlumed(steinhardt(degree, range(4), reductions=[SteinhardtForce.Mean]))
 
 
 #: Every seed on the Reference platform; on the others the first four (Self and Dual, periodic or not).

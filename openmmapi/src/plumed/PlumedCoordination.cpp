@@ -2,6 +2,8 @@
 #include "CoordinationNumberForce.h"
 #include "internal/forces/CoordinationForceImpl.h"
 #include "internal/forces/CoordinationNumberForceImpl.h"
+#include "internal/forces/SteinhardtForceImpl.h"
+#include "SteinhardtForce.h"
 #include "internal/plumed/PlumedCenters.h"
 #include "openmm/OpenMMException.h"
 #include <cmath>
@@ -180,11 +182,13 @@ void PlumedCoordination::checkAsAContextWould(const PairSwitchingForce& force,
         const int numParticles = std::numeric_limits<int>::max();
         if (auto* numbers = dynamic_cast<const CoordinationNumberForce*>(&force))
             CoordinationNumberForceImpl::resolve(*numbers, numParticles);
+        else if (auto* steinhardt = dynamic_cast<const SteinhardtForce*>(&force))
+            SteinhardtForceImpl::resolve(*steinhardt, numParticles);
         else
             CoordinationForceImpl::resolve(dynamic_cast<const CoordinationForce&>(force), numParticles);
     } catch (const OpenMM::OpenMMException& refused) {
         string what = refused.what();
-        for (const string prefix : {"CoordinationForce: ", "CoordinationNumberForce: ", "PLUMED input: "})
+        for (const string prefix : {"CoordinationForce: ", "CoordinationNumberForce: ", "SteinhardtForce: ", "PLUMED input: "})
             if (what.compare(0, prefix.size(), prefix) == 0)
                 what.erase(0, prefix.size());
         throw error(what);

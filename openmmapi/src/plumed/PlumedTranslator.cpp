@@ -5,7 +5,8 @@
 #include "internal/plumed/PlumedCenters.h"
 #include "internal/plumed/PlumedContactMap.h"
 #include "internal/plumed/PlumedCoordination.h"
-#include "internal/plumed/PlumedCoordinationNumber.h"
+#include "internal/plumed/PlumedPerAtom.h"
+#include "SteinhardtForce.h"
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -47,8 +48,8 @@ double lengthUnit(PlumedAction& action) {
 Force* forceOf(PlumedAction& action, double nm) {
     if (action.getName() == PlumedCoordination::Name)
         return PlumedCoordination::read(action, nm);
-    if (action.getName() == PlumedCoordinationNumber::Name || action.getName() == PlumedCoordinationNumber::MomentsName)
-        return PlumedCoordinationNumber::read(action, nm);
+    if (PlumedPerAtom::isAction(action.getName()))
+        return PlumedPerAtom::read(action, nm);
     if (action.getName() == PlumedContactMap::Name)
         return PlumedContactMap::read(action, nm);
     return nullptr;
@@ -135,9 +136,9 @@ vector<Force*> readActions(const vector<string>& actions, vector<string>& skippe
         }
         if (action.getLabel().empty() && fileForm)
             force->setName("@" + std::to_string(i));
-        if (auto* numbers = dynamic_cast<CoordinationNumberForce*>(force.get()))
+        if (auto* perAtom = dynamic_cast<PerAtomForce*>(force.get()))
             if (!action.getLabel().empty())
-                functions.addVector(action.getLabel(), numbers);
+                functions.addVector(action.getLabel(), perAtom);
         forces.push_back(std::move(force));
     }
     // A per-atom function (MORE_THAN ARG=c) that no SUM read is an action not read, in its place.
@@ -175,7 +176,7 @@ Force* PlumedTranslator::fromPlumed(const string& input) {
         found += (found.empty() ? "" : ", ") + action;
     if (forces.empty())
         throw plumedInputError(input, "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, "
-                                          "COORDINATION_MOMENTS and CONTACTMAP" +
+                                          "COORDINATION_MOMENTS, Q1, Q3, Q4, Q6 and CONTACTMAP" +
                                           (found.empty() ? string(")") : "; found " + found + ")"));
     const string count = std::to_string(forces.size()) +
                          (forces.size() > 1 ? " actions that become forces" : " action that becomes a force");
@@ -188,11 +189,12 @@ Force* PlumedTranslator::fromPlumed(const string& input) {
 string PlumedTranslator::toPlumed(const Force& force, const string& label) {
     if (auto* contactMap = dynamic_cast<const ContactMapForce*>(&force))
         return PlumedContactMap::write(*contactMap, label);
-    if (auto* numbers = dynamic_cast<const CoordinationNumberForce*>(&force))
-        return PlumedCoordinationNumber::write(*numbers, label);
+    if (auto* perAtom = dynamic_cast<const PerAtomForce*>(&force))
+        return PlumedPerAtom::write(*perAtom, label);
     if (auto* coordination = dynamic_cast<const CoordinationForce*>(&force))
         return PlumedCoordination::write(*coordination, label);
-    throw OpenMMException("PLUMED input: toPlumed writes CoordinationForce, CoordinationNumberForce and ContactMapForce; this force (\"" + force.getName() +
+    throw OpenMMException("PLUMED input: toPlumed writes CoordinationForce, CoordinationNumberForce, SteinhardtForce and "
+                          "ContactMapForce; this force (\"" + force.getName() +
                           "\") is of another class");
 }
 
@@ -200,8 +202,8 @@ string CoordinationPlugin::plumedActionOf(const Force& force) {
     string name = "a force of another class";
     if (dynamic_cast<const ContactMapForce*>(&force) != nullptr)
         name = PlumedContactMap::Name;
-    else if (auto* numbers = dynamic_cast<const CoordinationNumberForce*>(&force))
-        name = (numbers->getRPower() != 0.0 ? PlumedCoordinationNumber::MomentsName : PlumedCoordinationNumber::Name);
+    else if (auto* perAtom = dynamic_cast<const PerAtomForce*>(&force))
+        name = PlumedPerAtom::actionName(*perAtom);
     else if (dynamic_cast<const CoordinationForce*>(&force) != nullptr)
         name = PlumedCoordination::Name;
     return force.getName() + ": " + name;

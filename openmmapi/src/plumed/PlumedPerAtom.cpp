@@ -1,4 +1,6 @@
-#include "internal/plumed/PlumedCoordinationNumber.h"
+#include "internal/plumed/PlumedPerAtom.h"
+#include "CoordinationNumberForce.h"
+#include "SteinhardtForce.h"
 #include "internal/plumed/PlumedCoordination.h"
 #include "internal/plumed/PlumedCenters.h"
 #include "openmm/OpenMMException.h"
@@ -14,10 +16,9 @@ using std::vector;
 
 namespace {
 
-typedef CoordinationNumberForce::ReductionType ReductionType;
+typedef PerAtomForce::ReductionType ReductionType;
 
-const char* const Reader = "CoordinationNumberForce";
-/** PLUMED's keyword for each reduction type, in the order of CoordinationNumberForce::ReductionType. */
+/** PLUMED's keyword for each reduction type, in the order of PerAtomForce::ReductionType. */
 const char* const ReductionKeywords[] = {"SUM", "MEAN", "MORE_THAN", "LESS_THAN", "BETWEEN", "MIN",
                                          "MAX", "ALT_MIN", "HIGHEST", "LOWEST", "MOMENTS"};
 const int NumReductionTypes = sizeof(ReductionKeywords) / sizeof(ReductionKeywords[0]);
@@ -34,13 +35,13 @@ string trimmed(const string& text) {
 }
 
 bool isFlagReduction(ReductionType type) {
-    return type == CoordinationNumberForce::Sum || type == CoordinationNumberForce::Mean ||
-           type == CoordinationNumberForce::Highest || type == CoordinationNumberForce::Lowest;
+    return type == PerAtomForce::Sum || type == PerAtomForce::Mean ||
+           type == PerAtomForce::Highest || type == PerAtomForce::Lowest;
 }
 
 bool isNumberedReduction(ReductionType type) {
-    return type == CoordinationNumberForce::MoreThan || type == CoordinationNumberForce::LessThan ||
-           type == CoordinationNumberForce::Between;
+    return type == PerAtomForce::MoreThan || type == PerAtomForce::LessThan ||
+           type == PerAtomForce::Between;
 }
 
 /** Digits of a positive number without a leading zero (PLUMED's numbered keywords: LESS_THAN1, ...), or -1. */
@@ -81,14 +82,14 @@ string braced(const PlumedKeywords& keywords, const string& key, const string& v
 /** What a reduction keyword holds, for its errors: "MORE_THAN={RATIONAL R_0=...}". */
 string example(ReductionType type) {
     switch (type) {
-    case CoordinationNumberForce::MoreThan:
-    case CoordinationNumberForce::LessThan:
+    case PerAtomForce::MoreThan:
+    case PerAtomForce::LessThan:
         return "RATIONAL R_0=4";
-    case CoordinationNumberForce::Between:
+    case PerAtomForce::Between:
         return "GAUSSIAN LOWER=a UPPER=b SMEAR=0.5";
-    case CoordinationNumberForce::Min:
-    case CoordinationNumberForce::Max:
-    case CoordinationNumberForce::AltMin:
+    case PerAtomForce::Min:
+    case PerAtomForce::Max:
+    case PerAtomForce::AltMin:
         return "BETA=0.1";
     default:
         return "";
@@ -119,7 +120,7 @@ vector<int> momentPowers(const PlumedKeywords& keywords, const string& key, cons
 }
 
 /** HISTOGRAM={TYPE NBINS=n LOWER=a UPPER=b [SMEAR=s]}: PLUMED's n beads, as Between reductions between_1 ... between_n. */
-void addHistogram(CoordinationNumberForce& force, const PlumedKeywords& keywords, const string& inside) {
+void addHistogram(PerAtomForce& force, const PlumedKeywords& keywords, const string& inside) {
     const vector<string> words = PlumedKeywords::splitWords(inside, keywords.getLine());
     if (words[0] != "GAUSSIAN" && words[0] != "TRIANGULAR")
         throw keywords.error("HISTOGRAM={" + words[0] + " ...}: the bead type is GAUSSIAN or TRIANGULAR");
@@ -132,17 +133,17 @@ void addHistogram(CoordinationNumberForce& force, const PlumedKeywords& keywords
     const string smear = histogram.take("SMEAR");
     if (!smear.empty())
         histogram.number(smear, "SMEAR");
-    histogram.rejectLeftovers(Reader, " inside HISTOGRAM={...}");
+    histogram.rejectLeftovers(force.getForceClassName(), " inside HISTOGRAM={...}");
     const double width = (upper - lower) / bins;
     for (int i = 0; i < bins; i++)
-        force.addReduction(CoordinationNumberForce::Between,
+        force.addReduction(PerAtomForce::Between,
                            words[0] + " LOWER=" + plumedNumber(lower + i * width) + " UPPER=" +
                                plumedNumber(lower + (i + 1) * width) + " SMEAR=" + (smear.empty() ? DefaultSmear : smear),
                            "between_" + std::to_string(i + 1));
 }
 
 /** The reduction keywords of the action's line, in their order, as reductions of force. */
-void readReductions(PlumedAction& action, CoordinationNumberForce& force) {
+void readReductions(PlumedAction& action, PerAtomForce& force) {
     PlumedKeywords& keywords = action.keywords();
     std::map<ReductionType, std::set<int>> numbered;
     bool histogram = false;
@@ -171,7 +172,7 @@ void readReductions(PlumedAction& action, CoordinationNumberForce& force) {
         if (!keywords.has(key))
             continue;
         const string value = keywords.take(key);
-        if (type == CoordinationNumberForce::Moment) {
+        if (type == PerAtomForce::Moment) {
             for (int power : momentPowers(keywords, key, value))
                 force.addReduction(type, std::to_string(power));
             continue;
@@ -181,11 +182,11 @@ void readReductions(PlumedAction& action, CoordinationNumberForce& force) {
             force.addReduction(type, inside);
         else {
             numbered[type].insert(number);
-            force.addReduction(type, inside, CoordinationNumberForce::getDefaultReductionName(type, "") + "_" +
+            force.addReduction(type, inside, PerAtomForce::getDefaultReductionName(type, "") + "_" +
                                                  std::to_string(number));
         }
     }
-    if (histogram && !numbered[CoordinationNumberForce::Between].empty())
+    if (histogram && !numbered[PerAtomForce::Between].empty())
         throw keywords.error("HISTOGRAM and BETWEEN1= both make the components between-1, between-2, ...; give one of them");
     for (const auto& entry : numbered) {
         int expected = 1;
@@ -201,18 +202,39 @@ void readReductions(PlumedAction& action, CoordinationNumberForce& force) {
     }
 }
 
-/** The settings a COORDINATIONNUMBER line holds (toPlumed's): all but the energy and the global parameters. */
-CoordinationNumberForce lineSettings(const CoordinationNumberForce& force) {
-    CoordinationNumberForce settings("0");
-    PlumedCoordination::copyLineSettings(force, settings);
-    settings.setRPower(force.getRPower());
+/** A new force of the class of force (energy "0") with its class's own settings (the degree, the R power). */
+std::unique_ptr<PerAtomForce> sameClass(const PerAtomForce& force) {
+    if (auto* steinhardt = dynamic_cast<const SteinhardtForce*>(&force))
+        return std::unique_ptr<PerAtomForce>(new SteinhardtForce(steinhardt->getDegree(), "0"));
+    std::unique_ptr<CoordinationNumberForce> numbers(new CoordinationNumberForce("0"));
+    numbers->setRPower(dynamic_cast<const CoordinationNumberForce&>(force).getRPower());
+    return std::move(numbers);
+}
+
+/** The settings an action's line holds (toPlumed's): all but the energy and the global parameters. */
+std::unique_ptr<PerAtomForce> lineSettings(const PerAtomForce& force) {
+    std::unique_ptr<PerAtomForce> settings = sameClass(force);
+    PlumedCoordination::copyLineSettings(force, *settings);
     for (int i = 0; i < force.getNumReductions(); i++) {
         ReductionType type;
         string parameters, name;
         force.getReductionParameters(i, type, parameters, name);
-        settings.addReduction(type, parameters, name);
+        settings->addReduction(type, parameters, name);
     }
     return settings;
+}
+
+/** What the force's per-atom values are, in messages: "coordination numbers", "order parameters". */
+string valuesName(const PerAtomForce& force) {
+    return (dynamic_cast<const SteinhardtForce*>(&force) != nullptr ? "order parameters" : "coordination numbers");
+}
+
+/** The degree l of PLUMED's Q_l action names (Q1, Q3, Q4, Q6), or 0 for another name. */
+int steinhardtDegree(const string& name) {
+    for (int degree : {1, 3, 4, 6})
+        if (name == "Q" + std::to_string(degree))
+            return degree;
+    return 0;
 }
 
 /** A label as a reduction's name, a Lepton identifier: '-' and '.' written '_'. */
@@ -272,23 +294,43 @@ string bead(PlumedKeywords& keywords) {
 }
 
 /** Throws, quoting the action, what a Context would refuse in force. */
-void check(const CoordinationNumberForce& force, const PlumedKeywords& keywords) {
+void check(const PerAtomForce& force, const PlumedKeywords& keywords) {
     PlumedCoordination::checkAsAContextWould(force, [&](const string& what) { return keywords.error(what); });
 }
 
 } // namespace
 
-const char* const PlumedCoordinationNumber::Name = "COORDINATIONNUMBER";
-const char* const PlumedCoordinationNumber::MomentsName = "COORDINATION_MOMENTS";
+const char* const PlumedPerAtom::Name = "COORDINATIONNUMBER";
+const char* const PlumedPerAtom::MomentsName = "COORDINATION_MOMENTS";
 
-CoordinationNumberForce* PlumedCoordinationNumber::read(PlumedAction& action, double nm) {
+bool PlumedPerAtom::isAction(const string& name) {
+    return name == Name || name == MomentsName || steinhardtDegree(name) != 0;
+}
+
+string PlumedPerAtom::actionName(const PerAtomForce& force) {
+    if (auto* steinhardt = dynamic_cast<const SteinhardtForce*>(&force))
+        return "Q" + std::to_string(steinhardt->getDegree());
+    return (dynamic_cast<const CoordinationNumberForce&>(force).getRPower() != 0.0 ? MomentsName : Name);
+}
+
+PerAtomForce* PlumedPerAtom::read(PlumedAction& action, double nm) {
     PlumedKeywords& keywords = action.keywords();
     const string& name = action.getName();
     keywords.rejectUnits(name);
+    const int degree = steinhardtDegree(name);
+    std::unique_ptr<PerAtomForce> force;
+    if (degree != 0)
+        force.reset(new SteinhardtForce(degree));
+    else
+        force.reset(new CoordinationNumberForce());
+    const string reader = force->getForceClassName();
     if (keywords.has("MASK"))
-        throw keywords.error("MASK is not supported: the force computes the number of every atom of SPECIES (or "
+        throw keywords.error("MASK is not supported: the force computes the value of every atom of SPECIES (or "
                              "SPECIESA); remove MASK, or list only the atoms you need");
-    std::unique_ptr<CoordinationNumberForce> force(new CoordinationNumberForce());
+    for (const char* key : {"VMEAN", "VSUM"})
+        if (keywords.takeFlag(key) || keywords.has(key))
+            throw keywords.error(string(key) + " (the norm of the " + (key[1] == 'M' ? "mean" : "sum") +
+                                 " of the q_l vectors) is not supported yet; remove it");
     if (!action.getLabel().empty())
         force->setName(action.getLabel());
     const bool species = keywords.has("SPECIES"), speciesA = keywords.has("SPECIESA"), speciesB = keywords.has("SPECIESB");
@@ -305,7 +347,7 @@ CoordinationNumberForce* PlumedCoordinationNumber::read(PlumedAction& action, do
     }
     else if (speciesA || speciesB)
         throw keywords.error(string(speciesA ? "SPECIESA needs SPECIESB" : "SPECIESB needs SPECIESA") +
-                             " (the atoms whose numbers are computed, and the atoms they count)");
+                             " (the atoms whose values are computed, and the atoms they count)");
     else
         throw keywords.error("SPECIES (or SPECIESA and SPECIESB) is required");
     PlumedCenters::attachTo(keywords, *force);
@@ -315,8 +357,9 @@ CoordinationNumberForce* PlumedCoordinationNumber::read(PlumedAction& action, do
     if (name == MomentsName) {
         if (!keywords.has("R_POWER"))
             throw keywords.error("R_POWER is required in COORDINATION_MOMENTS (the power k of c_i = sum sigma(r_ij) r_ij^k)");
-        force->setRPower(keywords.takeNumber("R_POWER", 0.0));
-        if (nm != 1.0 && force->getRPower() != 0.0)
+        auto& numbers = dynamic_cast<CoordinationNumberForce&>(*force);
+        numbers.setRPower(keywords.takeNumber("R_POWER", 0.0));
+        if (nm != 1.0 && numbers.getRPower() != 0.0)
             throw keywords.error("R_POWER with UNITS LENGTH other than nm is not supported: this force's c_i are in "
                                  "nm^k, PLUMED's in the input's length unit^k; write the input in nm");
     }
@@ -328,33 +371,39 @@ CoordinationNumberForce* PlumedCoordinationNumber::read(PlumedAction& action, do
         PlumedCoordination::readKeywordForm(keywords, switching, nm);
     force->setSwitchingSettings(switching);
     readReductions(action, *force);
-    keywords.rejectLeftovers(Reader, " in " + name);
+    keywords.rejectLeftovers(reader, " in " + name);
     check(*force, keywords);
     return force.release();
 }
 
-string PlumedCoordinationNumber::write(const CoordinationNumberForce& force, const string& label) {
+string PlumedPerAtom::write(const PerAtomForce& force, const string& label) {
     // What fromPlumed (and a Context) would refuse is refused here; the energy and global parameters are not
     // part of the line, so they are left out of the check.
     const auto error = [&](const string& what) {
         return OpenMMException("PLUMED input: toPlumed cannot write this force (\"" + force.getName() + "\"), " + what);
     };
-    PlumedCoordination::checkAsAContextWould(lineSettings(force), [&](const string& what) {
+    const string name = actionName(force);
+    if (auto* steinhardt = dynamic_cast<const SteinhardtForce*>(&force))
+        if (steinhardtDegree(name) == 0)
+            throw error("of degree " + std::to_string(steinhardt->getDegree()) + ": PLUMED's Steinhardt actions are Q1, "
+                        "Q3, Q4 and Q6 (LOCAL_Q1, ...); it has no " + name);
+    PlumedCoordination::checkAsAContextWould(*lineSettings(force), [&](const string& what) {
         return error("whose settings a Context would refuse: " + what);
     });
-    const bool moments = (force.getRPower() != 0.0);
-    const string actionLabel = (label.empty() ? string("c") : label);
+    const auto* numbers = dynamic_cast<const CoordinationNumberForce*>(&force);
+    const bool moments = (numbers != nullptr && numbers->getRPower() != 0.0);
+    const string actionLabel = (label.empty() ? string(numbers != nullptr ? "c" : "q") : label);
     vector<string> centerLabels;
     string line = PlumedCenters::write(PlumedCenters::centersOf(force), actionLabel, centerLabels,
                                        [&](const string& what) { return error("whose " + what); });
-    line += actionLabel + ": " + (moments ? MomentsName : Name);
+    line += actionLabel + ": " + name;
     if (force.getMode() == PairSwitchingForce::Self)
         line += " SPECIES=" + plumedAtomList(force.getGroupA(), centerLabels);
     else
         line += " SPECIESA=" + plumedAtomList(force.getGroupA(), centerLabels) +
                 " SPECIESB=" + plumedAtomList(force.getGroupB(), centerLabels);
     if (moments)
-        line += " R_POWER=" + plumedNumber(force.getRPower());
+        line += " R_POWER=" + plumedNumber(numbers->getRPower());
     if (!force.usesPeriodicBoundaryConditions())
         line += " NOPBC";
     line += PlumedCoordination::writeSwitch(force.getSwitchingSettings());
@@ -367,7 +416,7 @@ string PlumedCoordinationNumber::write(const CoordinationNumberForce& force, con
         string parameters, name;
         force.getReductionParameters(i, type, parameters, name);
         parameters = trimmed(parameters);
-        const string defaultName = CoordinationNumberForce::getDefaultReductionName(type, parameters);
+        const string defaultName = PerAtomForce::getDefaultReductionName(type, parameters);
         string keyword = ReductionKeywords[type];
         if (!name.empty() && name != defaultName) {
             const string prefix = defaultName + "_";
@@ -382,7 +431,7 @@ string PlumedCoordinationNumber::write(const CoordinationNumberForce& force, con
             numbered[type].insert(number);
             keyword += std::to_string(number);
         }
-        if (type == CoordinationNumberForce::Moment) {
+        if (type == PerAtomForce::Moment) {
             if (momentsAt == string::npos) {
                 line += " MOMENTS=";
                 momentsAt = line.size();
@@ -400,7 +449,7 @@ string PlumedCoordinationNumber::write(const CoordinationNumberForce& force, con
         int expected = 1;
         for (int number : entry.second) {
             if (number != expected++) {
-                const string name = CoordinationNumberForce::getDefaultReductionName(entry.first, "");
+                const string name = PerAtomForce::getDefaultReductionName(entry.first, "");
                 throw error("whose reductions are numbered " + name + "_" + std::to_string(number) + " without " + name +
                             "_" + std::to_string(number - 1) + ": PLUMED reads numbered keywords from 1 without gaps; "
                             "rename the reductions");
@@ -417,7 +466,7 @@ bool PlumedVectorFunctions::isFunction(const string& name) {
     return false;
 }
 
-void PlumedVectorFunctions::addVector(const string& label, CoordinationNumberForce* force) {
+void PlumedVectorFunctions::addVector(const string& label, PerAtomForce* force) {
     vectors[label] = force;
 }
 
@@ -433,7 +482,8 @@ bool PlumedVectorFunctions::read(PlumedAction& action, size_t index) {
     if (name == "SUM" && function != perAtom.end()) {
         const string periodic = keywords.take("PERIODIC");
         if (!periodic.empty() && periodic != "NO")
-            throw keywords.error("PERIODIC=" + periodic + ": a sum of coordination numbers is not periodic; write PERIODIC=NO");
+            throw keywords.error("PERIODIC=" + periodic + ": a sum of " + valuesName(*function->second.force) +
+                                 " is not periodic; write PERIODIC=NO");
         keywords.ignore({"USEGPU"});
         keywords.rejectLeftovers("the PLUMED translator", " in SUM");
         PerAtom& summed = function->second;
@@ -444,25 +494,25 @@ bool PlumedVectorFunctions::read(PlumedAction& action, size_t index) {
     }
     if (found == vectors.end())
         return false;
-    CoordinationNumberForce& force = *found->second;
+    PerAtomForce& force = *found->second;
     keywords.ignore({"USEGPU"});
     if (name == "MORE_THAN" || name == "LESS_THAN" || name == "BETWEEN") {
         if (keywords.takeFlag("SQUARED"))
-            throw keywords.error("SQUARED is not supported: the function applies to the coordination numbers themselves; "
+            throw keywords.error("SQUARED is not supported: the function applies to the " + valuesName(force) + " themselves; "
                                  "remove SQUARED");
         PerAtom entry;
         entry.force = &force;
-        entry.type = (name == "MORE_THAN" ? CoordinationNumberForce::MoreThan
-                                          : name == "LESS_THAN" ? CoordinationNumberForce::LessThan
-                                                                : CoordinationNumberForce::Between);
+        entry.type = (name == "MORE_THAN" ? PerAtomForce::MoreThan
+                                          : name == "LESS_THAN" ? PerAtomForce::LessThan
+                                                                : PerAtomForce::Between);
         entry.parameters = (name == "BETWEEN" ? bead(keywords) : valueSwitch(keywords, name));
         entry.description = label + ": " + name;
         entry.index = index;
         entry.used = false;
         keywords.rejectLeftovers("the PLUMED translator", " in " + name);
-        CoordinationNumberForce scratch = lineSettings(force);
-        scratch.addReduction(entry.type, entry.parameters, identifier(label));
-        check(scratch, keywords);
+        std::unique_ptr<PerAtomForce> scratch = lineSettings(force);
+        scratch->addReduction(entry.type, entry.parameters, identifier(label));
+        check(*scratch, keywords);
         perAtom[label] = entry;
         return true;
     }
@@ -470,13 +520,13 @@ bool PlumedVectorFunctions::read(PlumedAction& action, size_t index) {
         const string periodic = keywords.take("PERIODIC");
         if (!periodic.empty() && periodic != "NO")
             throw keywords.error("PERIODIC=" + periodic + ": a " + (name == "SUM" ? "sum" : "mean") +
-                                 " of coordination numbers is not periodic; write PERIODIC=NO");
+                                 " of " + valuesName(force) + " is not periodic; write PERIODIC=NO");
         keywords.rejectLeftovers("the PLUMED translator", " in " + name);
-        force.addReduction(name == "SUM" ? CoordinationNumberForce::Sum : CoordinationNumberForce::Mean, "", identifier(label));
+        force.addReduction(name == "SUM" ? PerAtomForce::Sum : PerAtomForce::Mean, "", identifier(label));
     }
     else if (name == "HIGHEST" || name == "LOWEST") {
         keywords.rejectLeftovers("the PLUMED translator", " in " + name);
-        force.addReduction(name == "HIGHEST" ? CoordinationNumberForce::Highest : CoordinationNumberForce::Lowest, "",
+        force.addReduction(name == "HIGHEST" ? PerAtomForce::Highest : PerAtomForce::Lowest, "",
                            identifier(label));
     }
     else if (name == "MOMENTS") {
@@ -485,7 +535,7 @@ bool PlumedVectorFunctions::read(PlumedAction& action, size_t index) {
         const string powers = keywords.take("POWERS");
         keywords.rejectLeftovers("the PLUMED translator", " in MOMENTS");
         for (int power : momentPowers(keywords, "POWERS", powers))
-            force.addReduction(CoordinationNumberForce::Moment, std::to_string(power),
+            force.addReduction(PerAtomForce::Moment, std::to_string(power),
                                identifier(label + "_moment_" + std::to_string(power)));
     }
     else
