@@ -2,7 +2,8 @@
  * The spherical harmonics of the Steinhardt order parameters (internal/peratom/SphericalHarmonics.h) against what
  * does not share their polynomials: closed forms of Y_lm for l <= 2, Unsold's theorem (sum_m |Y_lm|^2 = (2l+1)/4pi)
  * and the addition theorem with P_l from Bonnet's recurrence for every l up to the largest, along the z axis too,
- * and their gradients against central finite differences of the values.
+ * and their gradients against central finite differences of the values; a weighted sum's gradient (the CPU
+ * kernel's) against the sum of the weighted gradients.
  */
 
 #include "internal/peratom/SphericalHarmonics.h"
@@ -131,6 +132,37 @@ TEST(SphericalHarmonics, GradientsAreTheFiniteDifferencesOfTheValues) {
                     EXPECT_NEAR(gradients[m][k].imag(), difference.imag(), tolerance) << "l " << l << " m " << m << " k " << k;
                 }
             }
+        }
+    }
+}
+
+TEST(SphericalHarmonics, AWeightedGradientIsTheSumOfTheWeightedGradients) {
+    std::mt19937 random(29);
+    std::uniform_real_distribution<double> weight(-2.0, 2.0);
+    for (int l = 0; l <= MaxL; l++) {
+        const SphericalHarmonics y(l);
+        for (const Vec3& d : vectors()) {
+            vector<double> re(l + 1), im(l + 1);
+            for (int m = 0; m <= l; m++) {
+                re[m] = weight(random);
+                im[m] = (m == 0 ? 0.0 : weight(random));
+            }
+            vector<std::array<complex<double>, 3>> gradients;
+            const vector<complex<double>> values = harmonics(y, d, &gradients);
+            double expectedValue = 0.0;
+            Vec3 expected;
+            for (int m = 0; m <= l; m++) {
+                const complex<double> w(re[m], -im[m]); // conj(W_m)
+                expectedValue += (w * values[m]).real();
+                for (int k = 0; k < 3; k++)
+                    expected[k] += (w * gradients[m][k]).real();
+            }
+            double value;
+            const Vec3 gradient = y.weightedGradient(d, re.data(), im.data(), value);
+            const double r = std::sqrt(d.dot(d)), scale = (1 + l * l) * (2 * l + 2) / r;
+            EXPECT_NEAR(value, expectedValue, 1e-13 * (2 * l + 2)) << "l " << l;
+            for (int k = 0; k < 3; k++)
+                EXPECT_NEAR(gradient[k], expected[k], 1e-13 * scale) << "l " << l << " k " << k;
         }
     }
 }

@@ -1,5 +1,5 @@
 """SteinhardtForce (PLUMED's Q_l per atom, with the reductions of every per-atom force) on every selected platform
-case whose per-atom engine has its composition (Reference, CUDA, OpenCL; the CPU platform's cases are skipped):
+case (Reference, CPU, CUDA, OpenCL):
 PLUMED's printed values (symfunc-rt-q6), the long-double brute force of tests/python/steinhardt_reference.py on
 random systems of every degree, forces against finite differences of the energy (double precision) and against the
 Reference platform (every precision), an atom without neighbours and a vector that vanishes, energy conservation,
@@ -55,16 +55,8 @@ def steinhardt(degree, group_a, group_b=(), energy="0", reductions=(), r0=1.5, d
     return force
 
 
-#: The platforms whose engine runs SteinhardtForce's composition (they register its kernel, CalcSteinhardtForce).
-STEINHARDT_PLATFORMS = ("Reference", "CUDA", "OpenCL", "HIP")
-
-
-def steinhardt_case(case):
-    """The case, or a skip where the platform has no SteinhardtForce kernel (the CPU platform, so far)."""
-    case = require_case(case)
-    if case.platform not in STEINHARDT_PLATFORMS:
-        pytest.skip(f"{case.id}: the {case.platform} platform has no SteinhardtForce kernel yet")
-    return case
+#: The platforms with a SteinhardtForce kernel (CalcSteinhardtForce) where this plugin's kernels for them are installed.
+STEINHARDT_PLATFORMS = ("Reference", "CPU", "CUDA", "OpenCL")
 
 
 def context_of(force, positions, box_vectors=None, case=REFERENCE):
@@ -88,7 +80,7 @@ def random_positions(count, box, seed, minimum=0.15):
 
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_q6_mean_lowest_and_q4_mean_are_plumeds_printed_values(case):
-    case = steinhardt_case(case)
+    case = require_case(case)
     frame = read_xyz(STEINHARDT_DATA / "trajectories" / "64.xyz")[0]
     printed = {**read_colvar(RT_Q6 / "colv.reference"), **read_colvar(RT_Q6 / "colv4.reference")}
     atoms = range(len(frame.positions))
@@ -104,7 +96,7 @@ def test_q6_mean_lowest_and_q4_mean_are_plumeds_printed_values(case):
 
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_fromplumedfile_reads_the_regtests_q6_and_q4_to_plumeds_printed_values(case):
-    case = steinhardt_case(case)
+    case = require_case(case)
     frame = read_xyz(STEINHARDT_DATA / "trajectories" / "64.xyz")[0]
     read = openmmcoordination.fromPlumedFile(str(RT_Q6 / "plumed.dat"))
     assert sorted(read.forces) == ["c", "q4", "q6"]
@@ -180,7 +172,7 @@ def test_random_systems_of_every_degree_match_the_long_double_brute_force(case, 
     """Q_l(i) and the reductions of random settings (degree 1 to 12, Self or Dual with overlapping groups, periodic
     or not, r0, d0, n, m, a cutoff with or without stretch) against steinhardt_reference, in long double; an atom
     without neighbours is 0 here where the brute force (PLUMED) gives NaN."""
-    case = steinhardt_case(case)
+    case = require_case(case)
     random = np.random.default_rng(seed)
     degree = int(random.integers(1, SteinhardtForce.MaxDegree + 1))
     count, box = 30, 1.8
@@ -218,19 +210,20 @@ def test_random_systems_of_every_degree_match_the_long_double_brute_force(case, 
         assert_close(force.getCollectiveVariableValues(context), reductions, case, what="reductions")
 
 
-#: Forces of three settings (l = 6 Self, l = 3 Dual with B containing A, l = 12 Dual overlapping), with energies of
-#: several reductions.
+#: Forces of four settings (l = 6 Self, l = 3 Dual with B containing A, l = 12 Dual overlapping, l = 5 Self: an odd
+#: degree's neighbour terms change sign), with energies of several reductions.
 FORCE_SETTINGS = [
     (6, dict(group_a=range(24)), "10*(mean-0.3)^2+lowest", [SteinhardtForce.Mean, SteinhardtForce.Lowest]),
     (3, dict(group_a=range(0, 24, 2), group_b=range(24)), "morethan+2*sum",
      [(SteinhardtForce.MoreThan, "RATIONAL R_0=0.4"), SteinhardtForce.Sum]),
     (12, dict(group_a=range(10), group_b=range(5, 24)), "max", [(SteinhardtForce.Max, "BETA=0.1")]),
+    (5, dict(group_a=range(1, 24)), "3*highest-sum", [SteinhardtForce.Highest, SteinhardtForce.Sum]),
 ]
 
 
 @pytest.mark.parametrize("case", DOUBLE_CASES)
 def test_the_forces_are_minus_the_gradient_of_the_energy(case):
-    case = steinhardt_case(case)
+    case = require_case(case)
     box = 2.2
     box_vectors = np.diag([box] * 3)
     positions = random_positions(24, box, seed=3)
@@ -248,7 +241,7 @@ def test_the_forces_are_minus_the_gradient_of_the_energy(case):
 
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_energies_and_forces_are_the_reference_platforms_in_every_precision(case):
-    case = steinhardt_case(case)
+    case = require_case(case)
     box = 2.2
     box_vectors = np.diag([box] * 3)
     positions = random_positions(24, box, seed=3)
@@ -262,8 +255,31 @@ def test_energies_and_forces_are_the_reference_platforms_in_every_precision(case
 
 
 @pytest.mark.parametrize("case", ALL_CASES)
+@pytest.mark.parametrize("mode", ["Self", "Dual"])
+def test_a_thousand_atoms_match_the_reference_platform(case, mode):
+    """Enough atoms for the platforms' cell grids and neighbour lists (and, on the CPU, several threads' buffers)."""
+    case = require_case(case)
+    random = np.random.default_rng(17)
+    box = 3.0
+    positions = random.uniform(0, box, (1000, 3))
+    groups = dict(group_a=range(1000)) if mode == "Self" else dict(group_a=range(0, 1000, 3), group_b=range(200, 1000))
+    force = steinhardt(6, energy="10*(mean-0.5)^2+morethan", reductions=[
+        SteinhardtForce.Mean, (SteinhardtForce.MoreThan, "RATIONAL R_0=0.5")], r0=0.3, d0=0.0, n=6, m=12, dmax=0.7,
+        **groups)
+    reference = copy.copy(force)
+    expected_context = context_of(reference, positions, np.diag([box] * 3))
+    context = context_of(force, positions, np.diag([box] * 3), case)
+    assert_close(force.getOrderParameters(context), reference.getOrderParameters(expected_context), case,
+                 what="Q6 of each atom")
+    expected_energy, expected_forces = energy_and_forces(expected_context)
+    energy_value, forces = energy_and_forces(context)
+    assert_close(energy_value, expected_energy, case, what="energy")
+    assert_forces_close(forces, expected_forces, case)
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
 def test_an_atom_without_neighbours_has_q_0_and_no_force(case):
-    case = steinhardt_case(case)
+    case = require_case(case)
     # Atoms 0-2 are a cluster; atom 3 is alone beyond the cutoff (PLUMED would give it 0/0).
     positions = [[0, 0, 0], [0.3, 0, 0], [0, 0.25, 0.1], [5, 5, 5]]
     force = steinhardt(6, range(4), energy="(sum-1)^2", reductions=[SteinhardtForce.Sum], r0=0.3, d0=0.0, n=6,
@@ -282,7 +298,7 @@ def test_an_atom_without_neighbours_has_q_0_and_no_force(case):
 
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_a_vanishing_vector_gives_0_and_finite_forces(case):
-    case = steinhardt_case(case)
+    case = require_case(case)
     # Two neighbours opposite each other: every q_lm of odd l cancels (Y_lm(-d) = -Y_lm(d)), so Q_1 of atom 0 is 0.
     positions = [[0, 0, 0], [0.3, 0.1, 0], [-0.3, -0.1, 0], [0.2, 0.9, 0.3]]
     force = steinhardt(1, [0], range(4), energy="q", reductions=[(SteinhardtForce.Sum, "", "q")], r0=0.3, d0=0.0,
@@ -306,7 +322,7 @@ def test_one_neighbour_gives_the_norm_of_the_harmonics_at_every_degree():
 
 @pytest.mark.parametrize("case", DOUBLE_CASES)
 def test_energy_is_conserved_in_a_short_nve_run(case):
-    case = steinhardt_case(case)
+    case = require_case(case)
     box = 1.6
     positions = random_positions(20, box, seed=11, minimum=0.25)
     system = mm.System()
@@ -387,7 +403,7 @@ def test_python_arguments_follow_openmms_conventions():
 
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_inside_a_custom_cv_force_and_with_updated_parameters(case):
-    case = steinhardt_case(case)
+    case = require_case(case)
     positions = random_positions(12, 1.5, seed=5)
     box_vectors = np.diag([1.5] * 3)
     # In a CustomCVForce the variable is the inner force's energy: here its mean.

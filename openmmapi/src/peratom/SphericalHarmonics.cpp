@@ -56,6 +56,38 @@ void SphericalHarmonics::evaluate(const Vec3& d, complex<double>* values, std::a
                 gradients[m][k] = a * complex<double>(dwReal[k], dwImag[k]) + b * du[k];
         }
         wPowerBelow = wPower;
-        wPower *= w;
+        // w^(m+1) in real arithmetic (a complex product calls the library's NaN-checking multiplication)
+        wPower = complex<double>(wPower.real() * w.real() - wPower.imag() * w.imag(),
+                                 wPower.real() * w.imag() + wPower.imag() * w.real());
     }
+}
+
+Vec3 SphericalHarmonics::weightedGradient(const Vec3& d, const double* weightRe, const double* weightIm,
+                                          double& value) const {
+    const double r = std::sqrt(d.dot(d));
+    const Vec3 unit = d / r;
+    const double u = unit[2], wx = unit[0], wy = unit[1];
+    double legendre[MaxDegree + 2];
+    legendreDerivatives(u, legendre);
+    // conj(W) z = (W_re z_re + W_im z_im) + i (W_re z_im - W_im z_re); A multiplies dw/dd, B du/dd.
+    double total = 0.0, aRe = 0.0, aIm = 0.0, bRe = 0.0, bIm = 0.0;
+    double powerRe = 1.0, powerIm = 0.0, belowRe = 0.0, belowIm = 0.0; // w^m, w^(m-1)
+    for (int m = 0; m <= degree; m++) {
+        const double y = scale[m] * legendre[m], a = m * y, b = scale[m] * legendre[m + 1];
+        const double re = weightRe[m], im = weightIm[m];
+        total += y * (re * powerRe + im * powerIm);
+        aRe += a * (re * belowRe + im * belowIm);
+        aIm += a * (re * belowIm - im * belowRe);
+        bRe += b * (re * powerRe + im * powerIm);
+        bIm += b * (re * powerIm - im * powerRe);
+        belowRe = powerRe;
+        belowIm = powerIm;
+        const double next = powerRe * wx - powerIm * wy;
+        powerIm = powerRe * wy + powerIm * wx;
+        powerRe = next;
+    }
+    value = total;
+    // Re(A dw/dd + B du/dd) with dw/dd = ((1, i, 0) - w e) / r and du/dd = (e_z - u e) / r.
+    const double along = aRe * wx - aIm * wy + bRe * u;
+    return (Vec3(aRe, -aIm, bRe) - unit * along) / r;
 }

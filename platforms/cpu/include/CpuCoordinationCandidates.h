@@ -17,8 +17,10 @@ namespace CoordinationPlugin {
 struct CpuCoordinationCandidates {
     std::vector<double> x, y, z, particle, slot;
     std::vector<double> gx, gy, gz;
-    std::vector<double> value;  // a per-entry pass (Self): each gathered entry's sum of pair terms
-    std::vector<double> weight; // a weighted gradient pass (Self): each gathered entry's weight
+    // Per gathered entry, `components` numbers each (entry-major):
+    std::vector<double> value;  // a per-entry pass (Self): its sums of pair terms
+    std::vector<double> weight; // a weighted gradient pass (Self): its weights
+    int components = 1;
     std::vector<int> source;
     std::vector<std::pair<int, int>> ranges; // the home cell's column ranges, before they are gathered
     int count = 0;

@@ -6,6 +6,7 @@
 #include "internal/contactmap/ContactMapHostKernel.h"
 #include "internal/energy/EnergyEvaluator.h"
 #include "internal/peratom/PerAtomReductions.h"
+#include "internal/peratom/PerAtomSteps.h"
 #include "openmm/Vec3.h"
 #include <memory>
 #include <string>
@@ -42,18 +43,20 @@ private:
 };
 
 /**
- * The CPU platform's CoordinationNumberForce kernel: the per-atom engine's steps (ResolvedPerAtom) on the pair engine
- * (CpuPairEngine, whose comment gives the work items, the dispatch and the minimum image), in two passes over the
- * same work items with the term CpuCoordinationNumberTerm: the coordination numbers c of A's entries (per-thread
- * buffers summed in thread order; an atom listed more than once in A takes its first entry's number in every entry,
- * the same sum that another order of the pairs would round differently), then PerAtomReductions gives the
- * reductions, the energy and each entry's weight dE/dc, then the forces of the weighted pair terms (per-thread
- * gradient buffers summed in thread order). A non-finite coordinate gives NaN numbers, a NaN energy and no force.
+ * The CPU platform's kernel of a per-atom force (Interface: CalcCoordinationNumberForceKernel,
+ * CalcSteinhardtForceKernel): the per-atom engine's steps (ResolvedPerAtom) on the pair engine (CpuPairEngine, whose
+ * comment gives the work items, the dispatch and the minimum image), in two passes over the same work items: the
+ * values of A's entries (the term CpuCoordinationNumberTerm for one component, vectorized where it can be;
+ * CpuPerAtomVectorTerm for several, scalar; per-thread buffers summed in thread order; an atom listed more than once in
+ * A takes its first entry's values in every entry, the same sums that another order of the pairs would round
+ * differently), the per-atom step (PerAtomSteps), then PerAtomReductions gives the reductions, the energy and each
+ * entry's weights dE/dv, then the forces of the weighted pair terms (per-thread gradient buffers summed in thread
+ * order). A non-finite coordinate gives NaN values, a NaN energy and no force.
  */
-class CpuCalcCoordinationNumberForceKernel : public CalcCoordinationNumberForceKernel {
+template <class Interface>
+class CpuPerAtomForceKernel : public Interface {
 public:
-    CpuCalcCoordinationNumberForceKernel(const std::string& name, const OpenMM::Platform& platform)
-        : CalcCoordinationNumberForceKernel(name, platform) {}
+    CpuPerAtomForceKernel(const std::string& name, const OpenMM::Platform& platform) : Interface(name, platform) {}
     void initialize(const OpenMM::System& system, const ResolvedPerAtomForce& force) override;
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override;
     /** The reductions' values. */
@@ -64,20 +67,29 @@ public:
 
 private:
     void setParameters(const ResolvedPerAtomForce& force);
-    /** c of A's entries in group order (all NaN for a non-finite position). */
+    /** q of A's entries in group order (all NaN for a non-finite position); the entries' values in entryValues. */
     void computeNumbers(OpenMM::ContextImpl& context, std::vector<double>& numbers);
-    /** The gradient of the weights' pair terms in the engine (after computeNumbers). */
+    /** The gradient of the weighted pair terms in the engine (after computeNumbers), from dE/dq per slot of A. */
     void computeNumberGradient(OpenMM::ContextImpl& context, const std::vector<double>& weights);
-    /** One pass over the prepared work items (Forces: the gradient of the weighted terms; else the numbers). */
+    /** One pass over the prepared work items (Forces: the gradient of the weighted terms; else the values). */
     template <bool Forces>
     void runNumberPass(OpenMM::ContextImpl& context);
 
     CpuPairEngine engine;
     PerAtomReductions reductions;
-    double rPower = 0.0;                            // p of the pair term sigma(r) r^p
-    std::vector<double> entryWeights;               // dE/dc over A's entries, in entry order
+    std::unique_ptr<PerAtomSteps> steps;            // the pair term and the per-atom step
+    int numComponents = 1;                          // values per entry
+    double rPower = 0.0;                            // p of the one-component term sigma(r) r^p
+    std::vector<double> parity;                     // PerAtomSteps::componentParity of each component
+    std::vector<double> entryValues;                // the values of A's entries (numComponents each), entry order
+    std::vector<double> entryWeights;               // dE/dv over A's entries (numComponents each), entry order
     std::vector<std::pair<int, int>> repeatedSlots; // (slot of A, the earlier slot of the same atom)
 };
+
+/** The CPU platform's CoordinationNumberForce kernel. */
+using CpuCalcCoordinationNumberForceKernel = CpuPerAtomForceKernel<CalcCoordinationNumberForceKernel>;
+/** The CPU platform's SteinhardtForce kernel. */
+using CpuCalcSteinhardtForceKernel = CpuPerAtomForceKernel<CalcSteinhardtForceKernel>;
 
 /**
  * The CPU platform's ContactMapForce kernel: the host platforms' kernel (ContactMapHostKernel) with the contacts

@@ -80,13 +80,13 @@ public:
     bool usesAvx2() const { return useAvx2; }
     /**
      * Before a pass over the work items on numThreads threads with sigma's form of the given path: the items' sums
-     * and tested pairs cleared, a gradient buffer (withGradient) or a buffer of per-entry values of A (withValues)
-     * and the scratch of each thread.
+     * and tested pairs cleared, a gradient buffer (withGradient) or a buffer of per-entry values of A (withValues,
+     * `components` per entry, entry-major) and the scratch of each thread.
      */
-    void startPass(int numThreads, SwitchingPath path, bool withGradient, bool withValues);
+    void startPass(int numThreads, SwitchingPath path, bool withGradient, bool withValues, int components = 1);
     /** Thread's gradient buffer, zeroed: x, y, z arrays over the entries (A's, then B's unless Self). */
     double* startThreadGradient(int thread);
-    /** Thread's buffer of per-entry values over A's entries, zeroed. */
+    /** Thread's buffer of per-entry values over A's entries (the pass's components each), zeroed. */
     double* startThreadValues(int thread);
     CpuCoordinationCandidates& getCandidates(int thread) { return threadCandidates[thread]; }
     double* getItemSums() { return itemSums.data(); }
@@ -99,7 +99,7 @@ public:
     // The results of a pass.
     /** The items' sums, added in item order. */
     double sumItems() const;
-    /** The per-entry values over A's entries, in entry order (after sumThreadValues()). */
+    /** The per-entry values over A's entries, in entry order, the pass's components each (after sumThreadValues()). */
     const std::vector<double>& getEntryValues() const { return entryValues; }
     /**
      * forces -= scale * the summed gradient: a particle's row into its force, a centre's spread to its particles by
@@ -128,6 +128,7 @@ private:
     std::vector<double> itemSums;
     std::vector<long long> itemPairs;                        // the pairs each work item tested against the cutoff
     long long numEntries = 0;                                // the gradient's entries: A's, then B's unless Self
+    int numComponents = 1;                                   // the per-entry values of the pass, per entry
     std::vector<std::vector<double>> threadGradients;        // per thread: x, y, z over the entries
     std::vector<std::vector<double>> threadValues;           // per thread: a value per entry of A
     std::vector<CpuCoordinationCandidates> threadCandidates; // per thread

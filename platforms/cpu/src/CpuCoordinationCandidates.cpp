@@ -8,9 +8,13 @@ void CpuCoordinationCandidates::append(const CpuCoordinationEntries& entries, in
     const int needed = count + (end - begin);
     if (needed > (int) x.size()) {
         const int size = std::max(needed, 2 * (int) x.size());
-        for (vector<double>* array : {&x, &y, &z, &particle, &slot, &gx, &gy, &gz, &value, &weight})
+        for (vector<double>* array : {&x, &y, &z, &particle, &slot, &gx, &gy, &gz})
             array->resize(size);
         source.resize(size);
+    }
+    if (value.size() < x.size() * components) {
+        value.resize(x.size() * components);
+        weight.resize(x.size() * components);
     }
     for (int e = begin; e < end; e++, count++) {
         x[count] = entries.x[e];

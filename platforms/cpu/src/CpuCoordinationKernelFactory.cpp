@@ -14,7 +14,7 @@ void registerFactories() {
         if (platform.getName() == "CPU") {
             for (const std::string& name : {CalcCoordinationForceKernel::Name(),
                                              CalcCoordinationNumberForceKernel::Name(),
-                                             CalcContactMapForceKernel::Name()})
+                                             CalcSteinhardtForceKernel::Name(), CalcContactMapForceKernel::Name()})
                 platform.registerKernelFactory(name, new CpuCoordinationKernelFactory());
         }
     }
@@ -40,6 +40,8 @@ KernelImpl* CpuCoordinationKernelFactory::createKernelImpl(std::string name, con
         return new CpuCalcCoordinationForceKernel(name, platform);
     if (name == CalcCoordinationNumberForceKernel::Name())
         return new CpuCalcCoordinationNumberForceKernel(name, platform);
+    if (name == CalcSteinhardtForceKernel::Name())
+        return new CpuCalcSteinhardtForceKernel(name, platform);
     if (name == CalcContactMapForceKernel::Name())
         return new CpuCalcContactMapForceKernel(name, platform);
     throw OpenMMException("CpuCoordinationKernelFactory: no kernel named '" + name + "'");

@@ -24,6 +24,7 @@ namespace {
 template <bool Forces, bool SelfPairs, bool OrientedPairs, bool WithPower>
 struct CpuCoordinationNumberTerm {
     static constexpr bool Simd = !WithPower, Oriented = OrientedPairs, Gradient = Forces, Weighted = Forces;
+    static constexpr bool Vector = false;
     static constexpr RowSums Sums = (Forces ? RowSums::None : RowSums::Entries);
     static constexpr double MinimumR2 = ResolvedPerAtom::minimumDistanceSquared;
     static constexpr double MinimumSwitch = ResolvedPerAtom::minimumSwitch;
@@ -80,6 +81,7 @@ struct CpuCoordinationNumberTerm {
         }
     };
 
+    COORDINATION_ALWAYS_INLINE int components() const { return 1; }
     COORDINATION_ALWAYS_INLINE bool isSelf(const Sweep& sweep) const { return SelfPairs; }
     COORDINATION_ALWAYS_INLINE bool isPairMode(const Sweep& sweep) const { return false; }
     COORDINATION_ALWAYS_INLINE const double* columnWeights() const { return (Forces ? weights : nullptr); }

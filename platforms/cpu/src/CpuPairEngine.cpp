@@ -133,8 +133,9 @@ CpuPairEngine::Sweep CpuPairEngine::getSweep() const {
             groups->switching.cutoffSquared, entriesA, entriesB, useCells ? &grid : nullptr, items};
 }
 
-void CpuPairEngine::startPass(int numThreads, SwitchingPath path, bool withGradient, bool withValues) {
+void CpuPairEngine::startPass(int numThreads, SwitchingPath path, bool withGradient, bool withValues, int components) {
     lastPath = path;
+    numComponents = components;
     const int numItems = items.size();
     numEntries = entriesA.size() + (groups->mode == PairSwitchingForce::Self ? 0 : entriesB.size());
     itemSums.assign(numItems, 0.0);
@@ -144,6 +145,8 @@ void CpuPairEngine::startPass(int numThreads, SwitchingPath path, bool withGradi
     if (withValues)
         threadValues.resize(numThreads);
     threadCandidates.resize(numThreads);
+    for (CpuCoordinationCandidates& candidates : threadCandidates)
+        candidates.components = components;
 }
 
 double* CpuPairEngine::startThreadGradient(int thread) {
@@ -152,7 +155,7 @@ double* CpuPairEngine::startThreadGradient(int thread) {
 }
 
 double* CpuPairEngine::startThreadValues(int thread) {
-    threadValues[thread].assign(entriesA.size(), 0.0);
+    threadValues[thread].assign(entriesA.size() * numComponents, 0.0);
     return threadValues[thread].data();
 }
 
@@ -184,11 +187,11 @@ void CpuPairEngine::sumThreadGradients(ThreadPool& threads) {
 }
 
 void CpuPairEngine::sumThreadValues(int numThreads) {
-    const int sizeA = entriesA.size();
-    entryValues.assign(sizeA, 0.0);
+    const long long length = (long long) entriesA.size() * numComponents;
+    entryValues.assign(length, 0.0);
     for (int thread = 0; thread < numThreads; thread++) {
         const double* add = threadValues[thread].data();
-        for (int e = 0; e < sizeA; e++)
+        for (long long e = 0; e < length; e++)
             entryValues[e] += add[e];
     }
 }

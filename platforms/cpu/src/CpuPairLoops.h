@@ -24,7 +24,12 @@
  *   - value(j, sigma, keep): the term of column j that the row sums (vectorized),
  *   - scale(j, r2, sigma, keep, orientation, form): the pair's factor times orientation (vectorized),
  *   - skips(j), beyond(r2) and add(j, r2, sigma, dSigmaDrOverR, sum, factor) -> whether the pair exerts a force
- *     (the scalar loop, which skips pairs as the Reference kernel does).
+ *     (the scalar loop, which skips pairs as the Reference kernel does);
+ * - Vector and components(): several numbers per entry (CpuPerAtomVectorTerm; scalar loop only); its rows have
+ *   addVector(j, d, r2, sigma, dSigmaDrOverR, gradient) instead of add(): it adds the pair's components to the row's
+ *   values (and in Self mode the column's) itself, or sets the gradient with respect to d (the oriented row-to-column
+ *   displacement) of its weighted components and returns whether the pair exerts a force. The per-entry buffers and
+ *   the gathered columns' values and weights then hold components() numbers per entry.
  */
 
 #include "CpuCoordinationCandidates.h"
@@ -65,6 +70,7 @@ struct ColumnView {
     GradientView gradient; // Gradient terms
     double* values;        // RowSums::Entries in Self mode
     const double* weight;  // Weighted terms in Self mode
+    double* rowValues;     // RowSums::Entries: the rows' values (the thread's buffer over A's entries)
 };
 
 /** A thread's buffers in one pass. */
@@ -136,9 +142,15 @@ COORDINATION_ALWAYS_INLINE double addRow(const CpuCoordinationEntries& rows, int
         double scale; // dsigma/dr / r
         const double value = sigma(r2, scale);
         double factor = 0.0;
-        const bool exertsForce = pair.add(j, r2, value, scale, sum, factor);
+        Vec3 force;
+        bool exertsForce;
+        if constexpr (Term::Vector)
+            exertsForce = pair.addVector(j, delta * orientation, r2, value, scale, force);
+        else
+            exertsForce = pair.add(j, r2, value, scale, sum, factor);
         if (Term::Gradient && exertsForce) {
-            const Vec3 force = delta * (factor * orientation);
+            if constexpr (!Term::Vector)
+                force = delta * (factor * orientation);
             cx[j] += force[0];
             cy[j] += force[1];
             cz[j] += force[2];
@@ -182,7 +194,7 @@ COORDINATION_ALWAYS_INLINE double processItem(const Sweep& sweep, const Term& te
             rows.y[i] += gy;
             rows.z[i] += gz;
         }
-        if (PerEntry)
+        if (PerEntry && !Term::Vector)
             outputs.values[i] += rowSum;
         return rowSum;
     };
@@ -192,7 +204,8 @@ COORDINATION_ALWAYS_INLINE double processItem(const Sweep& sweep, const Term& te
         // Pair mode: pair k is row k with column k; all pairs: each row with every column (Self: later ones).
         const bool pairMode = term.isPairMode(sweep);
         const ColumnView view = {columns.x.data(),    columns.y.data(), columns.z.data(), columns.particle.data(),
-                                 columns.slot.data(), columnGradient,   outputs.values,   weights};
+                                 columns.slot.data(), columnGradient,   outputs.values,   weights,
+                                 outputs.values};
         for (int i = work.begin; i < work.end; i++) {
             const int begin = (pairMode ? i : (self ? i + 1 : 0));
             const int end = (pairMode ? i + 1 : columns.size());
@@ -221,15 +234,18 @@ COORDINATION_ALWAYS_INLINE double processItem(const Sweep& sweep, const Term& te
                                  candidates.slot.data(),
                                  {candidates.gx.data(), candidates.gy.data(), candidates.gz.data()},
                                  candidates.value.data(),
-                                 candidates.weight.data()};
+                                 candidates.weight.data(),
+                                 outputs.values};
     if (Term::Gradient)
         for (double* array : {gathered.gradient.x, gathered.gradient.y, gathered.gradient.z})
             std::fill(array, array + count, 0.0);
+    const int components = term.components(); // per-entry values and weights per entry
     if (PerEntry && self)
-        std::fill(candidates.value.begin(), candidates.value.begin() + count, 0.0);
+        std::fill(candidates.value.begin(), candidates.value.begin() + (long long) count * components, 0.0);
     if (Term::Weighted && self)
         for (int k = 0; k < count; k++)
-            candidates.weight[k] = weights[source[k]];
+            for (int c = 0; c < components; c++)
+                candidates.weight[(long long) k * components + c] = weights[(long long) source[k] * components + c];
     for (int i = homeBegin; i < homeEnd; i++) {
         const int begin = (self ? i - homeBegin + 1 : 0);
         sum += addRowOf(i, gathered, begin, count);
@@ -243,7 +259,8 @@ COORDINATION_ALWAYS_INLINE double processItem(const Sweep& sweep, const Term& te
         }
     if (PerEntry && self)
         for (int k = 0; k < count; k++)
-            outputs.values[source[k]] += gathered.values[k];
+            for (int c = 0; c < components; c++)
+                outputs.values[(long long) source[k] * components + c] += gathered.values[(long long) k * components + c];
     return sum;
 }
 
@@ -284,7 +301,7 @@ void runPass(CpuPairEngine& engine, OpenMM::ThreadPool& threads, const Term& ter
              const Image& image) {
     constexpr bool PerEntry = (Term::Sums == RowSums::Entries);
     const int numThreads = threads.getNumThreads();
-    engine.startPass(numThreads, Sigma::Path, Term::Gradient, PerEntry);
+    engine.startPass(numThreads, Sigma::Path, Term::Gradient, PerEntry, term.components());
     const Sweep sweep = engine.getSweep();
     double* itemSums = engine.getItemSums();
     long long* itemPairs = engine.getItemPairs();

@@ -18,6 +18,7 @@ namespace {
 template <bool WithGradient, bool OrientedPairs>
 struct CpuSwitchSumTerm {
     static constexpr bool Simd = true, Oriented = OrientedPairs, Gradient = WithGradient, Weighted = false;
+    static constexpr bool Vector = false;
     static constexpr RowSums Sums = RowSums::Items;
 
     /** A row's terms: the row's particle (a column of the same atom adds nothing) and the cutoff. */
@@ -43,6 +44,7 @@ struct CpuSwitchSumTerm {
         }
     };
 
+    COORDINATION_ALWAYS_INLINE int components() const { return 1; }
     COORDINATION_ALWAYS_INLINE bool isSelf(const Sweep& sweep) const { return sweep.self; }
     COORDINATION_ALWAYS_INLINE bool isPairMode(const Sweep& sweep) const { return sweep.pairMode; }
     COORDINATION_ALWAYS_INLINE const double* columnWeights() const { return nullptr; }

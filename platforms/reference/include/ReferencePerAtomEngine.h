@@ -2,7 +2,7 @@
 #define REFERENCE_PER_ATOM_ENGINE_H_
 
 #include "internal/forces/ResolvedPerAtomForce.h"
-#include "internal/peratom/SphericalHarmonics.h"
+#include "internal/peratom/PerAtomSteps.h"
 #include "internal/switching/SwitchingFunctionEvaluator.h"
 #include "openmm/Vec3.h"
 #include "openmm/reference/ReferencePlatform.h"
@@ -42,17 +42,10 @@ private:
      */
     void visitPairs(OpenMM::ReferencePlatform::PlatformData& data, std::vector<double>* values,
                     const std::vector<double>* dEdValues, std::vector<OpenMM::Vec3>* memberForces) const;
-    /**
-     * The pair term of one direction of a pair: d from the entry to its neighbour, r = |d|, sigma(r) and its
-     * r-derivative; term[c] receives component c and gradient[c] its gradient with respect to the neighbour's
-     * position (the entry's is its negative).
-     */
-    void pairTerm(const OpenMM::Vec3& d, double r, double sigma, double dSigmaDr, double* term,
-                  OpenMM::Vec3* gradient) const;
     std::unique_ptr<ResolvedPerAtomForce> force;
     std::unique_ptr<SwitchingFunctionEvaluator> switching;
-    /** The Y_lm of SphericalHarmonics' pair term (null for SwitchTimesPower). */
-    std::unique_ptr<SphericalHarmonics> harmonics;
+    /** The pair term and the per-atom step. */
+    std::unique_ptr<PerAtomSteps> steps;
 };
 
 } // namespace CoordinationPlugin

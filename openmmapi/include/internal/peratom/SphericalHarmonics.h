@@ -45,6 +45,14 @@ public:
      */
     void evaluate(const OpenMM::Vec3& d, std::complex<double>* values,
                   std::array<std::complex<double>, 3>* gradients) const;
+    /**
+     * A weighted sum of the harmonics and its gradient without the harmonics' own gradients: with W_m = weightRe[m] +
+     * i weightIm[m] for m = 0 .. l, returns sum_m Re(conj(W_m) dY_lm/dd) and sets value = sum_m Re(conj(W_m) Y_lm),
+     * written as c_lm (m w^(m-1) D_lm dw/dd + w^m D_l,m+1 du/dd) summed over m first (two complex sums), in real
+     * arithmetic. d must not be 0.
+     */
+    OpenMM::Vec3 weightedGradient(const OpenMM::Vec3& d, const double* weightRe, const double* weightIm,
+                                  double& value) const;
 
 private:
     int degree;

@@ -1,0 +1,144 @@
+#include "CpuCoordinationKernels.h"
+#include "CpuCoordinationNumberTerm.h"
+#include "CpuPerAtomVectorTerm.h"
+#include "openmm/cpu/CpuPlatform.h"
+#include "openmm/internal/ContextImpl.h"
+#include "openmm/reference/ReferencePlatform.h"
+#include <algorithm>
+#include <limits>
+
+using namespace CoordinationPlugin;
+using namespace OpenMM;
+using std::vector;
+
+template <class Interface>
+void CpuPerAtomForceKernel<Interface>::initialize(const System& system, const ResolvedPerAtomForce& force) {
+    setParameters(force);
+}
+
+template <class Interface>
+void CpuPerAtomForceKernel<Interface>::copyParametersToContext(ContextImpl& context,
+                                                               const ResolvedPerAtomForce& force) {
+    setParameters(force);
+}
+
+template <class Interface> void CpuPerAtomForceKernel<Interface>::setParameters(const ResolvedPerAtomForce& force) {
+    engine.setGroups(force);
+    reductions = PerAtomReductions(force);
+    steps.reset(new PerAtomSteps(force.perAtom));
+    numComponents = force.perAtom.numComponents;
+    rPower = force.perAtom.rPower;
+    parity.resize(numComponents);
+    for (int c = 0; c < numComponents; c++)
+        parity[c] = steps->componentParity(c);
+    repeatedSlots.clear();
+    vector<int> firstSlot(force.uniqueParticles.size(), -1);
+    for (int slot = 0; slot < (int)force.groupA.size(); slot++) {
+        int& first = firstSlot[force.uniqueA[slot]];
+        if (first < 0)
+            first = slot;
+        else
+            repeatedSlots.push_back({slot, first});
+    }
+}
+
+template <class Interface>
+template <bool Forces>
+void CpuPerAtomForceKernel<Interface>::runNumberPass(ContextImpl& context) {
+    ThreadPool& threads = CpuPlatform::getPlatformData(context).threads;
+    const ResolvedPairGroups& groups = engine.getGroups();
+    const bool self = (groups.mode == PairSwitchingForce::Self);
+    // Oriented pairs matter where the minimum image can meet a half-box tie: Self's forces in a periodic box.
+    const bool oriented = (Forces && self && groups.periodic);
+    withForms(engine, context, [&](const auto& sigma, const auto& image) {
+        using Sigma = std::decay_t<decltype(sigma)>;
+        using Image = std::decay_t<decltype(image)>;
+        if (numComponents > 1) {
+            withFlags(
+                [&](auto selfPairs, auto orientedPairs) {
+                    constexpr bool Self = decltype(selfPairs)::value;
+                    using Term = CpuPerAtomVectorTerm<Forces, Self, Forces && Self&& decltype(orientedPairs)::value>;
+                    runPass(engine, threads, Term{steps.get(), parity.data(), entryWeights.data(), numComponents},
+                            sigma, image);
+                },
+                self, oriented);
+            return;
+        }
+        // The power is a template argument only where the vectorized loop could run (it takes p = 0).
+        constexpr bool SimdForms = (Sigma::Simd && Image::Simd);
+        withFlags(
+            [&](auto selfPairs, auto orientedPairs, auto withPower) {
+                constexpr bool Self = decltype(selfPairs)::value;
+                using Term = CpuCoordinationNumberTerm<Forces, Self, Forces && Self&& decltype(orientedPairs)::value,
+                                                       SimdForms&& decltype(withPower)::value>;
+                runPass(engine, threads, Term{rPower, entryWeights.data()}, sigma, image);
+            },
+            self, oriented, SimdForms && rPower != 0.0);
+    });
+}
+
+template <class Interface>
+void CpuPerAtomForceKernel<Interface>::computeNumbers(ContextImpl& context, vector<double>& numbers) {
+    const int sizeA = engine.getGroups().groupA.size();
+    if (!engine.prepare(context)) {
+        numbers.assign(sizeA, std::numeric_limits<double>::quiet_NaN());
+        entryValues.assign((long long)sizeA * numComponents, std::numeric_limits<double>::quiet_NaN());
+        return;
+    }
+    runNumberPass<false>(context);
+    const CpuCoordinationEntries& entriesA = engine.getEntriesA();
+    entryValues = engine.getEntryValues();
+    ResolvedPerAtom::applyNonFiniteRule(entryValues);
+    numbers.resize(sizeA);
+    for (int e = 0; e < sizeA; e++)
+        numbers[(int)entriesA.slot[e]] = steps->atomStep(&entryValues[(long long)e * numComponents], nullptr);
+    for (const std::pair<int, int>& repeated : repeatedSlots)
+        numbers[repeated.first] = numbers[repeated.second];
+    ResolvedPerAtom::applyNonFiniteRule(numbers);
+}
+
+template <class Interface>
+void CpuPerAtomForceKernel<Interface>::computeNumberGradient(ContextImpl& context, const vector<double>& weights) {
+    const CpuCoordinationEntries& entriesA = engine.getEntriesA();
+    const int sizeA = entriesA.size();
+    entryWeights.assign((long long)sizeA * numComponents, 0.0);
+    for (int e = 0; e < sizeA; e++) {
+        const double weight = weights[(int)entriesA.slot[e]];
+        if (weight == 0.0)
+            continue; // no force from this entry
+        double* entryWeight = &entryWeights[(long long)e * numComponents];
+        steps->atomStep(&entryValues[(long long)e * numComponents], entryWeight);
+        for (int c = 0; c < numComponents; c++)
+            entryWeight[c] *= weight;
+    }
+    runNumberPass<true>(context);
+}
+
+template <class Interface>
+double CpuPerAtomForceKernel<Interface>::execute(ContextImpl& context, bool includeForces, bool includeEnergy) {
+    ReferencePlatform::PlatformData& data = *static_cast<ReferencePlatform::PlatformData*>(context.getPlatformData());
+    vector<double> numbers, weights;
+    computeNumbers(context, numbers);
+    const double energy = reductions.evaluateEnergy(context, numbers, weights, data.energyParameterDerivatives);
+    // No weight: no force (also where the energy is not finite, or a position).
+    if (includeForces && std::any_of(weights.begin(), weights.end(), [](double w) { return w != 0.0; })) {
+        computeNumberGradient(context, weights);
+        engine.applyGradient(*data.forces, 1.0);
+    }
+    return energy;
+}
+
+template <class Interface>
+void CpuPerAtomForceKernel<Interface>::getPerAtomValues(ContextImpl& context, vector<double>& values) {
+    computeNumbers(context, values);
+}
+
+template <class Interface>
+void CpuPerAtomForceKernel<Interface>::getCollectiveVariableValues(ContextImpl& context, vector<double>& values) {
+    vector<double> numbers;
+    computeNumbers(context, numbers);
+    reductions.evaluate(numbers, values);
+}
+
+template class CoordinationPlugin::CpuPerAtomForceKernel<CalcCoordinationNumberForceKernel>;
+template class CoordinationPlugin::CpuPerAtomForceKernel<CalcSteinhardtForceKernel>;
