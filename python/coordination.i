@@ -24,6 +24,7 @@ from . import _arguments
 #include "PerAtomForce.h"
 #include "CoordinationNumberForce.h"
 #include "SteinhardtForce.h"
+#include "ShellFunctionForce.h"
 #include "ContactMapForce.h"
 #include "PlumedTranslator.h"
 #include "OpenMM.h"
@@ -40,7 +41,7 @@ namespace std {
 %{
 /* Messages in Python's spelling: CoordinationForce::Dual -> CoordinationForce.Dual. */
 static std::string pythonSpelling(std::string message) {
-    for (const char* scope : {"CoordinationNumberForce::", "SteinhardtForce::", "PerAtomForce::", "ContactMapForce::", "CoordinationForce::", "PairSwitchingForce::",
+    for (const char* scope : {"CoordinationNumberForce::", "SteinhardtForce::", "ShellFunctionForce::", "PerAtomForce::", "ContactMapForce::", "CoordinationForce::", "PairSwitchingForce::",
                               "CoordinationBiasForce::", "SwitchingSettings::", "PlumedTranslator::", "CustomCVForce::", "Context::", "State::",
                               "System::"}) {
         const std::string from(scope), to = from.substr(0, from.size() - 2) + ".";

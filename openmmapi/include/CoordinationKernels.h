@@ -128,6 +128,19 @@ public:
 };
 
 /**
+ * The per-atom kernel of a ShellFunctionForce (its q_i the s_i of PLUMED's SIMPLECUBIC, TETRAHEDRAL, FCCUBIC and
+ * COORDINATION_SHELL_FUNCTION).
+ */
+class CalcShellFunctionForceKernel : public CalcPerAtomForceKernel {
+public:
+    static std::string Name() {
+        return "CalcShellFunctionForce";
+    }
+    CalcShellFunctionForceKernel(const std::string& name, const OpenMM::Platform& platform)
+        : CalcPerAtomForceKernel(name, platform) {}
+};
+
+/**
  * The kernel of a ContactMapForce, implemented by each platform from a ResolvedContactMap.
  */
 class CalcContactMapForceKernel : public CalcResolvedForceKernel<ResolvedContactMap> {

@@ -12,6 +12,8 @@ static PyObject* coordinationForceObject(OpenMM::Force* force, int flags) {
         return SWIG_NewPointerObj(SWIG_as_voidptr(numbers), SWIGTYPE_p_CoordinationPlugin__CoordinationNumberForce, flags);
     if (auto* steinhardt = dynamic_cast<CoordinationPlugin::SteinhardtForce*>(force))
         return SWIG_NewPointerObj(SWIG_as_voidptr(steinhardt), SWIGTYPE_p_CoordinationPlugin__SteinhardtForce, flags);
+    if (auto* shell = dynamic_cast<CoordinationPlugin::ShellFunctionForce*>(force))
+        return SWIG_NewPointerObj(SWIG_as_voidptr(shell), SWIGTYPE_p_CoordinationPlugin__ShellFunctionForce, flags);
     if (auto* coordination = dynamic_cast<CoordinationPlugin::CoordinationForce*>(force))
         return SWIG_NewPointerObj(SWIG_as_voidptr(coordination), SWIGTYPE_p_CoordinationPlugin__CoordinationForce, flags);
     return SWIG_NewPointerObj(SWIG_as_voidptr(force), SWIG_TypeQuery("OpenMM::Force *"), flags);
@@ -46,8 +48,9 @@ PlumedInput.__doc__ = """What fromPlumedFile() read: forces, a dict from each ac
 
 def _asOwnClass(force):
     """A Force from XmlSerializer (a new openmm.Force that owns its C++ object) as an object of its own class
-    (CoordinationForce, CoordinationNumberForce, SteinhardtForce or ContactMapForce) that owns it instead."""
-    for forceClass in (CoordinationForce, CoordinationNumberForce, SteinhardtForce, ContactMapForce):
+    (CoordinationForce, CoordinationNumberForce, SteinhardtForce, ShellFunctionForce or ContactMapForce) that owns it
+    instead."""
+    for forceClass in (CoordinationForce, CoordinationNumberForce, SteinhardtForce, ShellFunctionForce, ContactMapForce):
         if forceClass.isinstance(force):
             result = forceClass.cast(force)
             break
@@ -126,6 +129,7 @@ CAST_AND_ISINSTANCE(Class)
 %include "PerAtomForce.h"
 %include "CoordinationNumberForce.h"
 %include "SteinhardtForce.h"
+%include "ShellFunctionForce.h"
 %newobject CoordinationPlugin::ContactMapForce::fromPlumed;
 %include "ContactMapForce.h"
 %typemap(out) OpenMM::Force* CoordinationPlugin::PlumedTranslator::fromPlumed {
@@ -140,6 +144,7 @@ CAST_AND_ISINSTANCE(PerAtomForce)
 FORCE_CLASS(CoordinationForce)
 FORCE_CLASS(CoordinationNumberForce)
 FORCE_CLASS(SteinhardtForce)
+FORCE_CLASS(ShellFunctionForce)
 FORCE_CLASS(ContactMapForce)
 
 %extend CoordinationPlugin::CoordinationBiasForce {

@@ -115,7 +115,7 @@ TEXT_ARGUMENT(PairSwitchingForce, setCustomSwitchingFunction, expression)
 CONVERT(PairSwitchingForce, setGroupA, atoms, atoms(atoms, "setGroupA", cls=self.__class__.__name__))
 CONVERT(PairSwitchingForce, setGroupB, atoms, atoms(atoms, "setGroupB", cls=self.__class__.__name__))
 
-/* PerAtomForce (CoordinationNumberForce, SteinhardtForce). */
+/* PerAtomForce (CoordinationNumberForce, SteinhardtForce, ShellFunctionForce). */
 CONVERT(PerAtomForce, addReduction, args, reduction(args, "addReduction", cls=self.__class__.__name__))
 %pythonprepend CoordinationPlugin::PerAtomForce::setReductionParameters %{
     index = _arguments.integer(index, "setReductionParameters", "index", _arguments.REDUCTION_INDEX,
@@ -139,6 +139,15 @@ CONVERT(CoordinationNumberForce, setRPower, power,
     args = _arguments.steinhardt(args)
 %}
 INTEGER_ARGUMENT(SteinhardtForce, setDegree, degree, _arguments.DEGREE)
+
+/* ShellFunctionForce. */
+%pythonprepend CoordinationPlugin::ShellFunctionForce::ShellFunctionForce %{
+    args = _arguments.shell_function(args)
+%}
+INTEGER_ARGUMENT(ShellFunctionForce, setShellFunction, function, _arguments.SHELL_FUNCTION)
+TEXT_ARGUMENT(ShellFunctionForce, setCustomFunction, expression)
+BOOLEAN_ARGUMENT(ShellFunctionForce, setNormalizeCustomFunction, normalize)
+CONVERT(ShellFunctionForce, setAlpha, alpha, plain_number(alpha, "setAlpha", "alpha", cls="ShellFunctionForce"))
 
 /* ContactMapForce. */
 %pythonprepend CoordinationPlugin::ContactMapForce::ContactMapForce %{

@@ -12,6 +12,7 @@
 %typemap(doctype) CoordinationPlugin::CoordinationBiasForce::SwitchingFunction "int"
 %typemap(doctype) CoordinationPlugin::PairSwitchingForce::Mode "int"
 %typemap(doctype) CoordinationPlugin::ContactMapForce::Reduction "int"
+%typemap(doctype) CoordinationPlugin::ShellFunctionForce::ShellFunction "int"
 
 /* Values computed into a vector (getCollectiveVariableValues, getCoordinationNumbers, getContactValues) are returned
    as a list of floats, as OpenMM's CustomCVForce.getCollectiveVariableValues returns them. */

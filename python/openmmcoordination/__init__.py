@@ -3,7 +3,8 @@
 Importing this package loads the plugin's platform kernels into OpenMM (from ``lib/plugins`` next
 to this file) and registers its XML serialization, then exposes :class:`CoordinationForce`,
 :class:`CoordinationNumberForce` (per-atom coordination numbers and their reductions),
-:class:`SteinhardtForce` (Steinhardt's Q_l per atom and their reductions), :class:`ContactMapForce` (PLUMED's
+:class:`SteinhardtForce` (Steinhardt's Q_l per atom and their reductions), :class:`ShellFunctionForce`
+(PLUMED's SIMPLECUBIC, TETRAHEDRAL, FCCUBIC and COORDINATION_SHELL_FUNCTION), :class:`ContactMapForce` (PLUMED's
 CONTACTMAP), their bases :class:`CoordinationBiasForce`, :class:`PairSwitchingForce` and :class:`PerAtomForce`, :class:`SwitchingSettings` (one switching function) and the PLUMED
 translator (:func:`fromPlumedFile`, :func:`fromPlumed`, :func:`toPlumed`).
 """
@@ -36,6 +37,7 @@ from .coordination import (  # noqa: E402
     PerAtomForce,
     PlumedInput,
     PlumedTranslator,
+    ShellFunctionForce,
     SteinhardtForce,
     SwitchingSettings,
     fromPlumed,
@@ -44,6 +46,6 @@ from .coordination import (  # noqa: E402
 )
 
 __all__ = ["ContactMapForce", "CoordinationBiasForce", "CoordinationForce", "CoordinationNumberForce", "PairSwitchingForce",
-           "PerAtomForce", "PlumedInput", "PlumedTranslator", "SteinhardtForce", "SwitchingSettings", "fromPlumed",
+           "PerAtomForce", "PlumedInput", "PlumedTranslator", "ShellFunctionForce", "SteinhardtForce", "SwitchingSettings", "fromPlumed",
            "fromPlumedFile", "toPlumed"]
 __version__ = "0.2.0"  # also in pyproject.toml and CMakeLists.txt (tests/python/test_packaging.py checks)

@@ -27,6 +27,7 @@ CV_INDEX = "an index from 0 to getNumCollectiveVariables() - 1"
 REDUCTION_INDEX = "an index from 0 to getNumReductions() - 1"
 REDUCTION_TYPE = "one of the PerAtomForce.ReductionType values (Sum to Moment: 0 to 10)"
 DEGREE = "an integer from 1 to SteinhardtForce.MaxDegree (12)"
+SHELL_FUNCTION = "ShellFunctionForce.SimpleCubic, Tetrahedral, FCCubic or Custom"
 CONTACT_INDEX = "an index from 0 to getNumContacts() - 1"
 CENTER_INDEX = "an index from 0 to getNumCenters() - 1"
 CONTACT_MAP_REDUCTION = "ContactMapForce.Sum, Distance or Components"
@@ -197,6 +198,16 @@ def steinhardt(args):
         args = (integer(args[0], "SteinhardtForce", "degree", DEGREE, cls="SteinhardtForce"),) + args[1:]
     if len(args) > 1:
         args = args[:1] + (text(args[1], "SteinhardtForce", "energy", cls="SteinhardtForce"),) + args[2:]
+    return args
+
+
+def shell_function(args):
+    """The positional arguments (function[, energy]) of the ShellFunctionForce constructor."""
+    args = tuple(args)
+    if len(args) > 0:
+        args = (integer(args[0], "ShellFunctionForce", "function", SHELL_FUNCTION, cls="ShellFunctionForce"),) + args[1:]
+    if len(args) > 1:
+        args = args[:1] + (text(args[1], "ShellFunctionForce", "energy", cls="ShellFunctionForce"),) + args[2:]
     return args
 
 

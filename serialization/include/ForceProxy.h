@@ -9,7 +9,7 @@ namespace CoordinationPlugin {
 
 /**
  * Serializes a force of this plugin to and from XML (XmlSerializer): ForceProxy<CoordinationForce>,
- * ForceProxy<CoordinationNumberForce>, ForceProxy<SteinhardtForce> and ForceProxy<ContactMapForce>, each defined in its own source file, which
+ * ForceProxy<CoordinationNumberForce>, ForceProxy<SteinhardtForce>, ForceProxy<ShellFunctionForce> and ForceProxy<ContactMapForce>, each defined in its own source file, which
  * says what each version of its format holds. They are registered when libOpenMMCoordination is loaded.
  */
 template <class ForceClass> class ForceProxy : public OpenMM::SerializationProxy {
@@ -23,6 +23,7 @@ public:
 class CoordinationForce;
 class CoordinationNumberForce;
 class SteinhardtForce;
+class ShellFunctionForce;
 class ContactMapForce;
 /** The proxies' definitions, one source file per class. */
 template <> void ForceProxy<CoordinationForce>::serialize(const void* object, OpenMM::SerializationNode& node) const;
@@ -32,6 +33,8 @@ void ForceProxy<CoordinationNumberForce>::serialize(const void* object, OpenMM::
 template <> void* ForceProxy<CoordinationNumberForce>::deserialize(const OpenMM::SerializationNode& node) const;
 template <> void ForceProxy<SteinhardtForce>::serialize(const void* object, OpenMM::SerializationNode& node) const;
 template <> void* ForceProxy<SteinhardtForce>::deserialize(const OpenMM::SerializationNode& node) const;
+template <> void ForceProxy<ShellFunctionForce>::serialize(const void* object, OpenMM::SerializationNode& node) const;
+template <> void* ForceProxy<ShellFunctionForce>::deserialize(const OpenMM::SerializationNode& node) const;
 template <> void ForceProxy<ContactMapForce>::serialize(const void* object, OpenMM::SerializationNode& node) const;
 template <> void* ForceProxy<ContactMapForce>::deserialize(const OpenMM::SerializationNode& node) const;
 

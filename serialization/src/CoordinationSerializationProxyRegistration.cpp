@@ -2,6 +2,7 @@
 #include "CoordinationForce.h"
 #include "CoordinationNumberForce.h"
 #include "ForceProxy.h"
+#include "ShellFunctionForce.h"
 #include "SteinhardtForce.h"
 #include "openmm/serialization/SerializationProxy.h"
 
@@ -27,5 +28,7 @@ extern "C" void registerCoordinationSerializationProxies() {
     SerializationProxy::registerProxy(typeid(CoordinationNumberForce),
                                       new ForceProxy<CoordinationNumberForce>("CoordinationNumberForce"));
     SerializationProxy::registerProxy(typeid(SteinhardtForce), new ForceProxy<SteinhardtForce>("SteinhardtForce"));
+    SerializationProxy::registerProxy(typeid(ShellFunctionForce),
+                                      new ForceProxy<ShellFunctionForce>("ShellFunctionForce"));
     SerializationProxy::registerProxy(typeid(ContactMapForce), new ForceProxy<ContactMapForce>("ContactMapForce"));
 }

@@ -22,8 +22,8 @@ def test_the_changelog_and_citation_name_this_version():
 def test_the_module_exports_the_forces_and_the_plumed_translator():
     assert openmmcoordination.__all__ == ["ContactMapForce", "CoordinationBiasForce", "CoordinationForce",
                                           "CoordinationNumberForce", "PairSwitchingForce", "PerAtomForce", "PlumedInput",
-                                          "PlumedTranslator", "SteinhardtForce", "SwitchingSettings", "fromPlumed",
-                                          "fromPlumedFile", "toPlumed"]
+                                          "PlumedTranslator", "ShellFunctionForce", "SteinhardtForce",
+                                          "SwitchingSettings", "fromPlumed", "fromPlumedFile", "toPlumed"]
     assert all(hasattr(openmmcoordination, name) for name in openmmcoordination.__all__)
     assert openmmcoordination.PlumedInput._fields == ("forces", "skipped")
     assert openmmcoordination.fromPlumedFile is openmmcoordination.PlumedTranslator.fromPlumedFile

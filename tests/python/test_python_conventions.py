@@ -24,7 +24,7 @@ from coordination_testing import (
     set_frame,
 )
 import openmmcoordination
-from openmmcoordination import CoordinationForce, CoordinationNumberForce, SteinhardtForce
+from openmmcoordination import CoordinationForce, CoordinationNumberForce, ShellFunctionForce, SteinhardtForce
 
 # ---------------------------------------------------------------------------------------------------
 # Units
@@ -33,7 +33,8 @@ from openmmcoordination import CoordinationForce, CoordinationNumberForce, Stein
 LENGTH_SETTERS = ["setR0", "setD0", "setDMax"]
 #: The force classes of PairSwitchingForce: both have its setters with their conversions (their messages name the class
 #: of the object they are called on).
-FORCE_CLASSES = pytest.mark.parametrize("force_class", [CoordinationForce, CoordinationNumberForce, SteinhardtForce],
+FORCE_CLASSES = pytest.mark.parametrize("force_class", [CoordinationForce, CoordinationNumberForce, SteinhardtForce,
+                                                       ShellFunctionForce],
                                         ids=lambda force_class: force_class.__name__)
 
 

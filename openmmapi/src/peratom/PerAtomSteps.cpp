@@ -1,8 +1,12 @@
 #include "internal/peratom/PerAtomSteps.h"
+#include "lepton/Operation.h"
 #include "openmm/OpenMMException.h"
 #include <array>
 #include <cmath>
 #include <complex>
+#include <map>
+#include <string>
+#include <vector>
 
 using namespace CoordinationPlugin;
 using OpenMM::Vec3;
@@ -14,10 +18,62 @@ PerAtomSteps::PerAtomSteps(const ResolvedPerAtom& perAtom)
     const bool steinhardt =
         (kind == ResolvedPerAtom::PairTerm::SphericalHarmonics && step == ResolvedPerAtom::AtomStep::NormOverWeight &&
          numComponents == ResolvedPerAtom::sphericalHarmonicsComponents(perAtom.degree));
-    if (!numbers && !steinhardt)
+    const int numParts = perAtom.shellParts.size();
+    const bool shell =
+        (kind == ResolvedPerAtom::PairTerm::ShellFunction && numParts > 0 && numParts <= ResolvedPerAtom::MaxShellParts &&
+         numComponents == (perAtom.shellNormalised ? 1 : 0) + numParts &&
+         step == (perAtom.shellNormalised ? ResolvedPerAtom::AtomStep::SumOverWeight : ResolvedPerAtom::AtomStep::Sum));
+    if (!numbers && !steinhardt && !shell)
         throw OpenMM::OpenMMException("PerAtomSteps: a per-atom composition the host platforms do not know");
     if (steinhardt)
         harmonics.reset(new SphericalHarmonics(perAtom.degree));
+    if (shell) {
+        firstPart = (perAtom.shellNormalised ? 1 : 0);
+        for (const ResolvedPerAtom::ShellPart& part : perAtom.shellParts)
+            shellParts.push_back({ShellExpression(part.value), ShellExpression(part.dx), ShellExpression(part.dy),
+                                  ShellExpression(part.dz), ShellExpression(part.dr), (double) part.parity});
+    }
+}
+
+PerAtomSteps::ShellExpression::ShellExpression(const Lepton::ParsedExpression& expression)
+    : program(expression.createProgram()) {
+    for (int i = 0; i < program.getNumOperations(); i++) {
+        const Lepton::Operation& operation = program.getOperation(i);
+        int variable = -1;
+        if (operation.getId() == Lepton::Operation::VARIABLE)
+            for (int k = 0; k < 4; k++)
+                if (operation.getName() == ResolvedPerAtom::shellVariables()[k])
+                    variable = k;
+        variableOf.push_back(variable);
+    }
+}
+
+double PerAtomSteps::ShellExpression::evaluate(const double* variables) const {
+    // Lepton's stack machine (ExpressionProgram::evaluate), with the variables read from the array.
+    const int stackSize = program.getStackSize();
+    double small[32];
+    std::vector<double> large(stackSize + 1 > 32 ? stackSize + 1 : 0);
+    double* stack = (large.empty() ? small : large.data());
+    static const std::map<std::string, double> none;
+    int pointer = stackSize;
+    for (int i = 0; i < program.getNumOperations(); i++) {
+        const Lepton::Operation& operation = program.getOperation(i);
+        const double result = (variableOf[i] >= 0 ? variables[variableOf[i]] : operation.evaluate(stack + pointer, none));
+        pointer += operation.getNumArguments() - 1;
+        stack[pointer] = result;
+    }
+    return stack[stackSize - 1];
+}
+
+void PerAtomSteps::shellValues(const Vec3& d, double r, double* values, Vec3* gradients) const {
+    const double variables[4] = {d[0], d[1], d[2], r};
+    for (int p = 0; p < (int) shellParts.size(); p++) {
+        const ShellProgram& part = shellParts[p];
+        values[p] = part.value.evaluate(variables);
+        if (gradients != nullptr)
+            gradients[p] = Vec3(part.dx.evaluate(variables), part.dy.evaluate(variables), part.dz.evaluate(variables)) +
+                           d * (part.dr.evaluate(variables) / r);
+    }
 }
 
 PerAtomSteps::~PerAtomSteps() = default;
@@ -50,6 +106,25 @@ void PerAtomSteps::pairTerm(const Vec3& d, double r, double sigma, double dSigma
         }
         return;
     }
+    if (kind == ResolvedPerAtom::PairTerm::ShellFunction) {
+        // sigma (if normalised), then sigma g_p; d(sigma g)/dd = sigma' g d/r + sigma grad g.
+        const int numParts = shellParts.size();
+        double values[ResolvedPerAtom::MaxShellParts];
+        Vec3 gradients[ResolvedPerAtom::MaxShellParts];
+        shellValues(d, r, values, gradient != nullptr ? gradients : nullptr);
+        const Vec3 radial = d * (dSigmaDr / r);
+        if (firstPart == 1) {
+            term[0] = sigma;
+            if (gradient != nullptr)
+                gradient[0] = radial;
+        }
+        for (int p = 0; p < numParts; p++) {
+            term[firstPart + p] = sigma * values[p];
+            if (gradient != nullptr)
+                gradient[firstPart + p] = radial * values[p] + gradients[p] * sigma;
+        }
+        return;
+    }
     // SwitchTimesPower: sigma(r) r^p, whose r-derivative is sigma'(r) r^p + p sigma(r) r^(p-1).
     const double rToPower = (rPower == 0.0 ? 1.0 : std::pow(r, rPower));
     term[0] = sigma * rToPower;
@@ -60,6 +135,23 @@ void PerAtomSteps::pairTerm(const Vec3& d, double r, double sigma, double dSigma
 }
 
 Vec3 PerAtomSteps::pairGradient(const Vec3& d, double r, double sigma, double dSigmaDr, const double* weights) const {
+    if (kind == ResolvedPerAtom::PairTerm::ShellFunction) {
+        // sum_c w_c d(term_c)/dd = (w_0 + sum_p w_p g_p) sigma' d/r + sigma sum_p w_p grad g_p.
+        const int numParts = shellParts.size();
+        double values[ResolvedPerAtom::MaxShellParts];
+        Vec3 gradients[ResolvedPerAtom::MaxShellParts];
+        shellValues(d, r, values, gradients);
+        double total = (firstPart == 1 ? weights[0] : 0.0);
+        Vec3 angular;
+        for (int p = 0; p < numParts; p++) {
+            const double weight = weights[firstPart + p];
+            if (weight == 0.0)
+                continue;
+            total += weight * values[p];
+            angular += gradients[p] * weight;
+        }
+        return d * (total * dSigmaDr / r) + angular * sigma;
+    }
     if (kind != ResolvedPerAtom::PairTerm::SphericalHarmonics) {
         double term;
         Vec3 gradient;
@@ -81,6 +173,8 @@ Vec3 PerAtomSteps::pairGradient(const Vec3& d, double r, double sigma, double dS
 }
 
 double PerAtomSteps::componentParity(int component) const {
+    if (kind == ResolvedPerAtom::PairTerm::ShellFunction)
+        return (component < firstPart ? 1.0 : shellParts[component - firstPart].parity);
     if (kind != ResolvedPerAtom::PairTerm::SphericalHarmonics || component == 0)
         return 1.0;
     return (harmonics->getDegree() % 2 == 0 ? 1.0 : -1.0);
@@ -91,6 +185,27 @@ double PerAtomSteps::atomStep(const double* v, double* gradient) const {
         if (gradient != nullptr)
             gradient[0] = 1.0;
         return v[0];
+    }
+    if (step == ResolvedPerAtom::AtomStep::Sum || step == ResolvedPerAtom::AtomStep::SumOverWeight) {
+        // Sum: q = sum_c v_c; SumOverWeight: q = sum_c>0 v_c / v_0, 0 (gradient 0) where v_0 = 0.
+        const int first = (step == ResolvedPerAtom::AtomStep::Sum ? 0 : 1);
+        double sum = 0.0;
+        for (int c = first; c < numComponents; c++)
+            sum += v[c];
+        if (first == 0) {
+            if (gradient != nullptr)
+                for (int c = 0; c < numComponents; c++)
+                    gradient[c] = 1.0;
+            return sum;
+        }
+        const double n = v[0];
+        const double q = (n == 0.0 ? 0.0 : sum / n);
+        if (gradient != nullptr) {
+            gradient[0] = (n == 0.0 ? 0.0 : -q / n);
+            for (int c = 1; c < numComponents; c++)
+                gradient[c] = (n == 0.0 ? 0.0 : 1.0 / n);
+        }
+        return q;
     }
     // NormOverWeight of v = (N, Re q_l0, Re q_l1, Im q_l1, ...): q = sqrt(S) / N with S = |q_l0|^2 + 2 sum_m>0
     // |q_lm|^2.

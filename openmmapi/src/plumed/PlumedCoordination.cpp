@@ -4,6 +4,7 @@
 #include "internal/forces/CoordinationNumberForceImpl.h"
 #include "internal/forces/SteinhardtForceImpl.h"
 #include "SteinhardtForce.h"
+#include "internal/forces/ShellFunctionForceImpl.h"
 #include "internal/plumed/PlumedCenters.h"
 #include "openmm/OpenMMException.h"
 #include <cmath>
@@ -184,11 +185,14 @@ void PlumedCoordination::checkAsAContextWould(const PairSwitchingForce& force,
             CoordinationNumberForceImpl::resolve(*numbers, numParticles);
         else if (auto* steinhardt = dynamic_cast<const SteinhardtForce*>(&force))
             SteinhardtForceImpl::resolve(*steinhardt, numParticles);
+        else if (auto* shell = dynamic_cast<const ShellFunctionForce*>(&force))
+            ShellFunctionForceImpl::resolve(*shell, numParticles);
         else
             CoordinationForceImpl::resolve(dynamic_cast<const CoordinationForce&>(force), numParticles);
     } catch (const OpenMM::OpenMMException& refused) {
         string what = refused.what();
-        for (const string prefix : {"CoordinationForce: ", "CoordinationNumberForce: ", "SteinhardtForce: ", "PLUMED input: "})
+        for (const string prefix : {"CoordinationForce: ", "CoordinationNumberForce: ", "SteinhardtForce: ", "ShellFunctionForce: ",
+                              "PLUMED input: "})
             if (what.compare(0, prefix.size(), prefix) == 0)
                 what.erase(0, prefix.size());
         throw error(what);

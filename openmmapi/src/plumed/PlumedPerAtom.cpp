@@ -1,5 +1,6 @@
 #include "internal/plumed/PlumedPerAtom.h"
 #include "CoordinationNumberForce.h"
+#include "ShellFunctionForce.h"
 #include "SteinhardtForce.h"
 #include "internal/plumed/PlumedCoordination.h"
 #include "internal/plumed/PlumedCenters.h"
@@ -206,6 +207,14 @@ void readReductions(PlumedAction& action, PerAtomForce& force) {
 std::unique_ptr<PerAtomForce> sameClass(const PerAtomForce& force) {
     if (auto* steinhardt = dynamic_cast<const SteinhardtForce*>(&force))
         return std::unique_ptr<PerAtomForce>(new SteinhardtForce(steinhardt->getDegree(), "0"));
+    if (auto* shell = dynamic_cast<const ShellFunctionForce*>(&force)) {
+        std::unique_ptr<ShellFunctionForce> copy(new ShellFunctionForce(shell->getShellFunction(), "0"));
+        copy->setCustomFunction(shell->getCustomFunction());
+        copy->setShellFunction(shell->getShellFunction());
+        copy->setNormalizeCustomFunction(shell->getNormalizeCustomFunction());
+        copy->setAlpha(shell->getAlpha());
+        return std::move(copy);
+    }
     std::unique_ptr<CoordinationNumberForce> numbers(new CoordinationNumberForce("0"));
     numbers->setRPower(dynamic_cast<const CoordinationNumberForce&>(force).getRPower());
     return std::move(numbers);
@@ -226,7 +235,25 @@ std::unique_ptr<PerAtomForce> lineSettings(const PerAtomForce& force) {
 
 /** What the force's per-atom values are, in messages: "coordination numbers", "order parameters". */
 string valuesName(const PerAtomForce& force) {
+    if (dynamic_cast<const ShellFunctionForce*>(&force) != nullptr)
+        return "shell function values";
     return (dynamic_cast<const SteinhardtForce*>(&force) != nullptr ? "order parameters" : "coordination numbers");
+}
+
+/** A function as the value of PLUMED's FUNCTION keyword: in braces where it holds a space. */
+string plumedFunctionText(const string& expression) {
+    return (expression.find_first_of(" \t\r\n") == string::npos ? expression : "{" + expression + "}");
+}
+
+/** PLUMED's actions of the shell functions, in the order of ShellFunctionForce::ShellFunction. */
+const char* const ShellActions[] = {"SIMPLECUBIC", "TETRAHEDRAL", "FCCUBIC", "COORDINATION_SHELL_FUNCTION"};
+
+/** The ShellFunction of PLUMED's action name, or -1 for another name. */
+int shellFunction(const string& name) {
+    for (int function = 0; function < 4; function++)
+        if (name == ShellActions[function])
+            return function;
+    return -1;
 }
 
 /** The degree l of PLUMED's Q_l action names (Q1, Q3, Q4, Q6), or 0 for another name. */
@@ -304,12 +331,16 @@ const char* const PlumedPerAtom::Name = "COORDINATIONNUMBER";
 const char* const PlumedPerAtom::MomentsName = "COORDINATION_MOMENTS";
 
 bool PlumedPerAtom::isAction(const string& name) {
-    return name == Name || name == MomentsName || steinhardtDegree(name) != 0;
+    return name == Name || name == MomentsName || steinhardtDegree(name) != 0 || shellFunction(name) >= 0;
 }
 
 string PlumedPerAtom::actionName(const PerAtomForce& force) {
     if (auto* steinhardt = dynamic_cast<const SteinhardtForce*>(&force))
         return "Q" + std::to_string(steinhardt->getDegree());
+    if (auto* shell = dynamic_cast<const ShellFunctionForce*>(&force))
+        return ShellActions[(int) shell->getShellFunction() >= 0 && (int) shell->getShellFunction() < 4
+                                ? (int) shell->getShellFunction()
+                                : 3];
     return (dynamic_cast<const CoordinationNumberForce&>(force).getRPower() != 0.0 ? MomentsName : Name);
 }
 
@@ -319,8 +350,11 @@ PerAtomForce* PlumedPerAtom::read(PlumedAction& action, double nm) {
     keywords.rejectUnits(name);
     const int degree = steinhardtDegree(name);
     std::unique_ptr<PerAtomForce> force;
+    const int function = shellFunction(name);
     if (degree != 0)
         force.reset(new SteinhardtForce(degree));
+    else if (function >= 0)
+        force.reset(new ShellFunctionForce((ShellFunctionForce::ShellFunction) function));
     else
         force.reset(new CoordinationNumberForce());
     const string reader = force->getForceClassName();
@@ -363,6 +397,22 @@ PerAtomForce* PlumedPerAtom::read(PlumedAction& action, double nm) {
             throw keywords.error("R_POWER with UNITS LENGTH other than nm is not supported: this force's c_i are in "
                                  "nm^k, PLUMED's in the input's length unit^k; write the input in nm");
     }
+    if (function >= 0) {
+        auto& shell = dynamic_cast<ShellFunctionForce&>(*force);
+        // PLUMED's PHI, THETA and PSI (a rotation of the axes) change nothing in PLUMED (ShellFunctionForce.h).
+        keywords.ignore({"PHI", "THETA", "PSI"});
+        if (function == ShellFunctionForce::FCCubic)
+            shell.setAlpha(keywords.takeNumber("ALPHA", 3.0));
+        if (function == ShellFunctionForce::Custom) {
+            if (!keywords.has("FUNCTION"))
+                throw keywords.error("FUNCTION is required in COORDINATION_SHELL_FUNCTION (f of the bond vector's x, "
+                                     "y, z and its length r, e.g. FUNCTION=(x^4+y^4+z^4)/(r^4))");
+            shell.setCustomFunction(braced(keywords, "FUNCTION", keywords.take("FUNCTION"), "(x^4+y^4+z^4)/(r^4)"));
+            if (nm != 1.0)
+                throw keywords.error("FUNCTION with UNITS LENGTH other than nm is not supported: this force's x, y, "
+                                     "z and r are in nm, PLUMED's in the input's length unit; write the input in nm");
+        }
+    }
     const string switchText = keywords.take("SWITCH");
     SwitchingSettings switching;
     if (!switchText.empty())
@@ -387,12 +437,18 @@ string PlumedPerAtom::write(const PerAtomForce& force, const string& label) {
         if (steinhardtDegree(name) == 0)
             throw error("of degree " + std::to_string(steinhardt->getDegree()) + ": PLUMED's Steinhardt actions are Q1, "
                         "Q3, Q4 and Q6 (LOCAL_Q1, ...); it has no " + name);
+    const auto* shell = dynamic_cast<const ShellFunctionForce*>(&force);
+    if (shell != nullptr && shell->getShellFunction() == ShellFunctionForce::Custom &&
+        shell->getNormalizeCustomFunction())
+        throw error("whose Custom function is normalised: PLUMED's COORDINATION_SHELL_FUNCTION is not; it has no "
+                    "action for this (call setNormalizeCustomFunction(false), or use SimpleCubic, Tetrahedral or "
+                    "FCCubic)");
     PlumedCoordination::checkAsAContextWould(*lineSettings(force), [&](const string& what) {
         return error("whose settings a Context would refuse: " + what);
     });
     const auto* numbers = dynamic_cast<const CoordinationNumberForce*>(&force);
     const bool moments = (numbers != nullptr && numbers->getRPower() != 0.0);
-    const string actionLabel = (label.empty() ? string(numbers != nullptr ? "c" : "q") : label);
+    const string actionLabel = (label.empty() ? string(numbers != nullptr ? "c" : shell != nullptr ? "s" : "q") : label);
     vector<string> centerLabels;
     string line = PlumedCenters::write(PlumedCenters::centersOf(force), actionLabel, centerLabels,
                                        [&](const string& what) { return error("whose " + what); });
@@ -404,6 +460,10 @@ string PlumedPerAtom::write(const PerAtomForce& force, const string& label) {
                 " SPECIESB=" + plumedAtomList(force.getGroupB(), centerLabels);
     if (moments)
         line += " R_POWER=" + plumedNumber(numbers->getRPower());
+    if (shell != nullptr && shell->getShellFunction() == ShellFunctionForce::FCCubic && shell->getAlpha() != 3.0)
+        line += " ALPHA=" + plumedNumber(shell->getAlpha());
+    if (shell != nullptr && shell->getShellFunction() == ShellFunctionForce::Custom)
+        line += " FUNCTION=" + plumedFunctionText(shell->getCustomFunction());
     if (!force.usesPeriodicBoundaryConditions())
         line += " NOPBC";
     line += PlumedCoordination::writeSwitch(force.getSwitchingSettings());

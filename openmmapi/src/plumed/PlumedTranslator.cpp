@@ -193,8 +193,8 @@ string PlumedTranslator::toPlumed(const Force& force, const string& label) {
         return PlumedPerAtom::write(*perAtom, label);
     if (auto* coordination = dynamic_cast<const CoordinationForce*>(&force))
         return PlumedCoordination::write(*coordination, label);
-    throw OpenMMException("PLUMED input: toPlumed writes CoordinationForce, CoordinationNumberForce, SteinhardtForce and "
-                          "ContactMapForce; this force (\"" + force.getName() +
+    throw OpenMMException("PLUMED input: toPlumed writes CoordinationForce, CoordinationNumberForce, SteinhardtForce, "
+                          "ShellFunctionForce and ContactMapForce; this force (\"" + force.getName() +
                           "\") is of another class");
 }
 

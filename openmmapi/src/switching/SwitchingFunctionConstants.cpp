@@ -1,4 +1,5 @@
 #include "internal/switching/SwitchingFunctionConstants.h"
+#include "internal/energy/ExpressionConstants.h"
 #include "internal/energy/ExpressionVariables.h"
 #include "internal/NumberText.h"
 #include "internal/switching/SwitchingFunctionEvaluator.h"
@@ -17,15 +18,6 @@ namespace {
 
 const double Pi = 3.14159265358979323846;
 
-/** The named constants PLUMED's Lepton knows in expressions (its lepton::Constants()). */
-const std::map<string, double>& plumedConstants() {
-    static const std::map<string, double> constants = {
-        {"e", std::exp(1.0)}, {"log2e", 1.0 / std::log(2.0)}, {"log10e", 1.0 / std::log(10.0)},
-        {"ln2", std::log(2.0)}, {"ln10", std::log(10.0)}, {"pi", Pi}, {"pi_2", 0.5 * Pi}, {"pi_4", 0.25 * Pi},
-        {"sqrt2", std::sqrt(2.0)}, {"sqrt1_2", std::sqrt(0.5)}};
-    return constants;
-}
-
 /**
  * A Custom switching function, parsed with PLUMED's named constants replaced by their values, into its value,
  * derivative with respect to its variable ("x" or "x2"), and that variable; fail says what is wrong (a parse error,
@@ -39,7 +31,7 @@ void parseCustom(SwitchingFunctionConstants& c, const std::function<void(const s
              "(SwitchingSettings::setCustomExpression()), e.g. \"1/(1+x^6)\"");
     Lepton::ParsedExpression value;
     try {
-        value = Lepton::Parser::parse(expression).optimize(plumedConstants());
+        value = Lepton::Parser::parse(expression).optimize(plumedNamedConstants());
     } catch (const std::exception& error) {
         refuse(string("cannot be parsed: ") + error.what());
     }

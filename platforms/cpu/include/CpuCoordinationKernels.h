@@ -80,6 +80,7 @@ private:
     std::unique_ptr<PerAtomSteps> steps;            // the pair term and the per-atom step
     int numComponents = 1;                          // values per entry
     double rPower = 0.0;                            // p of the one-component term sigma(r) r^p
+    bool powerTerm = true;                          // the pair term is sigma(r) r^p (CpuCoordinationNumberTerm)
     std::vector<double> parity;                     // PerAtomSteps::componentParity of each component
     std::vector<double> entryValues;                // the values of A's entries (numComponents each), entry order
     std::vector<double> entryWeights;               // dE/dv over A's entries (numComponents each), entry order
@@ -90,6 +91,8 @@ private:
 using CpuCalcCoordinationNumberForceKernel = CpuPerAtomForceKernel<CalcCoordinationNumberForceKernel>;
 /** The CPU platform's SteinhardtForce kernel. */
 using CpuCalcSteinhardtForceKernel = CpuPerAtomForceKernel<CalcSteinhardtForceKernel>;
+/** The CPU platform's ShellFunctionForce kernel. */
+using CpuCalcShellFunctionForceKernel = CpuPerAtomForceKernel<CalcShellFunctionForceKernel>;
 
 /**
  * The CPU platform's ContactMapForce kernel: the host platforms' kernel (ContactMapHostKernel) with the contacts

@@ -28,6 +28,7 @@ template <class Interface> void CpuPerAtomForceKernel<Interface>::setParameters(
     steps.reset(new PerAtomSteps(force.perAtom));
     numComponents = force.perAtom.numComponents;
     rPower = force.perAtom.rPower;
+    powerTerm = (force.perAtom.pairTerm == ResolvedPerAtom::PairTerm::SwitchTimesPower);
     parity.resize(numComponents);
     for (int c = 0; c < numComponents; c++)
         parity[c] = steps->componentParity(c);
@@ -53,7 +54,8 @@ void CpuPerAtomForceKernel<Interface>::runNumberPass(ContextImpl& context) {
     withForms(engine, context, [&](const auto& sigma, const auto& image) {
         using Sigma = std::decay_t<decltype(sigma)>;
         using Image = std::decay_t<decltype(image)>;
-        if (numComponents > 1) {
+        // CpuCoordinationNumberTerm is sigma r^p alone; every other pair term goes through PerAtomSteps.
+        if (numComponents > 1 || !powerTerm) {
             withFlags(
                 [&](auto selfPairs, auto orientedPairs) {
                     constexpr bool Self = decltype(selfPairs)::value;
@@ -142,3 +144,4 @@ void CpuPerAtomForceKernel<Interface>::getCollectiveVariableValues(ContextImpl& 
 
 template class CoordinationPlugin::CpuPerAtomForceKernel<CalcCoordinationNumberForceKernel>;
 template class CoordinationPlugin::CpuPerAtomForceKernel<CalcSteinhardtForceKernel>;
+template class CoordinationPlugin::CpuPerAtomForceKernel<CalcShellFunctionForceKernel>;

@@ -14,7 +14,9 @@ void registerFactories() {
         if (platform.getName() == "CPU") {
             for (const std::string& name : {CalcCoordinationForceKernel::Name(),
                                              CalcCoordinationNumberForceKernel::Name(),
-                                             CalcSteinhardtForceKernel::Name(), CalcContactMapForceKernel::Name()})
+                                             CalcSteinhardtForceKernel::Name(),
+                                             CalcShellFunctionForceKernel::Name(),
+                                             CalcContactMapForceKernel::Name()})
                 platform.registerKernelFactory(name, new CpuCoordinationKernelFactory());
         }
     }
@@ -42,6 +44,8 @@ KernelImpl* CpuCoordinationKernelFactory::createKernelImpl(std::string name, con
         return new CpuCalcCoordinationNumberForceKernel(name, platform);
     if (name == CalcSteinhardtForceKernel::Name())
         return new CpuCalcSteinhardtForceKernel(name, platform);
+    if (name == CalcShellFunctionForceKernel::Name())
+        return new CpuCalcShellFunctionForceKernel(name, platform);
     if (name == CalcContactMapForceKernel::Name())
         return new CpuCalcContactMapForceKernel(name, platform);
     throw OpenMMException("CpuCoordinationKernelFactory: no kernel named '" + name + "'");

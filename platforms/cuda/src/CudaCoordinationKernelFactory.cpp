@@ -14,7 +14,7 @@ using namespace OpenMM;
 namespace {
 
 /**
- * Creates the common CoordinationForce, CoordinationNumberForce, SteinhardtForce and ContactMapForce kernels on a CUDA
+ * Creates the common CoordinationForce, CoordinationNumberForce, SteinhardtForce, ShellFunctionForce and ContactMapForce kernels on a CUDA
  * context (its first device: with several devices, OpenMM sums every device's forces into the first one's buffer).
  */
 class CudaCoordinationKernelFactory : public KernelFactory {
@@ -28,6 +28,8 @@ public:
             return new CommonCalcCoordinationNumberForceKernel(name, platform, cu, "CoordinationNumberForce", true);
         if (name == CalcSteinhardtForceKernel::Name())
             return new CommonCalcSteinhardtForceKernel(name, platform, cu, "SteinhardtForce", true);
+        if (name == CalcShellFunctionForceKernel::Name())
+            return new CommonCalcShellFunctionForceKernel(name, platform, cu, "ShellFunctionForce", true);
         if (name == CalcContactMapForceKernel::Name())
             return new CommonCalcContactMapForceKernel(name, platform, cu);
         throw OpenMMException("CudaCoordinationKernelFactory: no kernel named '" + name + "'");
@@ -40,7 +42,8 @@ void registerFactories() {
         if (platform.getName() == "CUDA") {
             for (const std::string& name :
                  {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
-                  CalcSteinhardtForceKernel::Name(), CalcContactMapForceKernel::Name()})
+                  CalcSteinhardtForceKernel::Name(), CalcShellFunctionForceKernel::Name(),
+                  CalcContactMapForceKernel::Name()})
                 platform.registerKernelFactory(name, new CudaCoordinationKernelFactory());
         }
     }

@@ -20,7 +20,7 @@ using namespace OpenMM;
 namespace {
 
 /**
- * Creates the common CoordinationForce, CoordinationNumberForce, SteinhardtForce and ContactMapForce kernels on an
+ * Creates the common CoordinationForce, CoordinationNumberForce, SteinhardtForce, ShellFunctionForce and ContactMapForce kernels on an
  * OpenCL context (its first device: with several devices, OpenMM sums every device's forces into the first one's
  * buffer).
  */
@@ -35,6 +35,8 @@ public:
             return new CommonCalcCoordinationNumberForceKernel(name, platform, cl, "CoordinationNumberForce");
         if (name == CalcSteinhardtForceKernel::Name())
             return new CommonCalcSteinhardtForceKernel(name, platform, cl, "SteinhardtForce");
+        if (name == CalcShellFunctionForceKernel::Name())
+            return new CommonCalcShellFunctionForceKernel(name, platform, cl, "ShellFunctionForce");
         if (name == CalcContactMapForceKernel::Name())
             return new CommonCalcContactMapForceKernel(name, platform, cl);
         throw OpenMMException("OpenCLCoordinationKernelFactory: no kernel named '" + name + "'");
@@ -47,7 +49,8 @@ void registerFactories() {
         if (platform.getName() == "OpenCL") {
             for (const std::string& name :
                  {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
-                  CalcSteinhardtForceKernel::Name(), CalcContactMapForceKernel::Name()})
+                  CalcSteinhardtForceKernel::Name(), CalcShellFunctionForceKernel::Name(),
+                  CalcContactMapForceKernel::Name()})
                 platform.registerKernelFactory(name, new OpenCLCoordinationKernelFactory());
         }
     }

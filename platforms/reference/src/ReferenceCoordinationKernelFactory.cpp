@@ -20,7 +20,8 @@ void registerFactories() {
         if (serves) {
             for (const std::string& name :
                  {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
-                  CalcSteinhardtForceKernel::Name(), CalcContactMapForceKernel::Name()})
+                  CalcSteinhardtForceKernel::Name(), CalcShellFunctionForceKernel::Name(),
+                  CalcContactMapForceKernel::Name()})
                 platform.registerKernelFactory(name, new ReferenceCoordinationKernelFactory());
         }
     }
@@ -44,6 +45,8 @@ KernelImpl* ReferenceCoordinationKernelFactory::createKernelImpl(std::string nam
         return new ReferencePerAtomForceKernel<CalcCoordinationNumberForceKernel>(name, platform);
     if (name == CalcSteinhardtForceKernel::Name())
         return new ReferencePerAtomForceKernel<CalcSteinhardtForceKernel>(name, platform);
+    if (name == CalcShellFunctionForceKernel::Name())
+        return new ReferencePerAtomForceKernel<CalcShellFunctionForceKernel>(name, platform);
     if (name == CalcContactMapForceKernel::Name())
         return new ContactMapHostKernel(name, platform);
     throw OpenMMException("ReferenceCoordinationKernelFactory: no kernel named '" + name + "'");

@@ -3,6 +3,9 @@
 
 #include "lepton/ExpressionTreeNode.h"
 #include "lepton/Operation.h"
+#include "internal/windowsExportCoordination.h"
+#include <map>
+#include <string>
 
 namespace CoordinationPlugin {
 
@@ -33,6 +36,13 @@ void forEachConstant(const Lepton::ExpressionTreeNode& node, const Visit& visit)
     for (const Lepton::ExpressionTreeNode& child : node.getChildren())
         forEachConstant(child, visit);
 }
+
+/**
+ * The named constants PLUMED's Lepton knows in expressions (its lepton::Constants(): e, log2e, log10e, ln2, ln10, pi,
+ * pi_2, pi_4, sqrt2, sqrt1_2), for Lepton's optimize() of the expressions PLUMED input may hold (a Custom switching
+ * function, a shell function).
+ */
+OPENMM_EXPORT_COORDINATION const std::map<std::string, double>& plumedNamedConstants();
 
 } // namespace CoordinationPlugin
 

@@ -4,8 +4,10 @@
 #include "internal/peratom/ResolvedPerAtom.h"
 #include "internal/peratom/SphericalHarmonics.h"
 #include "internal/windowsExportCoordination.h"
+#include "lepton/ExpressionProgram.h"
 #include "openmm/Vec3.h"
 #include <memory>
+#include <vector>
 
 namespace CoordinationPlugin {
 
@@ -52,6 +54,28 @@ private:
     int numComponents;
     double rPower;
     std::unique_ptr<SphericalHarmonics> harmonics;
+    /**
+     * A Lepton program of the shell variables (x, y, z, r) evaluated from an array of them: each variable's place in
+     * the array resolved once, so that no map of names is built or searched per pair.
+     */
+    class ShellExpression {
+    public:
+        explicit ShellExpression(const Lepton::ParsedExpression& expression);
+        double evaluate(const double* variables) const;
+
+    private:
+        Lepton::ExpressionProgram program;
+        std::vector<int> variableOf; // per operation: the variable's index, or -1 for another operation
+    };
+    /** ShellFunction: each part's value and partial derivatives (x, y, z, r), its parity, and the weight's place. */
+    struct ShellProgram {
+        ShellExpression value, dx, dy, dz, dr;
+        double parity;
+    };
+    std::vector<ShellProgram> shellParts;
+    int firstPart = 0;
+    /** ShellFunction: the parts' values g_p(d) and, if gradients is not null, their gradients with respect to d. */
+    void shellValues(const OpenMM::Vec3& d, double r, double* values, OpenMM::Vec3* gradients) const;
 };
 
 } // namespace CoordinationPlugin

@@ -88,9 +88,27 @@ struct ResolvedReduction {
  *    -sum_i dE/dv_i dv_i/dx.
  *
  * PLUMED's COORDINATIONNUMBER is the simplest composition: one component, sigma(r) r^p (p = rPower; 0 gives the
- * coordination number), and q_i = v_i. PLUMED's Q_l is SphericalHarmonics with NormOverWeight.
+ * coordination number), and q_i = v_i. PLUMED's Q_l is SphericalHarmonics with NormOverWeight; its cubic functions
+ * and COORDINATION_SHELL_FUNCTION are ShellFunction with SumOverWeight or Sum.
  */
 struct ResolvedPerAtom {
+    /**
+     * One part of a ShellFunction pair term: a function g of the bond vector d = (x, y, z) and r = |d|, with its
+     * partial derivatives (the gradient with respect to d is (dx, dy, dz) + dr d/r), and its parity: g(-d) =
+     * parity g(d). A function f of no known parity is two parts in Self mode, its even part (f(d) + f(-d))/2 and its
+     * odd part (f(d) - f(-d))/2, so that a pair's neighbour's term is its entry's times the parity.
+     */
+    struct ShellPart {
+        Lepton::ParsedExpression value, dx, dy, dz, dr;
+        int parity = 1;
+    };
+    /** The most parts a ShellFunction has. */
+    static constexpr int MaxShellParts = 2;
+    /** The variables of a ShellPart's expressions. */
+    static const char* const* shellVariables() {
+        static const char* const names[] = {"x", "y", "z", "r"};
+        return names;
+    }
     /** What a counted pair adds to its entries' values. */
     enum class PairTerm {
         /** One component: sigma(r) r^rPower (COORDINATIONNUMBER, COORDINATION_MOMENTS). */
@@ -100,7 +118,12 @@ struct ResolvedPerAtom {
          * ..., Re Y_ll, Im Y_ll (SphericalHarmonics; Im Y_l0 = 0, and the negative orders follow from the positive
          * ones). PLUMED's Q_l.
          */
-        SphericalHarmonics
+        SphericalHarmonics,
+        /**
+         * sigma(r) (component 0, where shellNormalised), then sigma(r) g_p(d) for each part p of shellParts:
+         * PLUMED's SIMPLECUBIC, TETRAHEDRAL, FCCUBIC and COORDINATION_SHELL_FUNCTION.
+         */
+        ShellFunction
     };
     /** How an entry's value becomes its number q_i. */
     enum class AtomStep {
@@ -111,7 +134,14 @@ struct ResolvedPerAtom {
          * over all 2l + 1 orders divided by the weight; 0 where N = 0 (no neighbour) or the norm is 0, with a
          * gradient of 0 there.
          */
-        NormOverWeight
+        NormOverWeight,
+        /** q_i = the sum of the components (ShellFunction's parts, without the weight). */
+        Sum,
+        /**
+         * Of ShellFunction's components (N, then the parts): q_i = (sum of the parts) / N; 0 where N = 0 (no
+         * neighbour), with a gradient of 0 there.
+         */
+        SumOverWeight
     };
     PairTerm pairTerm = PairTerm::SwitchTimesPower;
     int numComponents = 1;
@@ -120,6 +150,9 @@ struct ResolvedPerAtom {
     int degree = 0;
     /** The number of components of SphericalHarmonics of degree l. */
     static int sphericalHarmonicsComponents(int l) { return 2 * l + 2; }
+    /** ShellFunction: the parts (one, or an even and an odd part) and whether component 0 is the weight sigma. */
+    std::vector<ShellPart> shellParts;
+    bool shellNormalised = false;
     AtomStep atomStep = AtomStep::Identity;
     std::vector<ResolvedReduction> reductions;
     /** PLUMED's CONTACT_MATRIX drops a pair with r^2 (nm^2) below DBL_EPSILON... */

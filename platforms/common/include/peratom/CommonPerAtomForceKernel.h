@@ -47,6 +47,8 @@ private:
 using CommonCalcCoordinationNumberForceKernel = CommonPerAtomForceKernel<CalcCoordinationNumberForceKernel>;
 /** The GPU kernel of a SteinhardtForce. */
 using CommonCalcSteinhardtForceKernel = CommonPerAtomForceKernel<CalcSteinhardtForceKernel>;
+/** The GPU kernel of a ShellFunctionForce. */
+using CommonCalcShellFunctionForceKernel = CommonPerAtomForceKernel<CalcShellFunctionForceKernel>;
 
 } // namespace CoordinationPlugin
 

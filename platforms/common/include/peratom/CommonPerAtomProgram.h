@@ -16,6 +16,12 @@ struct CommonPerAtomProgram {
     static void addToProgram(OpenMM::ComputeContext& cc, const CommonPerAtomPlan& plan, const ResolvedPerAtom& perAtom,
                              const ResolvedEnergy& energyOfReductions, std::map<std::string, std::string>& defines,
                              std::map<std::string, std::string>& replacements);
+
+private:
+    /** A ShellFunction's defines and the generated code of its parts. */
+    static void addShellFunction(OpenMM::ComputeContext& cc, const ResolvedPerAtom& perAtom,
+                                 std::map<std::string, std::string>& defines,
+                                 std::map<std::string, std::string>& replacements);
 };
 
 } // namespace CoordinationPlugin

@@ -102,3 +102,4 @@ void CommonPerAtomForceKernel<Interface>::copyParametersToContext(ContextImpl& c
 
 template class CoordinationPlugin::CommonPerAtomForceKernel<CalcCoordinationNumberForceKernel>;
 template class CoordinationPlugin::CommonPerAtomForceKernel<CalcSteinhardtForceKernel>;
+template class CoordinationPlugin::CommonPerAtomForceKernel<CalcShellFunctionForceKernel>;

@@ -46,6 +46,46 @@ string mixedLiteral(ComputeContext& cc, const CommonPerAtomPlan& plan, const Res
 } // namespace
 
 /**
+ * ShellFunction's defines and the code of its parts (kernels/peratom/perAtomTerms.cc): SHELL_VALUES sets parts[p]
+ * = g_p(x, y, z, r); SHELL_GRADIENTS sets parts[p], gradients[p] = (dg/dx, dg/dy, dg/dz) and partialR[p] = dg/dr.
+ */
+void CommonPerAtomProgram::addShellFunction(ComputeContext& cc, const ResolvedPerAtom& numbers,
+                                            map<string, string>& defines, map<string, string>& replacements) {
+    const int numParts = numbers.shellParts.size(), first = (numbers.shellNormalised ? 1 : 0);
+    if (numParts < 1 || numbers.numComponents != first + numParts ||
+        numbers.atomStep != (first == 1 ? ResolvedPerAtom::AtomStep::SumOverWeight : ResolvedPerAtom::AtomStep::Sum))
+        throw OpenMMException("CommonPerAtomProgram: a per-atom composition the GPU kernels do not know");
+    defines["SHELL_FUNCTION"] = "1";
+    defines["SHELL_PARTS"] = cc.intToString(numParts);
+    defines["SHELL_FIRST_PART"] = cc.intToString(first);
+    for (int p = 0; p < numParts; p++)
+        if (numbers.shellParts[p].parity < 0) {
+            if (defines.count("SHELL_ODD_COMPONENT"))
+                throw OpenMMException("CommonPerAtomProgram: a shell function with two odd parts");
+            defines["SHELL_ODD_COMPONENT"] = cc.intToString(first + p);
+        }
+    map<string, string> variables;
+    for (int k = 0; k < 4; k++)
+        variables[ResolvedPerAtom::shellVariables()[k]] = ResolvedPerAtom::shellVariables()[k];
+    map<string, Lepton::ParsedExpression> values, gradients;
+    for (int p = 0; p < numParts; p++) {
+        const ResolvedPerAtom::ShellPart& part = numbers.shellParts[p];
+        const string P = cc.intToString(p);
+        values["parts[" + P + "] = "] = part.value;
+        gradients["parts[" + P + "] = "] = part.value;
+        gradients["gradients[" + P + "].x = "] = part.dx;
+        gradients["gradients[" + P + "].y = "] = part.dy;
+        gradients["gradients[" + P + "].z = "] = part.dz;
+        gradients["partialR[" + P + "] = "] = part.dr;
+    }
+    ExpressionUtilities& utilities = cc.getExpressionUtilities();
+    const vector<const TabulatedFunction*> functions;
+    const vector<std::pair<string, string>> functionNames;
+    replacements["SHELL_VALUES"] = utilities.createExpressions(values, variables, functions, functionNames, "shellValue_", "real");
+    replacements["SHELL_GRADIENTS"] = utilities.createExpressions(gradients, variables, functions, functionNames, "shellGradient_", "real");
+}
+
+/**
  * The per-atom engine's defines and generated code (kernels/peratom): each phase's per-entry sums of the reductions
  * (NUMBERS_ENTRY_*, NUMBERS_SECOND_*), their combination over the parts (NUMBERS_COMBINE), the reductions, E, dE/dR
  * and the parameter derivatives (NUMBERS_ENERGY, NUMBERS_STORE), the weight of entry i (NUMBERS_WEIGHT). The force
@@ -80,6 +120,8 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
             scales += (scales.empty() ? "" : ", ") + string("(real) ") + cc.doubleToString(scale);
         defines["HARMONICS_SCALES"] = scales;
     }
+    else if (numbers.pairTerm == ResolvedPerAtom::PairTerm::ShellFunction)
+        addShellFunction(cc, numbers, defines, replacements);
     else if (numbers.atomStep != ResolvedPerAtom::AtomStep::Identity || numbers.numComponents != 1)
         throw OpenMMException("CommonPerAtomProgram: a per-atom composition the GPU kernels do not know");
     ExpressionUtilities& utilities = cc.getExpressionUtilities();

@@ -196,7 +196,7 @@ DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diag
     *rowGradient = gradientSum;
 }
 
-#if NUM_COMPONENTS > 1
+#ifndef NUMBER_TERM
 /**
  * One sweep of a tile in local memory for several components, whose column sums would not fit in local memory:
  * the owner (this lane's row, or in Self mode's second sweep its column) meets the others (others[lane + k], stored
@@ -305,7 +305,7 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
             numberForcesShuffled(true, diagonal, lane, column, weightsOfColumn, rowPos, rowWeights, validRow, &rowGradient,
                                  &columnTotal, !singleCopy, BOX_ARGS);
     }
-#elif NUM_COMPONENTS == 1
+#elif defined(NUMBER_TERM)
     const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled columns
     columnPos[localBase + lane] = column;
     columnPos[localBase + lane + TILE_SIZE] = column;

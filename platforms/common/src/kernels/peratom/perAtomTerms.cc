@@ -5,15 +5,26 @@
  * - CoordinationNumberForce (NUM_COMPONENTS 1): v = sigma(r) r^p, q_i = v_i.
  * - SteinhardtForce (HARMONICS_DEGREE l, NUM_COMPONENTS 2l + 2): sigma(r), then sigma(r) Y_lm(d) for m = 0 ... l as
  *   Re Y_l0, Re Y_l1, Im Y_l1, ... (component 2m is Re Y_lm, 2m + 1 Im Y_lm); q_i = normOverWeight(v_i).
+ * - ShellFunctionForce (SHELL_PARTS parts, SHELL_FIRST_PART 1 where normalised, else 0): sigma(r) where normalised,
+ *   then sigma(r) g_p(d) for each part, g_p generated from its expression by the host (CommonPerAtomProgram::addShellFunction); q_i = the
+ *   sum of the parts, over sigma's sum where normalised.
  * The pair's bond vector d points from the entry to its neighbour. In Self mode the neighbour's own term is the same
- * pair's at -d: component c times COLUMN_SIGN(c) (Y_lm(-d) = (-1)^l Y_lm(d)).
+ * pair's at -d: component c times COLUMN_SIGN(c) (Y_lm(-d) = (-1)^l Y_lm(d); a shell part's parity, -1 only for the
+ * component SHELL_ODD_COMPONENT).
  * Host defines: MIN_DISTANCE_SQUARED, MIN_SWITCH, R_POWER (where p != 0), HARMONICS_DEGREE and HARMONICS_SCALES
- * (c_lm = (-1)^m sqrt((2l + 1)/(4 pi) (l - m)!/(l + m)!) for m = 0 ... l), NUM_COMPONENTS (CommonPerAtomProgram).
+ * (c_lm = (-1)^m sqrt((2l + 1)/(4 pi) (l - m)!/(l + m)!) for m = 0 ... l), SHELL_FUNCTION, SHELL_PARTS,
+ * SHELL_FIRST_PART, SHELL_ODD_COMPONENT, NUM_COMPONENTS (CommonPerAtomProgram).
  */
 #if defined(HARMONICS_DEGREE) && HARMONICS_DEGREE % 2 == 1
 #define COLUMN_SIGN(c) ((c) == 0 ? 1 : -1)
+#elif defined(SHELL_ODD_COMPONENT)
+#define COLUMN_SIGN(c) ((c) == SHELL_ODD_COMPONENT ? -1 : 1)
 #else
 #define COLUMN_SIGN(c) 1
+#endif
+/* NUMBER_TERM: the one-component sigma(r) r^p, which the local-memory tiles evaluate with numberPair directly. */
+#if NUM_COMPONENTS == 1 && !defined(HARMONICS_DEGREE) && !defined(SHELL_FUNCTION)
+#define NUMBER_TERM
 #endif
 
 /**
@@ -54,7 +65,81 @@ DEVICE real numberPair(real3* delta, real* dValueOverR, const bool wrap, BOX_PAR
     return (counts ? value : (real) 0);
 }
 
-#ifndef HARMONICS_DEGREE
+#if defined(SHELL_FUNCTION)
+/**
+ * The shell function's parts g_p at the bond vector (x, y, z), r = |d| (> 0), and with gradients their gradients
+ * with respect to d: (dg/dx, dg/dy, dg/dz) + dg/dr d/r.
+ */
+DEVICE void shellParts(const real x, const real y, const real z, const real r, real* parts, real3* gradients) {
+    if (gradients == 0) {
+        SHELL_VALUES
+    }
+    else {
+        real partialR[SHELL_PARTS];
+        SHELL_GRADIENTS
+        for (int p = 0; p < SHELL_PARTS; p++) {
+            const real radial = partialR[p] / r;
+            gradients[p].x += radial * x;
+            gradients[p].y += radial * y;
+            gradients[p].z += radial * z;
+        }
+    }
+}
+
+/** Pass 1: the pair's terms (v), 0 where it does not count; *delta wrapped as numberPair does. */
+DEVICE void pairTerms(real3* delta, real* terms, const bool wrap, BOX_PARAMS) {
+    real scale;
+    const real sigma = numberPair(delta, &scale, wrap, BOX_ARGS);
+    for (int c = 0; c < NUM_COMPONENTS; c++)
+        terms[c] = 0;
+    if (sigma == 0)
+        return; // the pair does not count (r^2 may be 0: no direction)
+    const real r = SQRT(delta->x * delta->x + delta->y * delta->y + delta->z * delta->z);
+    real parts[SHELL_PARTS];
+    shellParts(delta->x, delta->y, delta->z, r, parts, 0);
+#if SHELL_FIRST_PART == 1
+    terms[0] = sigma;
+#endif
+    for (int p = 0; p < SHELL_PARTS; p++)
+        terms[SHELL_FIRST_PART + p] = sigma * parts[p];
+}
+
+/**
+ * Pass 2: the gradient with respect to d of sum_c weights[c] terms[c] = (w_0 + sum_p w_p g_p) sigma'(r) d/r + sigma
+ * sum_p w_p grad g_p (guard: as for the numbers' pairGradient).
+ */
+DEVICE real3 pairGradient(real3* delta, const real* weights, const bool guard, const bool wrap, BOX_PARAMS) {
+    real scale;
+    const real sigma = numberPair(delta, &scale, wrap, BOX_ARGS);
+    bool weighted = !guard;
+    for (int c = 0; c < NUM_COMPONENTS; c++)
+        weighted = weighted || weights[c] != 0;
+    if (sigma == 0 || !weighted)
+        return make_real3(0, 0, 0);
+    const real r = SQRT(delta->x * delta->x + delta->y * delta->y + delta->z * delta->z);
+    real parts[SHELL_PARTS];
+    real3 gradients[SHELL_PARTS];
+    shellParts(delta->x, delta->y, delta->z, r, parts, gradients);
+#if SHELL_FIRST_PART == 1
+    real total = weights[0];
+#else
+    real total = 0;
+#endif
+    real3 angular = make_real3(0, 0, 0);
+    for (int p = 0; p < SHELL_PARTS; p++) {
+        const real w = weights[SHELL_FIRST_PART + p];
+        if (w != 0) {
+            total += w * parts[p];
+            angular.x += w * gradients[p].x;
+            angular.y += w * gradients[p].y;
+            angular.z += w * gradients[p].z;
+        }
+    }
+    const real radial = total * scale;
+    return make_real3(delta->x * radial + sigma * angular.x, delta->y * radial + sigma * angular.y,
+                      delta->z * radial + sigma * angular.z);
+}
+#elif !defined(HARMONICS_DEGREE)
 /** Pass 1: the pair's terms (v), 0 where it does not count; *delta wrapped as numberPair does. */
 DEVICE void pairTerms(real3* delta, real* terms, const bool wrap, BOX_PARAMS) {
     real scale;
@@ -167,13 +252,33 @@ DEVICE real3 pairGradient(real3* delta, const real* weights, const bool guard, c
 #endif
 
 /**
- * The per-atom step of one entry's values v (in A's order): CoordinationNumberForce q = v_0; SteinhardtForce
+ * The per-atom step of one entry's values v (in A's order): CoordinationNumberForce q = v_0; ShellFunctionForce the
+ * sum of the parts (over N = v_0 where normalised: 0 where N = 0, PLUMED's 0/0); SteinhardtForce
  * q = sqrt(S) / N with N = v_0 and S = v_1^2 + 2 sum_c>1 v_c^2 (the sum over all 2l + 1 orders, Y_l,-m being
  * (-1)^m conj(Y_lm)), 0 where N = 0 or S = 0 (an entry with no neighbour: PLUMED's 0/0). With gradient, dq/dv into it
  * (0 where q is 0 that way).
  */
 DEVICE mixed atomStep(const mixed* v, mixed* gradient) {
-#ifdef HARMONICS_DEGREE
+#if defined(SHELL_FUNCTION)
+    mixed sum = 0;
+    for (int c = SHELL_FIRST_PART; c < NUM_COMPONENTS; c++)
+        sum += v[c];
+#if SHELL_FIRST_PART == 1
+    const mixed n = v[0];
+    const mixed q = (n == 0 ? (mixed) 0 : sum / n);
+    if (gradient != 0) {
+        gradient[0] = (n == 0 ? (mixed) 0 : -q / n);
+        for (int c = 1; c < NUM_COMPONENTS; c++)
+            gradient[c] = (n == 0 ? (mixed) 0 : (mixed) 1 / n);
+    }
+    return q;
+#else
+    if (gradient != 0)
+        for (int c = 0; c < NUM_COMPONENTS; c++)
+            gradient[c] = 1;
+    return sum;
+#endif
+#elif defined(HARMONICS_DEGREE)
     mixed s = v[1] * v[1];
     for (int c = 2; c < NUM_COMPONENTS; c++)
         s += 2 * v[c] * v[c];
