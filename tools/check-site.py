@@ -37,6 +37,7 @@ WINDOW = (1280, 1600)
 SEARCHES = {"CoordinationForce": ["api/python/CoordinationForce.html", "api/cpp/CoordinationForce.html"],
             "CoordinationNumberForce": ["api/python/CoordinationNumberForce.html", "api/cpp/CoordinationNumberForce.html"],
             "SteinhardtForce": ["api/python/SteinhardtForce.html", "api/cpp/SteinhardtForce.html"],
+            "ShellFunctionForce": ["api/python/ShellFunctionForce.html", "api/cpp/ShellFunctionForce.html"],
             "PerAtomForce": ["api/python/PerAtomForce.html", "api/cpp/PerAtomForce.html"],
             "ContactMapForce": ["api/python/ContactMapForce.html", "api/cpp/ContactMapForce.html"],
             "PlumedTranslator": ["api/python/PlumedTranslator.html", "api/cpp/PlumedTranslator.html"],
