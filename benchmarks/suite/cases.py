@@ -1,4 +1,4 @@
-"""Cases S0-S5 (and S2's moving rows), N (per-atom numbers), Q (Steinhardt's Q6), M (contact maps), V (a centre in a group), T (switching types) and C (the CPU
+"""Cases S0-S5 (and S2's moving rows), N (per-atom numbers), Q (Steinhardt's Q6, the shell functions), M (contact maps), V (a centre in a group), T (switching types) and C (the CPU
 platform): Case, define_cases, the positions and groups of a case, the count of the pairs in the sum."""
 import dataclasses
 import importlib.util
@@ -47,6 +47,7 @@ class Case:
     switching: str = ""
     numbers: bool = False  # a CoordinationNumberForce (SPECIES: MoreThan and Mean of the c_i) instead of s
     steinhardt: int = 0  # a SteinhardtForce of this degree l (SPECIES: Mean and MoreThan of the Q_l(i)) instead of s
+    shell: str = ""  # a ShellFunctionForce of this function (SimpleCubic, ...; SPECIES: Mean and MoreThan) instead of s
     contacts: bool = False  # Pair: a ContactMapForce (SUM), one contact per pair, instead of CoordinationForce
     cluster: int = 0  # Dual: a compact cluster of this many more particles, the first of them group A's atom
     center: bool = False  # group A's slot is the cluster's centre of mass (PLUMED's COM) instead of its first atom
@@ -140,6 +141,9 @@ def define_cases(quick):
     # CoordinationNumberForce rows.
     cases += [Case("Q", f"Q Q6 SPECIES N={short_count(n)} dmax=1 nm", "Self", (n,), dmax=1.0, stretch=False,
                    steinhardt=6) for n in n_sizes]
+    # ... and PLUMED's SIMPLECUBIC and TETRAHEDRAL SPECIES (ShellFunctionForce, Mean + MoreThan) on the same atoms.
+    cases += [Case("Q", f"Q {function.upper()} SPECIES N={short_count(n)} dmax=1 nm", "Self", (n,), dmax=1.0,
+                   stretch=False, shell=function) for n in n_sizes for function in ("SimpleCubic", "Tetrahedral")]
     # M: contact maps (PLUMED's CONTACTMAP SUM), one contact per pair of S4's geometry (partners 0.1-0.6 nm apart in a
     # box at DENSITY), each PLUMED's SWITCH={RATIONAL R_0=0.3} (n = 6, m = 12, no cutoff).
     m_sizes = [100, 1000] if quick else [1000, 10000, 100000]

@@ -17,6 +17,7 @@ NUMBERS_ENERGY = "0.5*k*(mean-s0)^2+k*morethan"  # family N's CoordinationNumber
 COORDINATION = "CoordinationForce"
 NUMBERS = "CoordinationNumberForce"
 STEINHARDT = "SteinhardtForce"
+SHELL_FUNCTION = "ShellFunctionForce"
 CONTACT_MAP = "ContactMapForce"
 
 
@@ -25,6 +26,8 @@ def class_name(case):
     SPECIES rows), SteinhardtForce (family Q) or CoordinationForce."""
     if case.contacts:
         return CONTACT_MAP
+    if case.shell:
+        return SHELL_FUNCTION
     return NUMBERS if case.numbers else STEINHARDT if case.steinhardt else COORDINATION
 
 
@@ -45,8 +48,10 @@ def requirements(case):
     if case.contacts:
         return [kind, f"{kind}.Sum", f"{kind}.addContact"]
     needed = [kind]
-    if case.numbers or case.steinhardt:
+    if case.numbers or case.steinhardt or case.shell:
         needed += [f"{kind}.addReduction", f"{kind}.Mean", f"{kind}.MoreThan"]
+    if case.shell:
+        needed.append(f"{kind}.{case.shell}")
     if case.center:
         needed += [f"{kind}.addCenter", f"{kind}.WeightedCenter"]
     for method, arguments in SWITCHING_TYPES.get(case.switching, ()):
@@ -94,7 +99,7 @@ def contact_map_force(case, geometry, k=1.0):
 
 def plugin_force(case, geometry, k=1.0):
     """The CoordinationForce of a case (family N's SPECIES rows: a CoordinationNumberForce, MoreThan and Mean;
-    family Q: a SteinhardtForce, Mean and MoreThan; family M: a ContactMapForce). Raises Skip where the imported module lacks what the case needs."""
+    family Q: a SteinhardtForce or a ShellFunctionForce, Mean and MoreThan; family M: a ContactMapForce). Raises Skip where the imported module lacks what the case needs."""
     check(case)
     if case.contacts:
         return contact_map_force(case, geometry, k)
@@ -105,6 +110,10 @@ def plugin_force(case, geometry, k=1.0):
         force.addReduction(kind.MoreThan, "RATIONAL R_0=4")
     elif case.steinhardt:
         force = kind(case.steinhardt, NUMBERS_ENERGY)
+        force.addReduction(kind.Mean)
+        force.addReduction(kind.MoreThan, "RATIONAL R_0=0.5")
+    elif case.shell:
+        force = kind(getattr(kind, case.shell), NUMBERS_ENERGY)
         force.addReduction(kind.Mean)
         force.addReduction(kind.MoreThan, "RATIONAL R_0=0.5")
     else:
@@ -138,7 +147,7 @@ def plugin_value(case, context, force):
     """The plugin's s at the context's positions: CoordinationForce's coordination; the first collective variable of
     a ContactMapForce (SUM: s), a CoordinationNumberForce and a SteinhardtForce (their first reduction, the mean)."""
     plugin = lookup(class_name(case)).cast(force)
-    if case.contacts or case.numbers or case.steinhardt:
+    if case.contacts or case.numbers or case.steinhardt or case.shell:
         return plugin.getCollectiveVariableValues(context)[0]
     return plugin.getCoordination(context)
 

@@ -417,7 +417,7 @@ def target_numbers(rows):
 def target_steinhardt(rows):
     """Q: SteinhardtForce Q6 SPECIES (Mean + MoreThan) at 1k atoms <= 0.020 ms added per step; at 10k and 100k
     <= 2.5x family N's CoordinationNumberForce SPECIES on the same atoms (same precision)."""
-    q6 = [r for r in find(rows, PLUGIN, case="Q") if r["status"] == "ok"]
+    q6 = [r for r in find(rows, PLUGIN, case="Q") if r["status"] == "ok" and r["label"].startswith("Q Q6")]
     if not q6:
         return ["- Q: SteinhardtForce targets: not measured"]
     numbers = {(r["atoms"], r["precision"]): r["added_ms_per_step"] for r in find(rows, PLUGIN, case="N")
