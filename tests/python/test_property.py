@@ -11,8 +11,8 @@ The rule each case is held to (Reference judges):
   platform reports a NaN energy and applies no force (OpenMM's CPU platform may refuse NaN coordinates first).
 
 Every force class of the plugin joins these tests through FORCE_BUILDERS (the cases alternate between them). Besides
-energy and forces, the numbers each force reports are compared: CoordinationForce's s, CoordinationNumberForce's
-reductions and per-atom coordination numbers. The number of cases and the seed come
+energy and forces, the numbers each force reports are compared: CoordinationForce's s, the per-atom forces'
+(CoordinationNumberForce, SteinhardtForce, ShellFunctionForce) reductions and per-atom values. The number of cases and the seed come
 from the environment, so that a longer run is one variable away:
     COORDINATION_PROPERTY_CASES      cases on Reference and CPU (default 500)
     COORDINATION_PROPERTY_GPU_CASES  cases of those also run on each GPU platform case in double precision (default 50)
@@ -26,7 +26,8 @@ import openmm as mm
 import pytest
 
 from coordination_testing import PLATFORM_CASES, case_params, require_case
-from openmmcoordination import ContactMapForce, CoordinationForce, CoordinationNumberForce
+from openmmcoordination import (ContactMapForce, CoordinationForce, CoordinationNumberForce, PerAtomForce,
+                                ShellFunctionForce, SteinhardtForce)
 
 CASES = int(os.environ.get("COORDINATION_PROPERTY_CASES", "500"))
 GPU_CASES = int(os.environ.get("COORDINATION_PROPERTY_GPU_CASES", "50"))
@@ -171,20 +172,29 @@ REDUCTION_NAMES = (["", "", "", "a", "b", "_z"], ["a", "k", "1x", "x y"])
 R_POWERS = ([0.0, 1.0, 2.0, 0.5, 3.7, -0.0, 5e-324, 48.0, 60.0, 1000.0], [-1.0, math.inf, math.nan, 1e300, -math.inf])
 
 
-def build_coordination_number_force(draw, num_atoms):
-    """A CoordinationNumberForce with random settings, reductions and an energy of them (each may be refused)."""
+#: SteinhardtForce's degrees (domain, edges) and ShellFunctionForce's functions, Custom expressions and alpha.
+DEGREES = (list(range(1, 13)), [0, 13, -1, 2**31 - 1])
+SHELL_FUNCTIONS = ([ShellFunctionForce.SimpleCubic, ShellFunctionForce.Tetrahedral, ShellFunctionForce.FCCubic,
+                    ShellFunctionForce.Custom], [4, -1])
+SHELL_EXPRESSIONS = (["x*y^2+z+0.1*r", "(x^4+y^4+z^4)/r^4", "x", "r", "x*y*z/r^3", "exp(-r)*z^2"],
+                     ["", "q", "x+", "1/(x-x)"])
+ALPHAS = ([3.0, 27.0, 0.5, -1.0], [math.nan, math.inf, -169.8125, 1e300])
+
+
+def build_per_atom_force(draw, num_atoms, make):
+    """A per-atom force (make(pick) creates it with its class's own settings) with random pair settings, reductions
+    and an energy of them (each may be refused)."""
     rng = draw.rng
 
     def pick(pools):
         return draw.pick(pools[1] if rng.random() < 0.15 else pools[0])
 
-    force = CoordinationNumberForce()
+    force = make(pick)
     for name, value in (("k", 10.0), ("s0", 1.0), ("cap", math.inf)):
         call(force, "addGlobalParameter", name, value)
     set_pairs_randomly(force, draw, num_atoms)
     if force.getMode() == CoordinationForce.Pair and rng.random() < 0.75:
         call(force, "setMode", CoordinationForce.Dual)  # Pair mode is refused: a few cases suffice
-    call(force, "setRPower", pick(R_POWERS) if rng.random() < 0.5 else float(rng.uniform(0, 3)))
     # Rarely many reductions: any number on the host, at most 32 on a GPU (a clear error beyond).
     count = int(rng.integers(30, 40)) if rng.random() < 0.03 else int(rng.integers(1, 4))
     for _ in range(0 if rng.random() < 0.1 else count):
@@ -198,6 +208,37 @@ def build_coordination_number_force(draw, num_atoms):
     if rng.random() < 0.3:
         call(force, "addEnergyParameterDerivative", "k")
     return force, ("k", "s0", "cap")
+
+
+def build_coordination_number_force(draw, num_atoms):
+    """A CoordinationNumberForce with random settings (its R power too), reductions and an energy of them."""
+    def make(pick):
+        force = CoordinationNumberForce()
+        call(force, "setRPower", pick(R_POWERS) if draw.rng.random() < 0.5 else float(draw.rng.uniform(0, 3)))
+        return force
+    return build_per_atom_force(draw, num_atoms, make)
+
+
+def build_steinhardt_force(draw, num_atoms):
+    """A SteinhardtForce of a random degree, with random settings, reductions and an energy of them."""
+    def make(pick):
+        force = SteinhardtForce()
+        call(force, "setDegree", pick(DEGREES))
+        return force
+    return build_per_atom_force(draw, num_atoms, make)
+
+
+def build_shell_function_force(draw, num_atoms):
+    """A ShellFunctionForce of a random function (a Custom expression, normalised or not; FCCubic's alpha), with
+    random settings, reductions and an energy of them."""
+    def make(pick):
+        force = ShellFunctionForce()
+        call(force, "setCustomFunction", pick(SHELL_EXPRESSIONS))
+        call(force, "setShellFunction", pick(SHELL_FUNCTIONS))
+        call(force, "setNormalizeCustomFunction", bool(draw.rng.random() < 0.5))
+        call(force, "setAlpha", pick(ALPHAS))
+        return force
+    return build_per_atom_force(draw, num_atoms, make)
 
 
 def build_contact_map_force(draw, num_atoms):
@@ -314,7 +355,8 @@ def build_coordination_number_force_with_centers(draw, num_atoms):
 
 def as_coordination_force(force):
     """A System's force (a bare openmm.Force from System.getForce) as its own class, if the plugin's."""
-    for force_class in (ContactMapForce, CoordinationNumberForce, CoordinationForce):
+    for force_class in (ContactMapForce, CoordinationNumberForce, SteinhardtForce, ShellFunctionForce,
+                        CoordinationForce):
         if force_class.isinstance(force):
             return force_class.cast(force)
     return force
@@ -329,7 +371,7 @@ def largest_exponent(force):
             if parameters[2] in (CoordinationForce.Rational, CoordinationForce.Smap):
                 exponents += [abs(value) for value in parameters[7] if math.isfinite(value)]
         return max(exponents)
-    if not isinstance(force, (CoordinationForce, CoordinationNumberForce)):
+    if not isinstance(force, (CoordinationForce, PerAtomForce)):
         return 1
     values = [force.getN(), force.getM()]
     if force.getSwitchingFunction() == CoordinationForce.Smap:
@@ -338,12 +380,12 @@ def largest_exponent(force):
 
 
 def reported_values(force, context):
-    """What a force reports besides energy and forces: s, or a CoordinationNumberForce's reductions and c_i."""
+    """What a force reports besides energy and forces: s, or a per-atom force's reductions and per-atom values."""
     force = as_coordination_force(force)
     if isinstance(force, ContactMapForce):
         return np.array(force.getCollectiveVariableValues(context) + force.getContactValues(context))
-    if isinstance(force, CoordinationNumberForce):
-        return np.array(force.getCollectiveVariableValues(context) + force.getCoordinationNumbers(context))
+    if isinstance(force, PerAtomForce):
+        return np.array(force.getCollectiveVariableValues(context) + force.getPerAtomValues(context))
     if isinstance(force, CoordinationForce):
         return np.array([force.getCoordination(context)])
     return None
@@ -354,7 +396,9 @@ FORCE_BUILDERS = {"CoordinationForce": build_coordination_force,
                   "CoordinationNumberForce": build_coordination_number_force,
                   "ContactMapForce": build_contact_map_force,
                   "CoordinationForce with centres": build_coordination_force_with_centers,
-                  "CoordinationNumberForce with centres": build_coordination_number_force_with_centers}
+                  "CoordinationNumberForce with centres": build_coordination_number_force_with_centers,
+                  "SteinhardtForce": build_steinhardt_force,
+                  "ShellFunctionForce": build_shell_function_force}
 
 
 def nanometers(quantity):
@@ -517,10 +561,25 @@ def check_against_reference(reference, outcome, platform, positions, conditionin
     deviation = float(np.max(np.abs(forces - ref_forces)))
     # Floors: on a GPU, the fixed point's resolution times dE/ds for each addition to an atom's row (one per tile,
     # its centre's rows and their spreading: at most 4 per atom here); on the host, rounding in forces that cancel
-    # (an atom against a centre of itself alone) at EPSILON^2 of the slope.
+    # (an atom against a centre of itself alone) at EPSILON^2 of the slope, and for a value normalised by its
+    # neighbours' weights (SteinhardtForce, ShellFunctionForce), rounding in the pair terms' gradients, which the
+    # platforms sum in different orders (Q_l of a lone neighbour has no gradient, but each of its terms has one, of
+    # the order of the switching function's 1/r0 and the direction's 1/r).
     floor = (len(positions) * (1e-8 + 4 * GPU_GRADIENT_RESOLUTION * slope) if gpu else EPSILON**2 * slope)
+    if isinstance(as_coordination_force(force), (SteinhardtForce, ShellFunctionForce)):
+        floor += 64 * EPSILON * slope * normalised_gradient_scale(force, positions)
     assert deviation <= tolerance * largest + floor, \
         f"{platform}: forces deviate by {deviation} (largest {largest})"
+
+
+def normalised_gradient_scale(force, positions):
+    """1/r0 + 1/r of the closest pair of distinct positions (an upper scale of a normalised per-atom term's gradient
+    with respect to the bond vector, per unit of dE/dq)."""
+    finite = positions[np.all(np.isfinite(positions), axis=1)]
+    distances = [np.linalg.norm(a - b) for i, a in enumerate(finite) for b in finite[i + 1:]]
+    distances = [d for d in distances if d * d >= EPSILON]  # closer pairs do not count (PLUMED's epsilon)
+    r0 = nanometers(as_coordination_force(force).getR0())
+    return (1.0 / r0 if math.isfinite(r0) and r0 > 0 else 1.0) + (1.0 / min(distances) if distances else 0.0)
 
 
 def run_case(index, platforms):
