@@ -463,6 +463,28 @@ def make_system(num_particles, forces, box_vectors=None):
     return system
 
 
+def context_of(forces, positions, box_vectors=None, case=REFERENCE):
+    """A Context of the case's platform for a System of len(positions) particles with the force (or list of forces),
+    the box (rows a, b, c) if given, and the positions set."""
+    forces = forces if isinstance(forces, (list, tuple)) else [forces]
+    context = make_context(make_system(len(positions), forces, box_vectors), case)
+    if box_vectors is not None:
+        context.setPeriodicBoxVectors(*[mm.Vec3(*row) for row in box_vectors])
+    context.setPositions(np.asarray(positions, dtype=float))
+    return context
+
+
+def random_positions(count, box, seed, minimum=0.15):
+    """count points in a cubic box of edge box, no two (minimum images) closer than minimum."""
+    random = np.random.default_rng(seed)
+    points = []
+    while len(points) < count:
+        candidate = random.uniform(0, box, 3)
+        if all(np.linalg.norm((candidate - p + box / 2) % box - box / 2) >= minimum for p in points):
+            points.append(candidate)
+    return np.array(points)
+
+
 def set_frame(context, positions, box_vectors=None):
     if box_vectors is not None:
         context.setPeriodicBoxVectors(*[mm.Vec3(*map(float, row)) for row in box_vectors])

@@ -26,12 +26,14 @@ from coordination_testing import (
     REFERENCE,
     assert_close,
     assert_forces_close,
+    context_of,
     energy_and_forces,
     energy_only,
     finite_difference_forces,
     make_context,
     make_system,
     plumed_tolerance,
+    random_positions,
     read_colvar,
     read_dumped_forces,
     read_xyz,
@@ -148,26 +150,6 @@ def shell_force(shape, group_a, group_b=(), energy="0", reductions=(), r0=0.25, 
     for reduction in reductions:
         force.addReduction(*(reduction if isinstance(reduction, tuple) else (reduction,)))
     return force
-
-
-def context_of(forces, positions, box_vectors=None, case=REFERENCE):
-    forces = forces if isinstance(forces, (list, tuple)) else [forces]
-    context = make_context(make_system(len(positions), forces, box_vectors), case)
-    if box_vectors is not None:
-        context.setPeriodicBoxVectors(*[mm.Vec3(*row) for row in box_vectors])
-    context.setPositions(np.asarray(positions, dtype=float))
-    return context
-
-
-def random_positions(count, box, seed, minimum=0.15):
-    """count points in a cubic box of edge box, no two (minimum images) closer than minimum."""
-    random = np.random.default_rng(seed)
-    points = []
-    while len(points) < count:
-        candidate = random.uniform(0, box, 3)
-        if all(np.linalg.norm((candidate - p + box / 2) % box - box / 2) >= minimum for p in points):
-            points.append(candidate)
-    return np.array(points)
 
 
 def oracle_values(shape, positions, switch, group_a, group_b=None, box_lengths=None):

@@ -22,12 +22,14 @@ from coordination_testing import (
     assert_close,
     assert_forces_close,
     case_params,
+    context_of,
     energy_and_forces,
     energy_only,
     finite_difference_forces,
     make_context,
     make_system,
     plumed_tolerance,
+    random_positions,
     read_colvar,
     read_xyz,
     require_case,
@@ -57,25 +59,6 @@ def steinhardt(degree, group_a, group_b=(), energy="0", reductions=(), r0=1.5, d
 
 #: The platforms with a SteinhardtForce kernel (CalcSteinhardtForce) where this plugin's kernels for them are installed.
 STEINHARDT_PLATFORMS = ("Reference", "CPU", "CUDA", "OpenCL")
-
-
-def context_of(force, positions, box_vectors=None, case=REFERENCE):
-    context = make_context(make_system(len(positions), [force], box_vectors), case)
-    if box_vectors is not None:
-        context.setPeriodicBoxVectors(*[mm.Vec3(*row) for row in box_vectors])
-    context.setPositions(np.asarray(positions, dtype=float))
-    return context
-
-
-def random_positions(count, box, seed, minimum=0.15):
-    """count points in a cubic box of edge box, no two (minimum images) closer than minimum."""
-    random = np.random.default_rng(seed)
-    points = []
-    while len(points) < count:
-        candidate = random.uniform(0, box, 3)
-        if all(np.linalg.norm((candidate - p + box / 2) % box - box / 2) >= minimum for p in points):
-            points.append(candidate)
-    return np.array(points)
 
 
 @pytest.mark.parametrize("case", ALL_CASES)

@@ -65,6 +65,17 @@ DEVICE real numberPair(real3* delta, real* dValueOverR, const bool wrap, BOX_PAR
     return (counts ? value : (real) 0);
 }
 
+/**
+ * Whether pass 2 evaluates a pair's gradient: always without guard; with it, where some weight is not 0 (the terms'
+ * gradients may not be finite where every weight is 0: a pass without a finite energy has weights 0).
+ */
+DEVICE bool weightedPair(const real* weights, const bool guard) {
+    bool weighted = !guard;
+    for (int c = 0; c < NUM_COMPONENTS; c++)
+        weighted = weighted || weights[c] != 0;
+    return weighted;
+}
+
 #if defined(SHELL_FUNCTION)
 /**
  * The shell function's parts g_p at the bond vector (x, y, z), r = |d| (> 0), and with gradients their gradients
@@ -111,10 +122,7 @@ DEVICE void pairTerms(real3* delta, real* terms, const bool wrap, BOX_PARAMS) {
 DEVICE real3 pairGradient(real3* delta, const real* weights, const bool guard, const bool wrap, BOX_PARAMS) {
     real scale;
     const real sigma = numberPair(delta, &scale, wrap, BOX_ARGS);
-    bool weighted = !guard;
-    for (int c = 0; c < NUM_COMPONENTS; c++)
-        weighted = weighted || weights[c] != 0;
-    if (sigma == 0 || !weighted)
+    if (sigma == 0 || !weightedPair(weights, guard))
         return make_real3(0, 0, 0);
     const real r = SQRT(delta->x * delta->x + delta->y * delta->y + delta->z * delta->z);
     real parts[SHELL_PARTS];
@@ -216,10 +224,7 @@ DEVICE void pairTerms(real3* delta, real* terms, const bool wrap, BOX_PARAMS) {
 DEVICE real3 pairGradient(real3* delta, const real* weights, const bool guard, const bool wrap, BOX_PARAMS) {
     real scale;
     const real sigma = numberPair(delta, &scale, wrap, BOX_ARGS);
-    bool weighted = !guard;
-    for (int c = 0; c < NUM_COMPONENTS; c++)
-        weighted = weighted || weights[c] != 0;
-    if (sigma == 0 || !weighted)
+    if (sigma == 0 || !weightedPair(weights, guard))
         return make_real3(0, 0, 0);
     const real invR = RSQRT(delta->x * delta->x + delta->y * delta->y + delta->z * delta->z);
     const real u = delta->z * invR, wx = delta->x * invR, wy = delta->y * invR;
