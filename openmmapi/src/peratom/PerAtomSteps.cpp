@@ -13,21 +13,11 @@ using OpenMM::Vec3;
 
 PerAtomSteps::PerAtomSteps(const ResolvedPerAtom& perAtom)
     : kind(perAtom.pairTerm), step(perAtom.atomStep), numComponents(perAtom.numComponents), rPower(perAtom.rPower) {
-    const bool numbers = (kind == ResolvedPerAtom::PairTerm::SwitchTimesPower &&
-                          step == ResolvedPerAtom::AtomStep::Identity && numComponents == 1);
-    const bool steinhardt =
-        (kind == ResolvedPerAtom::PairTerm::SphericalHarmonics && step == ResolvedPerAtom::AtomStep::NormOverWeight &&
-         numComponents == ResolvedPerAtom::sphericalHarmonicsComponents(perAtom.degree));
-    const int numParts = perAtom.shellParts.size();
-    const bool shell =
-        (kind == ResolvedPerAtom::PairTerm::ShellFunction && numParts > 0 && numParts <= ResolvedPerAtom::MaxShellParts &&
-         numComponents == (perAtom.shellNormalised ? 1 : 0) + numParts &&
-         step == (perAtom.shellNormalised ? ResolvedPerAtom::AtomStep::SumOverWeight : ResolvedPerAtom::AtomStep::Sum));
-    if (!numbers && !steinhardt && !shell)
+    if (!perAtom.isKnownComposition())
         throw OpenMM::OpenMMException("PerAtomSteps: a per-atom composition the host platforms do not know");
-    if (steinhardt)
+    if (kind == ResolvedPerAtom::PairTerm::SphericalHarmonics)
         harmonics.reset(new SphericalHarmonics(perAtom.degree));
-    if (shell) {
+    if (kind == ResolvedPerAtom::PairTerm::ShellFunction) {
         firstPart = (perAtom.shellNormalised ? 1 : 0);
         for (const ResolvedPerAtom::ShellPart& part : perAtom.shellParts)
             shellParts.push_back({ShellExpression(part.value), ShellExpression(part.dx), ShellExpression(part.dy),

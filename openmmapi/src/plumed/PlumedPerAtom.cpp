@@ -2,6 +2,9 @@
 #include "CoordinationNumberForce.h"
 #include "ShellFunctionForce.h"
 #include "SteinhardtForce.h"
+#include "internal/forces/CoordinationNumberForceImpl.h"
+#include "internal/forces/ShellFunctionForceImpl.h"
+#include "internal/forces/SteinhardtForceImpl.h"
 #include "internal/plumed/PlumedCoordination.h"
 #include "internal/plumed/PlumedCenters.h"
 #include "openmm/OpenMMException.h"
@@ -69,16 +72,6 @@ bool reductionKeyword(const string& key, ReductionType& type, int& number) {
     return false;
 }
 
-/** The inside of KEY={...} (or KEY=text without braces), trimmed; an empty one is an error. */
-string braced(const PlumedKeywords& keywords, const string& key, const string& value, const string& example) {
-    string inside = value;
-    if (inside.size() >= 2 && inside.front() == '{' && inside.back() == '}')
-        inside = inside.substr(1, inside.size() - 2);
-    inside = trimmed(inside);
-    if (inside.empty())
-        throw keywords.error(key + "={} is empty; write " + key + "={" + example + "}");
-    return inside;
-}
 
 /** What a reduction keyword holds, for its errors: "MORE_THAN={RATIONAL R_0=...}". */
 string example(ReductionType type) {
@@ -97,28 +90,6 @@ string example(ReductionType type) {
     }
 }
 
-/** A list of integers and ranges ("2,3", "2-4") of KEY=value, each a moment's power. */
-vector<int> momentPowers(const PlumedKeywords& keywords, const string& key, const string& value) {
-    vector<int> powers;
-    std::stringstream items(value);
-    string item;
-    while (std::getline(items, item, ',')) {
-        const size_t dash = item.find('-', 1);
-        if (dash == string::npos)
-            powers.push_back(keywords.integer(item, key, MinMomentPower, MaxMomentPower));
-        else {
-            const int first = keywords.integer(item.substr(0, dash), key, MinMomentPower, MaxMomentPower);
-            const int last = keywords.integer(item.substr(dash + 1), key, MinMomentPower, MaxMomentPower);
-            if (last < first)
-                throw keywords.error(key + ": the range " + item + " ends before it starts");
-            for (int power = first; power <= last; power++)
-                powers.push_back(power);
-        }
-    }
-    if (powers.empty())
-        throw keywords.error(key + "=" + value + " lists no power; write " + key + "=2 or " + key + "=2-3");
-    return powers;
-}
 
 /** HISTOGRAM={TYPE NBINS=n LOWER=a UPPER=b [SMEAR=s]}: PLUMED's n beads, as Between reductions between_1 ... between_n. */
 void addHistogram(PerAtomForce& force, const PlumedKeywords& keywords, const string& inside) {
@@ -155,7 +126,7 @@ void readReductions(PlumedAction& action, PerAtomForce& force) {
         if (key == "HISTOGRAM") {
             if (keywords.takeFlag(key) || !keywords.has(key))
                 throw keywords.error("HISTOGRAM needs a value: HISTOGRAM={GAUSSIAN NBINS=n LOWER=a UPPER=b SMEAR=s}");
-            addHistogram(force, keywords, braced(keywords, key, keywords.take(key), "GAUSSIAN NBINS=n LOWER=a UPPER=b SMEAR=s"));
+            addHistogram(force, keywords, PlumedPerAtom::braced(keywords, key, keywords.take(key), "GAUSSIAN NBINS=n LOWER=a UPPER=b SMEAR=s"));
             histogram = true;
             continue;
         }
@@ -174,11 +145,11 @@ void readReductions(PlumedAction& action, PerAtomForce& force) {
             continue;
         const string value = keywords.take(key);
         if (type == PerAtomForce::Moment) {
-            for (int power : momentPowers(keywords, key, value))
+            for (int power : PlumedPerAtom::momentPowers(keywords, key, value))
                 force.addReduction(type, std::to_string(power));
             continue;
         }
-        const string inside = braced(keywords, key, value, example(type));
+        const string inside = PlumedPerAtom::braced(keywords, key, value, example(type));
         if (number == 0)
             force.addReduction(type, inside);
         else {
@@ -220,25 +191,7 @@ std::unique_ptr<PerAtomForce> sameClass(const PerAtomForce& force) {
     return std::move(numbers);
 }
 
-/** The settings an action's line holds (toPlumed's): all but the energy and the global parameters. */
-std::unique_ptr<PerAtomForce> lineSettings(const PerAtomForce& force) {
-    std::unique_ptr<PerAtomForce> settings = sameClass(force);
-    PlumedCoordination::copyLineSettings(force, *settings);
-    for (int i = 0; i < force.getNumReductions(); i++) {
-        ReductionType type;
-        string parameters, name;
-        force.getReductionParameters(i, type, parameters, name);
-        settings->addReduction(type, parameters, name);
-    }
-    return settings;
-}
 
-/** What the force's per-atom values are, in messages: "coordination numbers", "order parameters". */
-string valuesName(const PerAtomForce& force) {
-    if (dynamic_cast<const ShellFunctionForce*>(&force) != nullptr)
-        return "shell function values";
-    return (dynamic_cast<const SteinhardtForce*>(&force) != nullptr ? "order parameters" : "coordination numbers");
-}
 
 /** A function as the value of PLUMED's FUNCTION keyword: in braces where it holds a space. */
 string plumedFunctionText(const string& expression) {
@@ -264,68 +217,69 @@ int steinhardtDegree(const string& name) {
     return 0;
 }
 
-/** A label as a reduction's name, a Lepton identifier: '-' and '.' written '_'. */
-string identifier(const string& label) {
-    string name = label;
-    for (char& c : name)
-        if (c == '-' || c == '.')
-            c = '_';
-    return name;
+
+} // namespace
+
+/** The settings an action's line holds (toPlumed's): all but the energy and the global parameters. */
+std::unique_ptr<PerAtomForce> PlumedPerAtom::lineSettings(const PerAtomForce& force) {
+    std::unique_ptr<PerAtomForce> settings = sameClass(force);
+    PlumedCoordination::copyLineSettings(force, *settings);
+    for (int i = 0; i < force.getNumReductions(); i++) {
+        ReductionType type;
+        string parameters, name;
+        force.getReductionParameters(i, type, parameters, name);
+        settings->addReduction(type, parameters, name);
+    }
+    return settings;
 }
 
-/** The switching function of MORE_THAN and LESS_THAN actions: SWITCH={...}, or the keyword form as a RATIONAL switch. */
-string valueSwitch(PlumedKeywords& keywords, const string& name) {
-    if (keywords.has("SWITCH")) {
-        for (const char* key : {"R_0", "D_0", "NN", "MM"})
-            if (keywords.has(key))
-                throw keywords.error(string(key) + " is given both outside and inside SWITCH={...}");
-        return braced(keywords, "SWITCH", keywords.take("SWITCH"), "RATIONAL R_0=4");
-    }
-    if (!keywords.has("R_0"))
-        throw keywords.error("R_0 is required (or give SWITCH={...}), as in \"" + name + " ARG=c SWITCH={RATIONAL R_0=4}\"");
-    const double r0 = keywords.takeNumber("R_0", 0.0), d0 = keywords.takeNumber("D_0", 0.0);
-    if (!(r0 > 0.0))
-        throw keywords.error("R_0=" + plumedNumber(r0) + " must be > 0");
-    const int n = keywords.takeInteger("NN", 6, 1, SwitchingSettings::MaxExponent);
-    const int m = keywords.takeInteger("MM", 0, 0, SwitchingSettings::MaxExponent);
-    const int effectiveM = (m == 0 ? 2 * n : m);
-    if (effectiveM == n)
-        throw keywords.error("NN=" + std::to_string(n) + " and MM=" + std::to_string(m) +
-                             " must differ (the switching function would be 1 everywhere); MM=0 means 2*NN");
-    // PLUMED's keyword form (SwitchingFunction::set(nn, mm, r0, d0)): the rational function with the cutoff
-    // where it is 1e-5, stretched.
-    const double dmax = d0 + r0 * std::pow(0.00001, 1.0 / (n - effectiveM));
-    string text = "RATIONAL R_0=" + plumedNumber(r0) + " NN=" + std::to_string(n);
-    if (m != 0)
-        text += " MM=" + std::to_string(m);
-    if (d0 != 0.0)
-        text += " D_0=" + plumedNumber(d0);
-    return text + " D_MAX=" + plumedNumber(dmax);
+/** What the force's per-atom values are, in messages: its Impl's name for them. */
+string PlumedPerAtom::valuesName(const PerAtomForce& force) {
+    if (dynamic_cast<const ShellFunctionForce*>(&force) != nullptr)
+        return ShellFunctionForceImpl::valuesName();
+    if (dynamic_cast<const SteinhardtForce*>(&force) != nullptr)
+        return SteinhardtForceImpl::valuesName();
+    return CoordinationNumberForceImpl::valuesName();
 }
 
-/** BETWEEN's bead: SWITCH={GAUSSIAN LOWER= UPPER= SMEAR=}, or LOWER=, UPPER= and SMEAR= (a Gaussian bead). */
-string bead(PlumedKeywords& keywords) {
-    if (keywords.has("SWITCH")) {
-        for (const char* key : {"LOWER", "UPPER", "SMEAR"})
-            if (keywords.has(key))
-                throw keywords.error(string(key) + " is given both outside and inside SWITCH={...}");
-        return braced(keywords, "SWITCH", keywords.take("SWITCH"), "GAUSSIAN LOWER=a UPPER=b SMEAR=0.5");
+/** The inside of KEY={...} (or KEY=text without braces), trimmed; an empty one is an error. */
+string PlumedPerAtom::braced(const PlumedKeywords& keywords, const string& key, const string& value, const string& example) {
+    string inside = value;
+    if (inside.size() >= 2 && inside.front() == '{' && inside.back() == '}')
+        inside = inside.substr(1, inside.size() - 2);
+    inside = trimmed(inside);
+    if (inside.empty())
+        throw keywords.error(key + "={} is empty; write " + key + "={" + example + "}");
+    return inside;
+}
+
+/** A list of integers and ranges ("2,3", "2-4") of KEY=value, each a moment's power. */
+vector<int> PlumedPerAtom::momentPowers(const PlumedKeywords& keywords, const string& key, const string& value) {
+    vector<int> powers;
+    std::stringstream items(value);
+    string item;
+    while (std::getline(items, item, ',')) {
+        const size_t dash = item.find('-', 1);
+        if (dash == string::npos)
+            powers.push_back(keywords.integer(item, key, MinMomentPower, MaxMomentPower));
+        else {
+            const int first = keywords.integer(item.substr(0, dash), key, MinMomentPower, MaxMomentPower);
+            const int last = keywords.integer(item.substr(dash + 1), key, MinMomentPower, MaxMomentPower);
+            if (last < first)
+                throw keywords.error(key + ": the range " + item + " ends before it starts");
+            for (int power = first; power <= last; power++)
+                powers.push_back(power);
+        }
     }
-    if (!keywords.has("LOWER") || !keywords.has("UPPER"))
-        throw keywords.error("BETWEEN needs LOWER= and UPPER= (or SWITCH={GAUSSIAN LOWER=a UPPER=b SMEAR=0.5})");
-    const double lower = keywords.takeNumber("LOWER", 0.0), upper = keywords.takeNumber("UPPER", 0.0);
-    string text = "GAUSSIAN LOWER=" + plumedNumber(lower) + " UPPER=" + plumedNumber(upper);
-    if (keywords.has("SMEAR"))
-        text += " SMEAR=" + plumedNumber(keywords.takeNumber("SMEAR", 0.0));
-    return text;
+    if (powers.empty())
+        throw keywords.error(key + "=" + value + " lists no power; write " + key + "=2 or " + key + "=2-3");
+    return powers;
 }
 
 /** Throws, quoting the action, what a Context would refuse in force. */
-void check(const PerAtomForce& force, const PlumedKeywords& keywords) {
+void PlumedPerAtom::check(const PerAtomForce& force, const PlumedKeywords& keywords) {
     PlumedCoordination::checkAsAContextWould(force, [&](const string& what) { return keywords.error(what); });
 }
-
-} // namespace
 
 const char* const PlumedPerAtom::Name = "COORDINATIONNUMBER";
 const char* const PlumedPerAtom::MomentsName = "COORDINATION_MOMENTS";
@@ -517,97 +471,4 @@ string PlumedPerAtom::write(const PerAtomForce& force, const string& label) {
         }
     }
     return line;
-}
-
-bool PlumedVectorFunctions::isFunction(const string& name) {
-    for (const char* function : {"MORE_THAN", "LESS_THAN", "BETWEEN", "SUM", "MEAN", "HIGHEST", "LOWEST", "MOMENTS"})
-        if (name == function)
-            return true;
-    return false;
-}
-
-void PlumedVectorFunctions::addVector(const string& label, PerAtomForce* force) {
-    vectors[label] = force;
-}
-
-bool PlumedVectorFunctions::read(PlumedAction& action, size_t index) {
-    const string& name = action.getName();
-    const string& label = action.getLabel();
-    PlumedKeywords& keywords = action.keywords();
-    if (!isFunction(name) || label.empty() || !keywords.has("ARG"))
-        return false;
-    const string argument = keywords.take("ARG");
-    const auto found = vectors.find(argument);
-    const auto function = perAtom.find(argument);
-    if (name == "SUM" && function != perAtom.end()) {
-        const string periodic = keywords.take("PERIODIC");
-        if (!periodic.empty() && periodic != "NO")
-            throw keywords.error("PERIODIC=" + periodic + ": a sum of " + valuesName(*function->second.force) +
-                                 " is not periodic; write PERIODIC=NO");
-        keywords.ignore({"USEGPU"});
-        keywords.rejectLeftovers("the PLUMED translator", " in SUM");
-        PerAtom& summed = function->second;
-        summed.force->addReduction(summed.type, summed.parameters, identifier(label));
-        summed.used = true;
-        check(*summed.force, keywords);
-        return true;
-    }
-    if (found == vectors.end())
-        return false;
-    PerAtomForce& force = *found->second;
-    keywords.ignore({"USEGPU"});
-    if (name == "MORE_THAN" || name == "LESS_THAN" || name == "BETWEEN") {
-        if (keywords.takeFlag("SQUARED"))
-            throw keywords.error("SQUARED is not supported: the function applies to the " + valuesName(force) + " themselves; "
-                                 "remove SQUARED");
-        PerAtom entry;
-        entry.force = &force;
-        entry.type = (name == "MORE_THAN" ? PerAtomForce::MoreThan
-                                          : name == "LESS_THAN" ? PerAtomForce::LessThan
-                                                                : PerAtomForce::Between);
-        entry.parameters = (name == "BETWEEN" ? bead(keywords) : valueSwitch(keywords, name));
-        entry.description = label + ": " + name;
-        entry.index = index;
-        entry.used = false;
-        keywords.rejectLeftovers("the PLUMED translator", " in " + name);
-        std::unique_ptr<PerAtomForce> scratch = lineSettings(force);
-        scratch->addReduction(entry.type, entry.parameters, identifier(label));
-        check(*scratch, keywords);
-        perAtom[label] = entry;
-        return true;
-    }
-    if (name == "SUM" || name == "MEAN") {
-        const string periodic = keywords.take("PERIODIC");
-        if (!periodic.empty() && periodic != "NO")
-            throw keywords.error("PERIODIC=" + periodic + ": a " + (name == "SUM" ? "sum" : "mean") +
-                                 " of " + valuesName(force) + " is not periodic; write PERIODIC=NO");
-        keywords.rejectLeftovers("the PLUMED translator", " in " + name);
-        force.addReduction(name == "SUM" ? PerAtomForce::Sum : PerAtomForce::Mean, "", identifier(label));
-    }
-    else if (name == "HIGHEST" || name == "LOWEST") {
-        keywords.rejectLeftovers("the PLUMED translator", " in " + name);
-        force.addReduction(name == "HIGHEST" ? PerAtomForce::Highest : PerAtomForce::Lowest, "",
-                           identifier(label));
-    }
-    else if (name == "MOMENTS") {
-        if (!keywords.has("POWERS"))
-            throw keywords.error("POWERS is required (the central moments to compute: POWERS=2,3)");
-        const string powers = keywords.take("POWERS");
-        keywords.rejectLeftovers("the PLUMED translator", " in MOMENTS");
-        for (int power : momentPowers(keywords, "POWERS", powers))
-            force.addReduction(PerAtomForce::Moment, std::to_string(power),
-                               identifier(label + "_moment_" + std::to_string(power)));
-    }
-    else
-        return false;
-    check(force, keywords);
-    return true;
-}
-
-vector<std::pair<size_t, string>> PlumedVectorFunctions::unused() const {
-    vector<std::pair<size_t, string>> actions;
-    for (const auto& entry : perAtom)
-        if (!entry.second.used)
-            actions.emplace_back(entry.second.index, entry.second.description);
-    return actions;
 }

@@ -6,6 +6,7 @@
 #include "internal/plumed/PlumedContactMap.h"
 #include "internal/plumed/PlumedCoordination.h"
 #include "internal/plumed/PlumedPerAtom.h"
+#include "internal/plumed/PlumedVectorFunctions.h"
 #include "SteinhardtForce.h"
 #include <algorithm>
 #include <map>

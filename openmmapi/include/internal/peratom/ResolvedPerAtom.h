@@ -155,6 +155,24 @@ struct ResolvedPerAtom {
     bool shellNormalised = false;
     AtomStep atomStep = AtomStep::Identity;
     std::vector<ResolvedReduction> reductions;
+    /**
+     * Whether the pair term, its components and the per-atom step are one of the compositions every engine runs
+     * (COORDINATIONNUMBER's, Q_l's, a shell function's); the engines refuse any other.
+     */
+    bool isKnownComposition() const {
+        switch (pairTerm) {
+        case PairTerm::SwitchTimesPower:
+            return atomStep == AtomStep::Identity && numComponents == 1;
+        case PairTerm::SphericalHarmonics:
+            return atomStep == AtomStep::NormOverWeight && numComponents == sphericalHarmonicsComponents(degree);
+        case PairTerm::ShellFunction: {
+            const int numParts = shellParts.size();
+            return numParts > 0 && numParts <= MaxShellParts && numComponents == (shellNormalised ? 1 : 0) + numParts &&
+                   atomStep == (shellNormalised ? AtomStep::SumOverWeight : AtomStep::Sum);
+        }
+        }
+        return false;
+    }
     /** PLUMED's CONTACT_MATRIX drops a pair with r^2 (nm^2) below DBL_EPSILON... */
     static constexpr double minimumDistanceSquared = DBL_EPSILON;
     /** ...and a pair whose switching function is below DBL_EPSILON. */

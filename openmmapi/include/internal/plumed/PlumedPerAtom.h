@@ -4,6 +4,7 @@
 #include "PerAtomForce.h"
 #include "internal/plumed/PlumedAction.h"
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,40 +37,18 @@ public:
      * PLUMED has no action for (it has Q1, Q3, Q4 and Q6).
      */
     static std::string write(const PerAtomForce& force, const std::string& label);
-};
-
-/**
- * PLUMED 2.10's functions of a vector written as actions of their own, folded into the PerAtomForce of the
- * vector: "mt: MORE_THAN ARG=c ..." (LESS_THAN, BETWEEN) is a function of each c_i, which "s: SUM ARG=mt" makes a
- * reduction named "s"; "SUM ARG=c", "MEAN ARG=c", "HIGHEST ARG=c", "LOWEST ARG=c" and
- * "MOMENTS ARG=c POWERS=..." are reductions of c itself. Reduction names are the labels with '-' and '.'
- * written '_' (MOMENTS: "label_moment_k").
- */
-class PlumedVectorFunctions {
-public:
-    /** The names of the actions read here. */
-    static bool isFunction(const std::string& name);
-    /** Makes a per-atom action's vector known to later actions by its label (force is not owned). */
-    void addVector(const std::string& label, PerAtomForce* force);
-    /**
-     * Reads the action if it is a labelled function of one known vector (or a SUM of such a per-atom function),
-     * adding a reduction to the vector's force or remembering the per-atom function; false (nothing read) for
-     * any other action. index is the action's place in the input.
-     */
-    bool read(PlumedAction& action, size_t index);
-    /** The per-atom functions that no SUM read, as (index, "label: NAME"): actions the translator did not read. */
-    std::vector<std::pair<size_t, std::string>> unused() const;
-
-private:
-    struct PerAtom {
-        PerAtomForce* force;
-        PerAtomForce::ReductionType type;
-        std::string parameters, description;
-        size_t index;
-        bool used;
-    };
-    std::map<std::string, PerAtomForce*> vectors;
-    std::map<std::string, PerAtom> perAtom;
+    /** The inside of KEY={...} (or KEY=text without braces), trimmed; an empty one is an error naming example. */
+    static std::string braced(const PlumedKeywords& keywords, const std::string& key, const std::string& value,
+                              const std::string& example);
+    /** A list of integers and ranges ("2,3", "2-4") of KEY=value, each a moment's power. */
+    static std::vector<int> momentPowers(const PlumedKeywords& keywords, const std::string& key,
+                                         const std::string& value);
+    /** The settings an action's line holds (toPlumed's): a new force of force's class, all but the energy and global parameters. */
+    static std::unique_ptr<PerAtomForce> lineSettings(const PerAtomForce& force);
+    /** What the force's per-atom values are, in messages: "coordination numbers", "order parameters", ... */
+    static std::string valuesName(const PerAtomForce& force);
+    /** Throws, quoting the action, what a Context would refuse in force. */
+    static void check(const PerAtomForce& force, const PlumedKeywords& keywords);
 };
 
 } // namespace CoordinationPlugin

@@ -52,9 +52,6 @@ string mixedLiteral(ComputeContext& cc, const CommonPerAtomPlan& plan, const Res
 void CommonPerAtomProgram::addShellFunction(ComputeContext& cc, const ResolvedPerAtom& numbers,
                                             map<string, string>& defines, map<string, string>& replacements) {
     const int numParts = numbers.shellParts.size(), first = (numbers.shellNormalised ? 1 : 0);
-    if (numParts < 1 || numbers.numComponents != first + numParts ||
-        numbers.atomStep != (first == 1 ? ResolvedPerAtom::AtomStep::SumOverWeight : ResolvedPerAtom::AtomStep::Sum))
-        throw OpenMMException("CommonPerAtomProgram: a per-atom composition the GPU kernels do not know");
     defines["SHELL_FUNCTION"] = "1";
     defines["SHELL_PARTS"] = cc.intToString(numParts);
     defines["SHELL_FIRST_PART"] = cc.intToString(first);
@@ -108,11 +105,10 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
     if (numbers.rPower != 0.0)
         defines["R_POWER"] = cc.doubleToString(numbers.rPower);
     // The pair term and the per-atom step (kernels/peratom/perAtomTerms.cc).
+    if (!numbers.isKnownComposition())
+        throw OpenMMException("CommonPerAtomProgram: a per-atom composition the GPU kernels do not know");
     defines["NUM_COMPONENTS"] = cc.intToString(numbers.numComponents);
     if (numbers.pairTerm == ResolvedPerAtom::PairTerm::SphericalHarmonics) {
-        if (numbers.atomStep != ResolvedPerAtom::AtomStep::NormOverWeight ||
-            numbers.numComponents != ResolvedPerAtom::sphericalHarmonicsComponents(numbers.degree))
-            throw OpenMMException("CommonPerAtomProgram: a per-atom composition the GPU kernels do not know");
         defines["HARMONICS_DEGREE"] = cc.intToString(numbers.degree);
         const SphericalHarmonics harmonics(numbers.degree);
         string scales;
@@ -122,8 +118,6 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
     }
     else if (numbers.pairTerm == ResolvedPerAtom::PairTerm::ShellFunction)
         addShellFunction(cc, numbers, defines, replacements);
-    else if (numbers.atomStep != ResolvedPerAtom::AtomStep::Identity || numbers.numComponents != 1)
-        throw OpenMMException("CommonPerAtomProgram: a per-atom composition the GPU kernels do not know");
     ExpressionUtilities& utilities = cc.getExpressionUtilities();
     const vector<const TabulatedFunction*> functions;
     const vector<std::pair<string, string>> functionNames;
