@@ -85,8 +85,8 @@ public:
  * The kernel a platform implements to evaluate a per-atom force (a PerAtomForce): the per-atom engine
  * (ResolvedPerAtom: a pass over the switched pairs into per-atom values, the per-atom step, the reductions of them
  * and the energy, the passes that apply the forces), its collective variables the reductions. Each force class has
- * its kernel name (below), so that a platform whose engine lacks a force's composition does not offer it and
- * OpenMM chooses one that does.
+ * its kernel name (below), and another for a force with a local step (LocalName()), so that a platform whose engine
+ * lacks a force's composition does not offer it and OpenMM chooses one that does.
  */
 class CalcPerAtomForceKernel : public CalcResolvedForceKernel<ResolvedPerAtomForce> {
 public:
@@ -111,6 +111,10 @@ public:
     static std::string Name() {
         return "CalcCoordinationNumberForce";
     }
+    /** The name of the kernel of a force with a local step (PerAtomForce::setLocalStep()). */
+    static std::string LocalName() {
+        return "CalcLocalCoordinationNumberForce";
+    }
     CalcCoordinationNumberForceKernel(const std::string& name, const OpenMM::Platform& platform)
         : CalcPerAtomForceKernel(name, platform) {}
 };
@@ -122,6 +126,10 @@ class CalcSteinhardtForceKernel : public CalcPerAtomForceKernel {
 public:
     static std::string Name() {
         return "CalcSteinhardtForce";
+    }
+    /** The name of the kernel of a force with a local step (PerAtomForce::setLocalStep()). */
+    static std::string LocalName() {
+        return "CalcLocalSteinhardtForce";
     }
     CalcSteinhardtForceKernel(const std::string& name, const OpenMM::Platform& platform)
         : CalcPerAtomForceKernel(name, platform) {}
@@ -135,6 +143,10 @@ class CalcShellFunctionForceKernel : public CalcPerAtomForceKernel {
 public:
     static std::string Name() {
         return "CalcShellFunctionForce";
+    }
+    /** The name of the kernel of a force with a local step (PerAtomForce::setLocalStep()). */
+    static std::string LocalName() {
+        return "CalcLocalShellFunctionForce";
     }
     CalcShellFunctionForceKernel(const std::string& name, const OpenMM::Platform& platform)
         : CalcPerAtomForceKernel(name, platform) {}

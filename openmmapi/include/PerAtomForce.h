@@ -146,6 +146,55 @@ public:
      * @param values    the q_i
      */
     void getPerAtomValues(OpenMM::Context& context, std::vector<double>& values) const;
+    /**
+     * A step over each entry's neighbourhood between the q_i and the reductions (PLUMED's LOCAL_AVERAGE and
+     * LOCAL_Q_l). With one, the reductions and getPerAtomValues() are of its s_i, and the pairs of the step are the
+     * pairs of distinct entries of group A (in either mode), weighted by the step's own switching function t
+     * (setLocalSwitchingSettings()), with the same rules as the force's pairs (a pair closer than DBL_EPSILON in r^2,
+     * or whose t is below DBL_EPSILON, counts 0).
+     */
+    enum LocalStep {
+        /** No step: the reductions are of the q_i. */
+        NoLocalStep = 0,
+        /**
+         * PLUMED's LOCAL_AVERAGE: s_i = (q_i + sum_j t(r_ij) q_j) / (1 + sum_j t(r_ij)). For a SteinhardtForce, of
+         * the vectors q_lm(i) / N_i (all 2l + 1 orders; 0 for an entry with no neighbours), and s_i is the norm of that
+         * average.
+         */
+        LocalAverage = 1,
+        /**
+         * PLUMED's LOCAL_Q_l, of a SteinhardtForce only: s_i = sum_j t(r_ij) Re(qhat_i . conj(qhat_j)) / sum_j
+         * t(r_ij), with the unit vectors qhat = q_lm / |q_l| (0 for an entry with no neighbours, which still counts
+         * in the denominator); 0 where no pair counts.
+         */
+        LocalDotProduct = 2
+    };
+    /**
+     * Get the step over each entry's neighbourhood.
+     *
+     * @return default NoLocalStep
+     */
+    LocalStep getLocalStep() const { return localStep; }
+    /**
+     * Set the step over each entry's neighbourhood (LocalDotProduct is for a SteinhardtForce; a Context refuses it
+     * for another class). In a Context, updateParametersInContext() cannot change it.
+     *
+     * @param step   NoLocalStep, LocalAverage or LocalDotProduct
+     */
+    void setLocalStep(LocalStep step);
+    /**
+     * Get the switching function t of the local step's pairs.
+     *
+     * @return default SwitchingSettings(), as the force's own default (RATIONAL, r0 = 0.3 nm, the automatic cutoff)
+     */
+    SwitchingSettings getLocalSwitchingSettings() const { return localSwitching; }
+    /**
+     * Set the switching function t of the local step's pairs (checked where a Context is created, as the force's
+     * own; PLUMED's SWITCH={...} of LOCAL_AVERAGE and LOCAL_Q_l).
+     *
+     * @param switching   its settings
+     */
+    void setLocalSwitchingSettings(const SwitchingSettings& switching) { localSwitching = switching; }
 
 protected:
     /**
@@ -166,6 +215,8 @@ protected:
 private:
     class ReductionInfo;
     std::vector<ReductionInfo> reductions;
+    LocalStep localStep;
+    SwitchingSettings localSwitching;
 };
 
 // Declared private in PerAtomForce: left out of the API reference.

@@ -47,6 +47,17 @@ namespace CoordinationPlugin {
  * Q1, Q3, Q4, Q6 SteinhardtForce of degree 1, 3, 4 or 6 with the energy "0": the keywords of
  *                COORDINATIONNUMBER (without R_POWER), the same reductions; VMEAN and VSUM are refused (not
  *                supported yet).
+ * SIMPLECUBIC, TETRAHEDRAL, FCCUBIC, COORDINATION_SHELL_FUNCTION
+ *                ShellFunctionForce (SimpleCubic, Tetrahedral, FCCubic with ALPHA, Custom with FUNCTION)
+ *                with the energy "0": the keywords and reductions of COORDINATIONNUMBER; PHI, THETA and
+ *                PSI are accepted and ignored (they change nothing in PLUMED).
+ * LOCAL_Q1, LOCAL_Q3, LOCAL_Q4, LOCAL_Q6, LOCAL_AVERAGE
+ *                a force of the class of the action SPECIES=label names (LOCAL_Q_l: a Q_l action of that
+ *                degree; LOCAL_AVERAGE: any action above), with its groups, switching function, centres
+ *                and periodicity, the local step (LocalDotProduct, LocalAverage) with this line's
+ *                switching function (SWITCH={...} or the keyword form), and this line's reductions; energy
+ *                "0". NOPBC only where the SPECIES action has it; SPECIESA/SPECIESB are refused (not
+ *                supported yet).
  * CONTACTMAP     ContactMapForce with the energy "s" (SUM: Sum; CMDIST: Distance) or "0" (neither: Components,
  *                one variable contact_n per contact, the components contact-n of PLUMED). ATOMS1=a,b, ATOMS2=...
  *                (numbered from 1; PLUMED stops at the first missing number, so a later one is refused), each
@@ -135,7 +146,10 @@ public:
      *                keywords; the Moment reductions as one MOMENTS list where the first is; a reduction whose
      *                name is not PLUMED's component name, "sum" or "lessthan_1" say, throws an
      *                OpenMMException; a SteinhardtForce: a Q1, Q3, Q4 or Q6 line as for a
-     *                CoordinationNumberForce (another degree throws an OpenMMException); a ContactMapForce: CONTACTMAP in PLUMED's multi-line form, one line per
+     *                CoordinationNumberForce (another degree throws an OpenMMException); a force with a local
+     *                step: its per-atom action labelled "<label>_species" without reductions, then the LOCAL_Q_l
+     *                or LOCAL_AVERAGE line of that SPECIES with the reductions (fromPlumed() reads the two lines
+     *                back as one force); a ContactMapForce: CONTACTMAP in PLUMED's multi-line form, one line per
      *                contact, one SWITCH where every contact has the same switching function, REFERENCEn
      *                and WEIGHTn for every contact where one differs from the default (REFERENCEn always
      *                with CMDIST), an automatic cutoff written as its value (D_MAX), Cubic's unused r0 not

@@ -127,6 +127,7 @@ INDEX_ARGUMENT(PerAtomForce, getReductionParameters, _arguments.REDUCTION_INDEX)
 %pythonprepend CoordinationPlugin::PerAtomForce::getDefaultReductionName %{
     (type, parameters) = _arguments.reduction((type, parameters), "getDefaultReductionName", cls="PerAtomForce")
 %}
+INTEGER_ARGUMENT(PerAtomForce, setLocalStep, step, _arguments.LOCAL_STEP)
 %ignore CoordinationPlugin::PerAtomForce::ReductionInfo;
 %ignore CoordinationPlugin::PerAtomForce::perAtomValues;
 

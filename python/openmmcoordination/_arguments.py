@@ -26,6 +26,7 @@ SWITCHING_FUNCTION = "one of the SwitchingFunction values (CoordinationForce.Rat
 CV_INDEX = "an index from 0 to getNumCollectiveVariables() - 1"
 REDUCTION_INDEX = "an index from 0 to getNumReductions() - 1"
 REDUCTION_TYPE = "one of the PerAtomForce.ReductionType values (Sum to Moment: 0 to 10)"
+LOCAL_STEP = "PerAtomForce.NoLocalStep, LocalAverage or LocalDotProduct"
 DEGREE = "an integer from 1 to SteinhardtForce.MaxDegree (12)"
 SHELL_FUNCTION = "ShellFunctionForce.SimpleCubic, Tetrahedral, FCCubic or Custom"
 CONTACT_INDEX = "an index from 0 to getNumContacts() - 1"

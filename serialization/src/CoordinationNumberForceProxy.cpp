@@ -16,12 +16,13 @@ using std::string;
 namespace {
 
 // Version 2 adds the centres (the base settings' format 3).
-const int CurrentVersion = 2;
+// Version 3 adds the local step (PerAtomForceXml::writeLocalStep).
+const int CurrentVersion = 3;
 /**
- * The format of the pair settings in a version's XML: PairSwitchingForceXml's format 2 in version 1, 3 in version 2
+ * The format of the pair settings in a version's XML: PairSwitchingForceXml's format 2 in version 1, 3 from version 2
  * (a new format of those is a new version of this proxy's).
  */
-int baseVersionOf(int version) { return version + 1; }
+int baseVersionOf(int version) { return version == 1 ? 2 : 3; }
 const char* const ClassName = "CoordinationNumberForce";
 
 } // namespace
@@ -32,6 +33,7 @@ template <> void ForceProxy<CoordinationNumberForce>::serialize(const void* obje
     PairSwitchingForceXml::write(force, node);
     node.setDoubleProperty("rPower", force.getRPower());
     PerAtomForceXml::writeReductions(force, node);
+    PerAtomForceXml::writeLocalStep(force, node);
 }
 
 template <> void* ForceProxy<CoordinationNumberForce>::deserialize(const SerializationNode& node) const {
@@ -44,5 +46,7 @@ template <> void* ForceProxy<CoordinationNumberForce>::deserialize(const Seriali
                               "; it must be a finite number >= 0");
     force->setRPower(rPower);
     PerAtomForceXml::readReductions(node, *force, ClassName);
+    if (version >= 3)
+        PerAtomForceXml::readLocalStep(node, *force, ClassName);
     return force.release();
 }

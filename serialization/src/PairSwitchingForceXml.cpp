@@ -70,10 +70,7 @@ void readCenters(const SerializationNode& node, PairSwitchingForce& force, const
 
 } // namespace
 
-void PairSwitchingForceXml::write(const PairSwitchingForce& force, SerializationNode& node) {
-    Xml::writeBase(force, node);
-    const SwitchingSettings& switching = force.getSwitchingSettings();
-    node.setIntProperty("mode", (int)force.getMode());
+void PairSwitchingForceXml::writeSwitching(const SwitchingSettings& switching, SerializationNode& node) {
     node.setDoubleProperty("r0", switching.getR0());
     node.setIntProperty("n", switching.getN());
     node.setIntProperty("m", switching.getM());
@@ -90,6 +87,39 @@ void PairSwitchingForceXml::write(const PairSwitchingForce& force, Serialization
     node.setDoubleProperty("nativeQLambda", switching.getNativeQLambda());
     node.setDoubleProperty("nativeQReference", switching.getNativeQReference());
     node.setStringProperty("customSwitchingFunction", switching.getCustomExpression());
+}
+
+SwitchingSettings PairSwitchingForceXml::readSwitching(const SerializationNode& node, int format,
+                                                       const string& className) {
+    SwitchingSettings switching;
+    switching.setR0(node.getDoubleProperty("r0"));
+    Xml::setFromXml(className, "n", [&] { switching.setN(Xml::intProperty(node, "n", "n", className)); });
+    Xml::setFromXml(className, "m", [&] { switching.setM(Xml::intProperty(node, "m", "m", className)); });
+    switching.setD0(node.getDoubleProperty("d0"));
+    switching.setDMax(node.getBoolProperty("noCutoff") ? std::numeric_limits<double>::infinity()
+                                                       : node.getDoubleProperty("dmax"));
+    switching.setStretch(node.getBoolProperty("stretch"));
+    if (format >= 2) {
+        const int type = node.getIntProperty("switchingFunction");
+        if (type < PairSwitchingForce::Rational || type > PairSwitchingForce::Custom)
+            throw OpenMMException(className + ": the XML has switchingFunction " + std::to_string(type) +
+                                  "; it must be 0 (Rational) to 8 (Custom)");
+        switching.setCustomExpression(node.getStringProperty("customSwitchingFunction"));
+        switching.setType((PairSwitchingForce::SwitchingFunction)type);
+        Xml::setFromXml(className, "smapA and smapB", [&] {
+            switching.setSmapExponents(Xml::intProperty(node, "smapA", "smapA", className),
+                                       Xml::intProperty(node, "smapB", "smapB", className));
+        });
+        switching.setNativeQParameters(node.getDoubleProperty("nativeQBeta"), node.getDoubleProperty("nativeQLambda"),
+                                       node.getDoubleProperty("nativeQReference"));
+    }
+    return switching;
+}
+
+void PairSwitchingForceXml::write(const PairSwitchingForce& force, SerializationNode& node) {
+    Xml::writeBase(force, node);
+    node.setIntProperty("mode", (int)force.getMode());
+    writeSwitching(force.getSwitchingSettings(), node);
     writeGroup(node, "GroupA", force.getGroupA());
     writeGroup(node, "GroupB", force.getGroupB());
     Xml::writeParameters(force, node);
@@ -104,33 +134,14 @@ void PairSwitchingForceXml::read(const SerializationNode& node, int format, Pair
                               "; it must be 0 (Self), 1 (Dual) or 2 (Pair)");
     Xml::readBase(node, force, className);
     force.setMode((PairSwitchingForce::Mode)mode);
-    force.setR0(node.getDoubleProperty("r0"));
-    Xml::setFromXml(className, "n", [&] { force.setN(Xml::intProperty(node, "n", "n", className)); });
-    Xml::setFromXml(className, "m", [&] { force.setM(Xml::intProperty(node, "m", "m", className)); });
-    force.setD0(node.getDoubleProperty("d0"));
-    force.setDMax(node.getBoolProperty("noCutoff") ? std::numeric_limits<double>::infinity()
-                                                   : node.getDoubleProperty("dmax"));
-    force.setStretch(node.getBoolProperty("stretch"));
+    force.setSwitchingSettings(readSwitching(node, format, className));
     force.setGroupA(readGroup(node, "GroupA", className));
     force.setGroupB(readGroup(node, "GroupB", className));
     for (const SerializationNode& parameter : node.getChildNode("GlobalParameters").getChildren())
         force.addGlobalParameter(parameter.getStringProperty("name"), parameter.getDoubleProperty("default"));
-    if (format >= 2) {
-        const int type = node.getIntProperty("switchingFunction");
-        if (type < PairSwitchingForce::Rational || type > PairSwitchingForce::Custom)
-            throw OpenMMException(className + ": the XML has switchingFunction " + std::to_string(type) +
-                                  "; it must be 0 (Rational) to 8 (Custom)");
-        force.setCustomSwitchingFunction(node.getStringProperty("customSwitchingFunction"));
-        force.setSwitchingFunction((PairSwitchingForce::SwitchingFunction)type);
-        Xml::setFromXml(className, "smapA and smapB", [&] {
-            force.setSmapExponents(Xml::intProperty(node, "smapA", "smapA", className),
-                                   Xml::intProperty(node, "smapB", "smapB", className));
-        });
-        force.setNativeQParameters(node.getDoubleProperty("nativeQBeta"), node.getDoubleProperty("nativeQLambda"),
-                                   node.getDoubleProperty("nativeQReference"));
+    if (format >= 2)
         for (const SerializationNode& parameter : node.getChildNode("EnergyParameterDerivatives").getChildren())
             force.addEnergyParameterDerivative(parameter.getStringProperty("name"));
-    }
     if (format >= 3)
         readCenters(node, force, className);
 }

@@ -19,6 +19,11 @@ public:
     static const int CurrentFormat = 3;
     /** Writes the force's settings (the newest format) into node. */
     static void write(const PairSwitchingForce& force, OpenMM::SerializationNode& node);
+    /** Writes a switching function's settings as attributes of node (the newest format). */
+    static void writeSwitching(const SwitchingSettings& switching, OpenMM::SerializationNode& node);
+    /** Reads a switching function's settings of the given format from node's attributes. */
+    static SwitchingSettings readSwitching(const OpenMM::SerializationNode& node, int format,
+                                           const std::string& className);
     /** Reads settings of the given format into force (its energy too); errors start with "className: ". */
     static void read(const OpenMM::SerializationNode& node, int format, PairSwitchingForce& force,
                      const std::string& className);

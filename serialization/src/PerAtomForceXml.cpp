@@ -1,5 +1,6 @@
 #include "PerAtomForceXml.h"
 #include "CoordinationBiasForceXml.h"
+#include "PairSwitchingForceXml.h"
 #include "openmm/OpenMMException.h"
 
 using namespace CoordinationPlugin;
@@ -30,4 +31,19 @@ void PerAtomForceXml::readReductions(const SerializationNode& node, PerAtomForce
         force.addReduction((PerAtomForce::ReductionType) type, reduction.getStringProperty("parameters"),
                            reduction.getStringProperty("name"));
     }
+}
+
+void PerAtomForceXml::writeLocalStep(const PerAtomForce& force, SerializationNode& node) {
+    node.setIntProperty("localStep", (int) force.getLocalStep());
+    PairSwitchingForceXml::writeSwitching(force.getLocalSwitchingSettings(), node.createChildNode("LocalSwitching"));
+}
+
+void PerAtomForceXml::readLocalStep(const SerializationNode& node, PerAtomForce& force, const string& className) {
+    const int step = CoordinationBiasForceXml::intProperty(node, "localStep", "localStep", className);
+    if (step < PerAtomForce::NoLocalStep || step > PerAtomForce::LocalDotProduct)
+        throw OpenMMException(className + ": the XML has localStep " + std::to_string(step) +
+                              "; it must be 0 (NoLocalStep), 1 (LocalAverage) or 2 (LocalDotProduct)");
+    force.setLocalStep((PerAtomForce::LocalStep) step);
+    force.setLocalSwitchingSettings(PairSwitchingForceXml::readSwitching(
+        node.getChildNode("LocalSwitching"), PairSwitchingForceXml::CurrentFormat, className));
 }

@@ -8,8 +8,8 @@
 namespace CoordinationPlugin {
 
 /**
- * The XML of a PerAtomForce's reductions, shared by the proxies of CoordinationNumberForce and SteinhardtForce: a
- * child "Reductions" with one "Reduction" (type, parameters, name) per reduction, in order.
+ * The XML of a PerAtomForce's own settings, shared by the proxies of its classes: a child "Reductions" with one
+ * "Reduction" (type, parameters, name) per reduction, in order, and the local step.
  */
 class PerAtomForceXml {
 public:
@@ -17,6 +17,13 @@ public:
     static void writeReductions(const PerAtomForce& force, OpenMM::SerializationNode& node);
     /** Adds the reductions node holds to force; errors start with "className: ". */
     static void readReductions(const OpenMM::SerializationNode& node, PerAtomForce& force, const std::string& className);
+    /**
+     * Writes the force's local step: an attribute "localStep" and a child "LocalSwitching" with the switching
+     * function's attributes (PairSwitchingForceXml::writeSwitching).
+     */
+    static void writeLocalStep(const PerAtomForce& force, OpenMM::SerializationNode& node);
+    /** Reads the local step writeLocalStep() wrote into force; errors start with "className: ". */
+    static void readLocalStep(const OpenMM::SerializationNode& node, PerAtomForce& force, const std::string& className);
 };
 
 } // namespace CoordinationPlugin

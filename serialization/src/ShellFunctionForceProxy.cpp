@@ -13,7 +13,8 @@ namespace {
 
 // Version 1: the pair settings (PairSwitchingForceXml's format 3), the function (its type, the Custom expression and
 // whether it is normalised, FCCubic's alpha) and the reductions.
-const int CurrentVersion = 1;
+// Version 2 adds the local step (PerAtomForceXml::writeLocalStep).
+const int CurrentVersion = 2;
 const char* const ClassName = "ShellFunctionForce";
 
 } // namespace
@@ -27,10 +28,11 @@ template <> void ForceProxy<ShellFunctionForce>::serialize(const void* object, S
     node.setBoolProperty("normalizeCustomFunction", force.getNormalizeCustomFunction());
     node.setDoubleProperty("alpha", force.getAlpha());
     PerAtomForceXml::writeReductions(force, node);
+    PerAtomForceXml::writeLocalStep(force, node);
 }
 
 template <> void* ForceProxy<ShellFunctionForce>::deserialize(const SerializationNode& node) const {
-    CoordinationBiasForceXml::version(node, 1, CurrentVersion, ClassName);
+    const int version = CoordinationBiasForceXml::version(node, 1, CurrentVersion, ClassName);
     std::unique_ptr<ShellFunctionForce> force(new ShellFunctionForce());
     PairSwitchingForceXml::read(node, PairSwitchingForceXml::CurrentFormat, *force, ClassName);
     // The settings are checked where a Context is created, as the setters' are.
@@ -42,5 +44,7 @@ template <> void* ForceProxy<ShellFunctionForce>::deserialize(const Serializatio
         force->setAlpha(node.getDoubleProperty("alpha"));
     });
     PerAtomForceXml::readReductions(node, *force, ClassName);
+    if (version >= 2)
+        PerAtomForceXml::readLocalStep(node, *force, ClassName);
     return force.release();
 }

@@ -12,7 +12,8 @@ using namespace OpenMM;
 namespace {
 
 // Version 1: the pair settings (PairSwitchingForceXml's format 3), the degree and the reductions.
-const int CurrentVersion = 1;
+// Version 2 adds the local step (PerAtomForceXml::writeLocalStep).
+const int CurrentVersion = 2;
 const char* const ClassName = "SteinhardtForce";
 
 } // namespace
@@ -23,14 +24,17 @@ template <> void ForceProxy<SteinhardtForce>::serialize(const void* object, Seri
     PairSwitchingForceXml::write(force, node);
     node.setIntProperty("degree", force.getDegree());
     PerAtomForceXml::writeReductions(force, node);
+    PerAtomForceXml::writeLocalStep(force, node);
 }
 
 template <> void* ForceProxy<SteinhardtForce>::deserialize(const SerializationNode& node) const {
-    CoordinationBiasForceXml::version(node, 1, CurrentVersion, ClassName);
+    const int version = CoordinationBiasForceXml::version(node, 1, CurrentVersion, ClassName);
     std::unique_ptr<SteinhardtForce> force(new SteinhardtForce());
     PairSwitchingForceXml::read(node, PairSwitchingForceXml::CurrentFormat, *force, ClassName);
     // The degree is checked where a Context is created, as the setter's is.
     force->setDegree(CoordinationBiasForceXml::intProperty(node, "degree", "degree", ClassName));
     PerAtomForceXml::readReductions(node, *force, ClassName);
+    if (version >= 2)
+        PerAtomForceXml::readLocalStep(node, *force, ClassName);
     return force.release();
 }

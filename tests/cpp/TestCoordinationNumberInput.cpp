@@ -52,6 +52,8 @@ void expectSameNumberSettings(const Numbers& copy, const Numbers& original) {
     expectSameCoordinationSettings(copy, original);
     EXPECT_EQ(copy.getRPower(), original.getRPower());
     EXPECT_EQ(reductions(copy), reductions(original));
+    EXPECT_EQ(copy.getLocalStep(), original.getLocalStep());
+    EXPECT_TRUE(copy.getLocalSwitchingSettings() == original.getLocalSwitchingSettings());
 }
 
 /** A force with every setting away from its default and one reduction of each type. */
@@ -352,12 +354,22 @@ TEST(CoordinationNumberInput, XmlRoundTripKeepsEverySetting) {
     std::unique_ptr<Numbers> plain = throughXml(defaults);
     ASSERT_NE(plain, nullptr);
     expectSameNumberSettings(*plain, defaults);
+    // The local step and its own switching function.
+    Numbers local = unusualForce();
+    local.setLocalStep(Numbers::LocalAverage);
+    local.setLocalSwitchingSettings(SwitchingSettings(CoordinationForce::Gaussian, 0.4, 0.1, 2.0, false));
+    std::unique_ptr<Numbers> localCopy = throughXml(local);
+    ASSERT_NE(localCopy, nullptr);
+    expectSameNumberSettings(*localCopy, local);
+    EXPECT_EQ(localCopy->getLocalStep(), Numbers::LocalAverage);
 }
 
 TEST(CoordinationNumberInput, MalformedXmlIsRejected) {
     const std::string xml = xmlOf(unusualForce());
-    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "version=\"2\"", "version=\"3\"")); },
-                                    {"CoordinationNumberForce", "version 3"});
+    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "version=\"3\"", "version=\"4\"")); },
+                                    {"CoordinationNumberForce", "version 4"});
+    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "localStep=\"0\"", "localStep=\"3\"")); },
+                                    {"localStep 3"});
     expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "type=\"10\"", "type=\"11\"")); },
                                     {"reduction 10", "type 11"});
     expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "rPower=\"1.5\"", "rPower=\"-1\"")); }, {"rPower"});

@@ -73,7 +73,8 @@ TEST(PlumedInput, BadInputNamesWhatToFix) {
     const std::vector<std::pair<std::string, std::vector<std::string>>> bad = {
         {"c: DISTANCE ATOMS=1,2",
          {"no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, COORDINATION_MOMENTS, "
-          "Q1, Q3, Q4, Q6 and CONTACTMAP; found c: DISTANCE)"}},
+          "Q1, Q3, Q4, Q6, LOCAL_Q1, LOCAL_Q3, LOCAL_Q4, LOCAL_Q6, LOCAL_AVERAGE, SIMPLECUBIC, TETRAHEDRAL, FCCUBIC, "
+          "COORDINATION_SHELL_FUNCTION and CONTACTMAP; found c: DISTANCE)"}},
         {"c: COORDINATION GROUPA=1 R_0=1 FOO=3", {"FOO is not a keyword"}},
         {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={FOO R_0=1}", {"SWITCH type FOO is not one of PLUMED's"}},
         {"c: COORDINATION GROUPA=1 GROUPB=2 SWITCH={SMAP R_0=1 A=2}", {"needs A and B"}},

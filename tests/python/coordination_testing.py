@@ -258,6 +258,18 @@ def require_case(case):
     pytest.skip(f"{case.id}: cannot create a Context here: {problem}")
 
 
+#: The platforms that run a per-atom force with a local step (PerAtomForce.setLocalStep; kernels CalcLocal<Class>).
+LOCAL_STEP_PLATFORMS = ("Reference",)
+
+
+def require_local_step_case(case):
+    """require_case, and skip the calling test where the case's platform has no kernel for a local step."""
+    case = require_case(case)
+    if case.platform not in LOCAL_STEP_PLATFORMS:
+        pytest.skip(f"{case.id}: {case.platform} has no kernel for a force with a local step yet")
+    return case
+
+
 def make_context(system, case=REFERENCE, integrator=None, properties=None):
     """A Context of the system on the case's platform (GPU platforms get {"Precision": precision}).
 

@@ -185,7 +185,7 @@ def test_to_plumed_reads_back_to_the_same_settings(values):
 
 
 BAD_LINES = {
-    "c: DISTANCE ATOMS=1,2": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, COORDINATION_MOMENTS, Q1, Q3, Q4, Q6 and CONTACTMAP; found c: DISTANCE)",
+    "c: DISTANCE ATOMS=1,2": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, COORDINATION_MOMENTS, Q1, Q3, Q4, Q6, LOCAL_Q1, LOCAL_Q3, LOCAL_Q4, LOCAL_Q6, LOCAL_AVERAGE, SIMPLECUBIC, TETRAHEDRAL, FCCUBIC, COORDINATION_SHELL_FUNCTION and CONTACTMAP; found c: DISTANCE)",
     "c: COORDINATION R_0=1": "GROUPA is required",
     "c: COORDINATION GROUPA=1": "R_0 is required",
     "c: COORDINATION GROUPA=1 R_0=1 FOO=3": "FOO is not a keyword",
@@ -378,7 +378,7 @@ BAD_INPUTS = {
         "read a whole plumed.dat with fromPlumedFile",
     "c: COORDINATION GROUPA=1 R_0=1\nPRINT ARG=c":
         "this input has 1 action that becomes a force and PRINT: read a whole plumed.dat with fromPlumedFile",
-    "d: DISTANCE ATOMS=1,2\n": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, COORDINATION_MOMENTS, Q1, Q3, Q4, Q6 and CONTACTMAP; found d: DISTANCE)",
+    "d: DISTANCE ATOMS=1,2\n": "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, COORDINATION_MOMENTS, Q1, Q3, Q4, Q6, LOCAL_Q1, LOCAL_Q3, LOCAL_Q4, LOCAL_Q6, LOCAL_AVERAGE, SIMPLECUBIC, TETRAHEDRAL, FCCUBIC, COORDINATION_SHELL_FUNCTION and CONTACTMAP; found d: DISTANCE)",
     "UNITS LENGTH=A\nUNITS LENGTH=nm\nc: COORDINATION GROUPA=1 R_0=1": "UNITS is given twice",
     "c: COORDINATION GROUPA=1 R_0=1\nUNITS LENGTH=A": "UNITS must come before the actions it applies to",
     "UNITS LENGTH=inch\nc: COORDINATION GROUPA=1 R_0=1": "LENGTH=inch is not a number",

@@ -82,8 +82,8 @@ def test_fromplumedfile_reads_the_regtests_q6_and_q4_to_plumeds_printed_values(c
     case = require_case(case)
     frame = read_xyz(STEINHARDT_DATA / "trajectories" / "64.xyz")[0]
     read = openmmcoordination.fromPlumedFile(str(RT_Q6 / "plumed.dat"))
-    assert sorted(read.forces) == ["c", "q4", "q6"]
-    assert read.skipped == ["PRINT", "PRINT", "PRINT", "RESTRAINT", "w6: LOCAL_Q6", "PRINT", "BIASVALUE"]
+    assert sorted(read.forces) == ["c", "q4", "q6", "w6"]  # w6 (LOCAL_Q6): test_local_steps_plumed.py
+    assert read.skipped == ["PRINT", "PRINT", "PRINT", "RESTRAINT", "PRINT", "BIASVALUE"]
     printed = {**read_colvar(RT_Q6 / "colv.reference"), **read_colvar(RT_Q6 / "colv4.reference")}
     for label, degree, names in (("q6", 6, ("q6_mean", "q6_lowest")), ("q4", 4, ("q4_mean",))):
         force = read.forces[label]

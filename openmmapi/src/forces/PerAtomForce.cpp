@@ -9,7 +9,14 @@ using namespace OpenMM;
 using std::string;
 using std::vector;
 
-PerAtomForce::PerAtomForce(const string& energy) : PairSwitchingForce(energy) {}
+PerAtomForce::PerAtomForce(const string& energy) : PairSwitchingForce(energy), localStep(NoLocalStep) {}
+
+void PerAtomForce::setLocalStep(LocalStep step) {
+    if ((int) step < NoLocalStep || (int) step > LocalDotProduct)
+        throw OpenMMException(getForceClassName() + "::setLocalStep: unknown step " + std::to_string((int) step) +
+                              "; use NoLocalStep, LocalAverage or LocalDotProduct");
+    localStep = step;
+}
 
 namespace {
 

@@ -1,6 +1,7 @@
 #include "internal/forces/PerAtomForceImpl.h"
 #include "internal/peratom/ReductionResolution.h"
 #include "openmm/OpenMMException.h"
+#include <set>
 
 using namespace CoordinationPlugin;
 using namespace OpenMM;
@@ -15,6 +16,26 @@ ResolvedPerAtomForce PerAtomForceResolution::resolve(const PerAtomForce& force, 
                               "; use Self mode (PLUMED's SPECIES) or Dual mode (SPECIESA and SPECIESB)");
     resolved.forceClass = force.getForceClassName();
     resolved.perAtom = std::move(perAtom);
+    const PerAtomForce::LocalStep local = force.getLocalStep();
+    if (local == PerAtomForce::LocalDotProduct && resolved.perAtom.pairTerm != ResolvedPerAtom::PairTerm::SphericalHarmonics)
+        throw OpenMMException(force.getForceClassName() + ": the local step LocalDotProduct (PLUMED's LOCAL_Q_l) is of "
+                              "a SteinhardtForce's q_l vectors; its " + values + " are numbers: use LocalAverage, or "
+                              "NoLocalStep");
+    resolved.perAtom.localStep = (local == PerAtomForce::LocalAverage      ? ResolvedPerAtom::LocalStep::Average
+                                  : local == PerAtomForce::LocalDotProduct ? ResolvedPerAtom::LocalStep::DotProduct
+                                                                           : ResolvedPerAtom::LocalStep::None);
+    if (local != PerAtomForce::NoLocalStep) {
+        SwitchingFunctionConstants switching = SwitchingFunctionConstants::resolve(
+            force.getLocalSwitchingSettings(), force.getForceClassName() + ": the local step's switching function: ");
+        // Copied by construction and moved in (ResolvedPairGroups says why).
+        ResolvedPairGroups pairs(static_cast<const ResolvedPairGroups&>(resolved));
+        pairs.mode = PairSwitchingForce::Self;
+        pairs.groupB.clear();
+        pairs.uniqueB.clear();
+        pairs.sameAtomPossible = (std::set<int>(pairs.groupA.begin(), pairs.groupA.end()).size() != pairs.groupA.size());
+        pairs.switching = std::move(switching);
+        resolved.localPairs = std::move(pairs);
+    }
     resolved.perAtom.reductions = ReductionResolution::resolve(force, force.getGroupA().size());
     resolved.energy = ResolvedEnergy::resolve(
         force, {"a reduction's name",
@@ -24,6 +45,9 @@ ResolvedPerAtomForce PerAtomForceResolution::resolve(const PerAtomForce& force, 
 
 
 void PerAtomForceResolution::checkUpdatable(const ResolvedPerAtomForce& before, const ResolvedPerAtomForce& after) {
+    if (before.perAtom.localStep != after.perAtom.localStep)
+        throw OpenMMException(before.forceClass + ": updateParametersInContext cannot change the local step (the "
+                              "Context's kernel is chosen by it); create a new Context, or call reinitialize()");
     ResolvedEnergy::checkUpdatable(before.energy, after.energy, before.forceClass,
                                    "cannot add, remove or rename reductions (the energy's variables)");
 }

@@ -7,6 +7,7 @@
 #include "internal/forces/SteinhardtForceImpl.h"
 #include "internal/plumed/PlumedCoordination.h"
 #include "internal/plumed/PlumedCenters.h"
+#include "internal/plumed/PlumedLocalSteps.h"
 #include "openmm/OpenMMException.h"
 #include <cmath>
 #include <memory>
@@ -114,8 +115,55 @@ void addHistogram(PerAtomForce& force, const PlumedKeywords& keywords, const str
                            "between_" + std::to_string(i + 1));
 }
 
+
+/** A new force of the class of force (energy "0") with its class's own settings (the degree, the R power). */
+std::unique_ptr<PerAtomForce> sameClass(const PerAtomForce& force) {
+    if (auto* steinhardt = dynamic_cast<const SteinhardtForce*>(&force))
+        return std::unique_ptr<PerAtomForce>(new SteinhardtForce(steinhardt->getDegree(), "0"));
+    if (auto* shell = dynamic_cast<const ShellFunctionForce*>(&force)) {
+        std::unique_ptr<ShellFunctionForce> copy(new ShellFunctionForce(shell->getShellFunction(), "0"));
+        copy->setCustomFunction(shell->getCustomFunction());
+        copy->setShellFunction(shell->getShellFunction());
+        copy->setNormalizeCustomFunction(shell->getNormalizeCustomFunction());
+        copy->setAlpha(shell->getAlpha());
+        return std::move(copy);
+    }
+    std::unique_ptr<CoordinationNumberForce> numbers(new CoordinationNumberForce("0"));
+    numbers->setRPower(dynamic_cast<const CoordinationNumberForce&>(force).getRPower());
+    return std::move(numbers);
+}
+
+
+
+/** A function as the value of PLUMED's FUNCTION keyword: in braces where it holds a space. */
+string plumedFunctionText(const string& expression) {
+    return (expression.find_first_of(" \t\r\n") == string::npos ? expression : "{" + expression + "}");
+}
+
+/** PLUMED's actions of the shell functions, in the order of ShellFunctionForce::ShellFunction. */
+const char* const ShellActions[] = {"SIMPLECUBIC", "TETRAHEDRAL", "FCCUBIC", "COORDINATION_SHELL_FUNCTION"};
+
+/** The ShellFunction of PLUMED's action name, or -1 for another name. */
+int shellFunction(const string& name) {
+    for (int function = 0; function < 4; function++)
+        if (name == ShellActions[function])
+            return function;
+    return -1;
+}
+
+/** The degree l of PLUMED's Q_l action names (Q1, Q3, Q4, Q6), or 0 for another name. */
+int steinhardtDegree(const string& name) {
+    for (int degree : {1, 3, 4, 6})
+        if (name == "Q" + std::to_string(degree))
+            return degree;
+    return 0;
+}
+
+
+} // namespace
+
 /** The reduction keywords of the action's line, in their order, as reductions of force. */
-void readReductions(PlumedAction& action, PerAtomForce& force) {
+void PlumedPerAtom::readReductions(PlumedAction& action, PerAtomForce& force) {
     PlumedKeywords& keywords = action.keywords();
     std::map<ReductionType, std::set<int>> numbered;
     bool histogram = false;
@@ -174,56 +222,17 @@ void readReductions(PlumedAction& action, PerAtomForce& force) {
     }
 }
 
-/** A new force of the class of force (energy "0") with its class's own settings (the degree, the R power). */
-std::unique_ptr<PerAtomForce> sameClass(const PerAtomForce& force) {
-    if (auto* steinhardt = dynamic_cast<const SteinhardtForce*>(&force))
-        return std::unique_ptr<PerAtomForce>(new SteinhardtForce(steinhardt->getDegree(), "0"));
-    if (auto* shell = dynamic_cast<const ShellFunctionForce*>(&force)) {
-        std::unique_ptr<ShellFunctionForce> copy(new ShellFunctionForce(shell->getShellFunction(), "0"));
-        copy->setCustomFunction(shell->getCustomFunction());
-        copy->setShellFunction(shell->getShellFunction());
-        copy->setNormalizeCustomFunction(shell->getNormalizeCustomFunction());
-        copy->setAlpha(shell->getAlpha());
-        return std::move(copy);
-    }
-    std::unique_ptr<CoordinationNumberForce> numbers(new CoordinationNumberForce("0"));
-    numbers->setRPower(dynamic_cast<const CoordinationNumberForce&>(force).getRPower());
-    return std::move(numbers);
+std::unique_ptr<PerAtomForce> PlumedPerAtom::speciesSettings(const PerAtomForce& force) {
+    std::unique_ptr<PerAtomForce> settings = sameClass(force);
+    PlumedCoordination::copyLineSettings(force, *settings);
+    return settings;
 }
-
-
-
-/** A function as the value of PLUMED's FUNCTION keyword: in braces where it holds a space. */
-string plumedFunctionText(const string& expression) {
-    return (expression.find_first_of(" \t\r\n") == string::npos ? expression : "{" + expression + "}");
-}
-
-/** PLUMED's actions of the shell functions, in the order of ShellFunctionForce::ShellFunction. */
-const char* const ShellActions[] = {"SIMPLECUBIC", "TETRAHEDRAL", "FCCUBIC", "COORDINATION_SHELL_FUNCTION"};
-
-/** The ShellFunction of PLUMED's action name, or -1 for another name. */
-int shellFunction(const string& name) {
-    for (int function = 0; function < 4; function++)
-        if (name == ShellActions[function])
-            return function;
-    return -1;
-}
-
-/** The degree l of PLUMED's Q_l action names (Q1, Q3, Q4, Q6), or 0 for another name. */
-int steinhardtDegree(const string& name) {
-    for (int degree : {1, 3, 4, 6})
-        if (name == "Q" + std::to_string(degree))
-            return degree;
-    return 0;
-}
-
-
-} // namespace
 
 /** The settings an action's line holds (toPlumed's): all but the energy and the global parameters. */
 std::unique_ptr<PerAtomForce> PlumedPerAtom::lineSettings(const PerAtomForce& force) {
-    std::unique_ptr<PerAtomForce> settings = sameClass(force);
-    PlumedCoordination::copyLineSettings(force, *settings);
+    std::unique_ptr<PerAtomForce> settings = speciesSettings(force);
+    settings->setLocalStep(force.getLocalStep());
+    settings->setLocalSwitchingSettings(force.getLocalSwitchingSettings());
     for (int i = 0; i < force.getNumReductions(); i++) {
         ReductionType type;
         string parameters, name;
@@ -386,6 +395,8 @@ string PlumedPerAtom::write(const PerAtomForce& force, const string& label) {
     const auto error = [&](const string& what) {
         return OpenMMException("PLUMED input: toPlumed cannot write this force (\"" + force.getName() + "\"), " + what);
     };
+    if (force.getLocalStep() != PerAtomForce::NoLocalStep)
+        return PlumedLocalSteps::write(force, label, error);
     const string name = actionName(force);
     if (auto* steinhardt = dynamic_cast<const SteinhardtForce*>(&force))
         if (steinhardtDegree(name) == 0)
@@ -421,7 +432,13 @@ string PlumedPerAtom::write(const PerAtomForce& force, const string& label) {
     if (!force.usesPeriodicBoundaryConditions())
         line += " NOPBC";
     line += PlumedCoordination::writeSwitch(force.getSwitchingSettings());
+    return line + writeReductions(force, error);
+}
+
+string PlumedPerAtom::writeReductions(const PerAtomForce& force,
+                                      const std::function<OpenMMException(const string&)>& error) {
     // Each reduction as its keyword; the Moment reductions together as one MOMENTS list, where the first is.
+    string line;
     std::map<ReductionType, std::set<int>> numbered;
     string powers;
     size_t momentsAt = string::npos;

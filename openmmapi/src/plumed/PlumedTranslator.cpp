@@ -5,6 +5,7 @@
 #include "internal/plumed/PlumedCenters.h"
 #include "internal/plumed/PlumedContactMap.h"
 #include "internal/plumed/PlumedCoordination.h"
+#include "internal/plumed/PlumedLocalSteps.h"
 #include "internal/plumed/PlumedPerAtom.h"
 #include "internal/plumed/PlumedVectorFunctions.h"
 #include "SteinhardtForce.h"
@@ -45,12 +46,18 @@ double lengthUnit(PlumedAction& action) {
     return nm;
 }
 
-/** The force an action becomes, or null if the translator does not read that action. */
-Force* forceOf(PlumedAction& action, double nm) {
+/**
+ * The force an action becomes, or null if the translator does not read that action; functions knows the earlier
+ * per-atom actions by label, and source is set to the one a local action reads (its SPECIES).
+ */
+Force* forceOf(PlumedAction& action, double nm, const PlumedVectorFunctions& functions, const PerAtomForce*& source) {
+    source = nullptr;
     if (action.getName() == PlumedCoordination::Name)
         return PlumedCoordination::read(action, nm);
     if (PlumedPerAtom::isAction(action.getName()))
         return PlumedPerAtom::read(action, nm);
+    if (PlumedLocalSteps::isAction(action.getName()))
+        return PlumedLocalSteps::read(action, nm, [&](const string& label) { return source = functions.vectorOf(label); });
     if (action.getName() == PlumedContactMap::Name)
         return PlumedContactMap::read(action, nm);
     return nullptr;
@@ -97,6 +104,7 @@ vector<Force*> readActions(const vector<string>& actions, vector<string>& skippe
     std::set<string> labels;
     std::map<string, vector<int>> groups;
     PlumedVectorFunctions functions;
+    std::set<const PerAtomForce*> localSources;
     PlumedCenters centers(!fileForm);
     vector<std::pair<size_t, string>> notRead;
     for (size_t i = 0; i < actions.size(); i++) {
@@ -130,11 +138,14 @@ vector<Force*> readActions(const vector<string>& actions, vector<string>& skippe
         }
         if (functions.read(action, i))
             continue;
-        std::unique_ptr<Force> force(forceOf(action, nm));
+        const PerAtomForce* source;
+        std::unique_ptr<Force> force(forceOf(action, nm, functions, source));
         if (!force) {
             notRead.emplace_back(i, label.empty() ? name : label + ": " + name);
             continue;
         }
+        if (source != nullptr)
+            localSources.insert(source);
         if (action.getLabel().empty() && fileForm)
             force->setName("@" + std::to_string(i));
         if (auto* perAtom = dynamic_cast<PerAtomForce*>(force.get()))
@@ -152,9 +163,15 @@ vector<Force*> readActions(const vector<string>& actions, vector<string>& skippe
                      [](const std::pair<size_t, string>& a, const std::pair<size_t, string>& b) { return a.first < b.first; });
     for (const auto& action : notRead)
         skipped.push_back(action.second);
+    // fromPlumed's one force may be a local action with the per-atom action it reads (toPlumed's two lines): that
+    // action, if it has no reductions, is part of the local force.
     vector<Force*> result;
-    for (auto& force : forces)
+    for (auto& force : forces) {
+        auto* perAtom = dynamic_cast<const PerAtomForce*>(force.get());
+        if (!fileForm && perAtom != nullptr && localSources.count(perAtom) != 0 && perAtom->getNumReductions() == 0)
+            continue;
         result.push_back(force.release());
+    }
     return result;
 }
 
@@ -177,7 +194,9 @@ Force* PlumedTranslator::fromPlumed(const string& input) {
         found += (found.empty() ? "" : ", ") + action;
     if (forces.empty())
         throw plumedInputError(input, "no action here becomes a force (the translator reads COORDINATION, COORDINATIONNUMBER, "
-                                          "COORDINATION_MOMENTS, Q1, Q3, Q4, Q6 and CONTACTMAP" +
+                                          "COORDINATION_MOMENTS, Q1, Q3, Q4, Q6, LOCAL_Q1, LOCAL_Q3, LOCAL_Q4, LOCAL_Q6, "
+                                          "LOCAL_AVERAGE, SIMPLECUBIC, TETRAHEDRAL, FCCUBIC, "
+                                          "COORDINATION_SHELL_FUNCTION and CONTACTMAP" +
                                           (found.empty() ? string(")") : "; found " + found + ")"));
     const string count = std::to_string(forces.size()) +
                          (forces.size() > 1 ? " actions that become forces" : " action that becomes a force");
@@ -204,7 +223,8 @@ string CoordinationPlugin::plumedActionOf(const Force& force) {
     if (dynamic_cast<const ContactMapForce*>(&force) != nullptr)
         name = PlumedContactMap::Name;
     else if (auto* perAtom = dynamic_cast<const PerAtomForce*>(&force))
-        name = PlumedPerAtom::actionName(*perAtom);
+        name = (perAtom->getLocalStep() != PerAtomForce::NoLocalStep ? PlumedLocalSteps::actionName(*perAtom)
+                                                                     : PlumedPerAtom::actionName(*perAtom));
     else if (dynamic_cast<const CoordinationForce*>(&force) != nullptr)
         name = PlumedCoordination::Name;
     return force.getName() + ": " + name;

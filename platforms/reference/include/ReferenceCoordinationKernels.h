@@ -63,12 +63,12 @@ public:
     }
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override {
         OpenMM::ReferencePlatform::PlatformData& data = ReferencePairLoop::dataOf(context);
-        const std::vector<double> values = engine->pairPass(data);
+        const ReferencePerAtomEngine::Evaluation evaluation = engine->evaluate(data);
         std::vector<double> weights;
         const double energy =
-            reductions.evaluateEnergy(context, engine->atomStep(values), weights, data.energyParameterDerivatives);
+            reductions.evaluateEnergy(context, evaluation.numbers, weights, data.energyParameterDerivatives);
         if (includeForces)
-            engine->applyForces(data, engine->atomStepBackward(values, weights));
+            engine->applyForces(data, evaluation, weights);
         return energy;
     }
     void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override {
@@ -77,7 +77,7 @@ public:
         reductions.evaluate(numbers, values);
     }
     void getPerAtomValues(OpenMM::ContextImpl& context, std::vector<double>& values) override {
-        values = engine->atomStep(engine->pairPass(ReferencePairLoop::dataOf(context)));
+        values = engine->evaluate(ReferencePairLoop::dataOf(context)).numbers;
     }
     /** Always Distance: the oracle evaluates sigma(r) as defined, whatever the resolved path. */
     SwitchingPath getSwitchingPath() const override { return SwitchingPath::Distance; }

@@ -21,7 +21,8 @@ void registerFactories() {
             for (const std::string& name :
                  {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
                   CalcSteinhardtForceKernel::Name(), CalcShellFunctionForceKernel::Name(),
-                  CalcContactMapForceKernel::Name()})
+                  CalcContactMapForceKernel::Name(), CalcCoordinationNumberForceKernel::LocalName(),
+                  CalcSteinhardtForceKernel::LocalName(), CalcShellFunctionForceKernel::LocalName()})
                 platform.registerKernelFactory(name, new ReferenceCoordinationKernelFactory());
         }
     }
@@ -41,11 +42,11 @@ KernelImpl* ReferenceCoordinationKernelFactory::createKernelImpl(std::string nam
                                                                  ContextImpl& context) const {
     if (name == CalcCoordinationForceKernel::Name())
         return new ReferenceCalcCoordinationForceKernel(name, platform);
-    if (name == CalcCoordinationNumberForceKernel::Name())
+    if (name == CalcCoordinationNumberForceKernel::Name() || name == CalcCoordinationNumberForceKernel::LocalName())
         return new ReferencePerAtomForceKernel<CalcCoordinationNumberForceKernel>(name, platform);
-    if (name == CalcSteinhardtForceKernel::Name())
+    if (name == CalcSteinhardtForceKernel::Name() || name == CalcSteinhardtForceKernel::LocalName())
         return new ReferencePerAtomForceKernel<CalcSteinhardtForceKernel>(name, platform);
-    if (name == CalcShellFunctionForceKernel::Name())
+    if (name == CalcShellFunctionForceKernel::Name() || name == CalcShellFunctionForceKernel::LocalName())
         return new ReferencePerAtomForceKernel<CalcShellFunctionForceKernel>(name, platform);
     if (name == CalcContactMapForceKernel::Name())
         return new ContactMapHostKernel(name, platform);

@@ -10,13 +10,40 @@ using std::vector;
 
 ReferencePerAtomEngine::ReferencePerAtomEngine(const ResolvedPerAtomForce& resolved)
     : force(new ResolvedPerAtomForce(resolved)), switching(new SwitchingFunctionEvaluator(resolved.switching)),
-      steps(new PerAtomSteps(resolved.perAtom)) {}
+      steps(new PerAtomSteps(resolved.perAtom)) {
+    if (resolved.perAtom.localStep == ResolvedPerAtom::LocalStep::None)
+        return;
+    localSwitching.reset(new SwitchingFunctionEvaluator(resolved.localPairs.switching));
+    localSteps.reset(new LocalSteps(resolved.perAtom, *steps));
+}
 
-void ReferencePerAtomEngine::visitPairs(ReferencePlatform::PlatformData& data, vector<double>* values,
+namespace {
+
+/**
+ * visit(k, l, d, r, sigma, dSigma/dr) for each counted pair of groups' mode: r^2 not below DBL_EPSILON, within the
+ * switching function's cutoff, and sigma not below DBL_EPSILON (PLUMED's CONTACT_MATRIX).
+ */
+template <class Visit>
+void forEachCountedPair(const ResolvedPairGroups& groups, const SwitchingFunctionEvaluator& switching,
+                        const vector<Vec3>& positions, const Vec3* boxVectors, Visit&& visit) {
+    ReferencePairLoop::forEachPair(groups, positions, boxVectors, [&](int k, int l, const Vec3& delta) {
+        const double r2 = delta.dot(delta);
+        if (r2 < ResolvedPerAtom::minimumDistanceSquared || r2 > groups.switching.cutoffSquared)
+            return;
+        const double r = std::sqrt(r2);
+        double dSigmaDr;
+        const double sigma = switching.evaluate(r, dSigmaDr);
+        if (sigma < ResolvedPerAtom::minimumSwitch)
+            return;
+        visit(k, l, delta, r, sigma, dSigmaDr);
+    });
+}
+
+} // namespace
+
+void ReferencePerAtomEngine::visitPairs(const vector<Vec3>& positions, const Vec3* boxVectors, vector<double>* values,
                                         const vector<double>* dEdValues, vector<Vec3>* memberForces) const {
     const int components = force->perAtom.numComponents;
-    vector<Vec3> extended;
-    const vector<Vec3>& positions = ReferencePairLoop::memberPositions(*force, data, extended);
     const bool self = (force->mode == PairSwitchingForce::Self);
     const vector<int>& groupA = force->groupA;
     const vector<int>& groupB = (self ? force->groupA : force->groupB);
@@ -39,61 +66,128 @@ void ReferencePerAtomEngine::visitPairs(ReferencePlatform::PlatformData& data, v
             (*memberForces)[entryMember] += force;
         }
     };
-    ReferencePairLoop::forEachPair(*force, positions, data.periodicBoxVectors, [&](int k, int l, const Vec3& delta) {
-        const double r2 = delta.dot(delta);
-        if (r2 < ResolvedPerAtom::minimumDistanceSquared || r2 > force->switching.cutoffSquared)
-            return;
-        const double r = std::sqrt(r2);
-        double dSigmaDr;
-        const double sigma = switching->evaluate(r, dSigmaDr);
-        if (sigma < ResolvedPerAtom::minimumSwitch)
-            return;
-        addDirection(k, groupA[k], groupB[l], delta, r, sigma, dSigmaDr);
-        if (self)
-            addDirection(l, groupB[l], groupA[k], -delta, r, sigma, dSigmaDr);
-    });
+    forEachCountedPair(*force, *switching, positions, boxVectors,
+                       [&](int k, int l, const Vec3& delta, double r, double sigma, double dSigmaDr) {
+                           addDirection(k, groupA[k], groupB[l], delta, r, sigma, dSigmaDr);
+                           if (self)
+                               addDirection(l, groupB[l], groupA[k], -delta, r, sigma, dSigmaDr);
+                       });
 }
 
-vector<double> ReferencePerAtomEngine::pairPass(ReferencePlatform::PlatformData& data) const {
-    const size_t size = force->groupA.size() * force->perAtom.numComponents;
+void ReferencePerAtomEngine::visitLocalPairs(const vector<Vec3>& positions, const Vec3* boxVectors,
+                                             const vector<double>& local, vector<double>* sums,
+                                             const vector<double>* dEdSums, vector<double>* dEdLocal,
+                                             vector<Vec3>* memberForces) const {
+    const int d = localSteps->getNumComponents(), numSums = localSteps->getNumSums();
+    const vector<int>& group = force->groupA;
+    forEachCountedPair(force->localPairs, *localSwitching, positions, boxVectors,
+                       [&](int k, int l, const Vec3& delta, double r, double t, double dtDr) {
+                           const double* uk = &local[k * d];
+                           const double* ul = &local[l * d];
+                           if (dEdSums == nullptr) {
+                               // k's sums gain [t, t u_l], l's [t, t u_k].
+                               double* sk = &(*sums)[k * numSums];
+                               double* sl = &(*sums)[l * numSums];
+                               sk[0] += t;
+                               sl[0] += t;
+                               for (int c = 0; c < d; c++) {
+                                   sk[1 + c] += t * ul[c];
+                                   sl[1 + c] += t * uk[c];
+                               }
+                               return;
+                           }
+                           const double* gk = &(*dEdSums)[k * numSums];
+                           const double* gl = &(*dEdSums)[l * numSums];
+                           double dEdt = gk[0] + gl[0];
+                           for (int c = 0; c < d; c++) {
+                               dEdt += gk[1 + c] * ul[c] + gl[1 + c] * uk[c];
+                               (*dEdLocal)[l * d + c] += t * gk[1 + c];
+                               (*dEdLocal)[k * d + c] += t * gl[1 + c];
+                           }
+                           if (dEdt == 0.0)
+                               return;
+                           const Vec3 gradient = delta * (dEdt * dtDr / r); // dE/d(x_l - x_k)
+                           (*memberForces)[group[l]] -= gradient;
+                           (*memberForces)[group[k]] += gradient;
+                       });
+}
+
+ReferencePerAtomEngine::Evaluation ReferencePerAtomEngine::evaluate(ReferencePlatform::PlatformData& data) const {
+    Evaluation evaluation;
+    const int components = force->perAtom.numComponents;
+    const int entries = force->groupA.size();
+    vector<Vec3> extended;
+    const vector<Vec3>& positions = ReferencePairLoop::memberPositions(*force, data, extended);
     if (force->hasNonFinitePosition(*data.positions))
-        return vector<double>(size, std::numeric_limits<double>::quiet_NaN());
-    vector<double> values(size, 0.0);
-    visitPairs(data, &values, nullptr, nullptr);
-    ResolvedPerAtom::applyNonFiniteRule(values);
-    return values;
+        evaluation.values.assign(entries * components, std::numeric_limits<double>::quiet_NaN());
+    else {
+        evaluation.values.assign(entries * components, 0.0);
+        visitPairs(positions, data.periodicBoxVectors, &evaluation.values, nullptr, nullptr);
+        ResolvedPerAtom::applyNonFiniteRule(evaluation.values);
+    }
+    evaluation.numbers.resize(entries);
+    if (!localSteps) {
+        for (int i = 0; i < entries; i++)
+            evaluation.numbers[i] = steps->atomStep(&evaluation.values[i * components], nullptr);
+        return evaluation;
+    }
+    const int d = localSteps->getNumComponents(), numSums = localSteps->getNumSums();
+    evaluation.local.resize(entries * d);
+    for (int i = 0; i < entries; i++)
+        localSteps->localVector(&evaluation.values[i * components], &evaluation.local[i * d]);
+    evaluation.sums.assign(entries * numSums, 0.0);
+    if (!force->hasNonFinitePosition(*data.positions))
+        visitLocalPairs(positions, data.periodicBoxVectors, evaluation.local, &evaluation.sums, nullptr, nullptr,
+                        nullptr);
+    ResolvedPerAtom::applyNonFiniteRule(evaluation.sums);
+    for (int i = 0; i < entries; i++)
+        evaluation.numbers[i] =
+            localSteps->localValue(&evaluation.local[i * d], &evaluation.sums[i * numSums], nullptr, nullptr);
+    ResolvedPerAtom::applyNonFiniteRule(evaluation.numbers);
+    return evaluation;
 }
 
-void ReferencePerAtomEngine::applyForces(ReferencePlatform::PlatformData& data, const vector<double>& dEdValues) const {
+void ReferencePerAtomEngine::applyForces(ReferencePlatform::PlatformData& data, const Evaluation& evaluation,
+                                         const vector<double>& dEdNumbers) const {
     if (force->hasNonFinitePosition(*data.positions))
         return; // no finite answer: no force (the energy is NaN)
+    const int components = force->perAtom.numComponents;
+    const int entries = force->groupA.size();
+    vector<Vec3> extended;
+    const vector<Vec3>& positions = ReferencePairLoop::memberPositions(*force, data, extended);
     vector<Vec3> memberForces(data.positions->size() + force->centers.size());
-    visitPairs(data, nullptr, &dEdValues, &memberForces);
-    force->centers.spreadForces(memberForces, *data.forces);
-}
-
-vector<double> ReferencePerAtomEngine::atomStep(const vector<double>& values) const {
-    if (force->perAtom.atomStep == ResolvedPerAtom::AtomStep::Identity)
-        return values; // q_i = v_i
-    const int components = force->perAtom.numComponents;
-    vector<double> q(values.size() / components);
-    for (size_t i = 0; i < q.size(); i++)
-        q[i] = steps->atomStep(&values[i * components], nullptr);
-    return q;
-}
-
-vector<double> ReferencePerAtomEngine::atomStepBackward(const vector<double>& values,
-                                                        const vector<double>& dEdq) const {
-    if (force->perAtom.atomStep == ResolvedPerAtom::AtomStep::Identity)
-        return dEdq; // dE/dv_i = dE/dq_i
-    const int components = force->perAtom.numComponents;
-    vector<double> dEdv(values.size());
-    for (size_t i = 0; i < dEdq.size(); i++) {
-        if (dEdq[i] == 0.0)
-            continue; // no force from this entry (also where its values are not finite)
-        steps->atomStep(&values[i * components], &dEdv[i * components]);
-        for (int c = 0; c < components; c++)
-            dEdv[i * components + c] *= dEdq[i];
+    vector<double> dEdValues(entries * components, 0.0);
+    if (!localSteps) {
+        vector<double> gradient(components);
+        for (int i = 0; i < entries; i++) {
+            if (dEdNumbers[i] == 0.0)
+                continue; // no force from this entry (also where its values are not finite)
+            steps->atomStep(&evaluation.values[i * components], gradient.data());
+            for (int c = 0; c < components; c++)
+                dEdValues[i * components + c] = dEdNumbers[i] * gradient[c];
+        }
     }
-    return dEdv;
+    else {
+        // dE/ds_i through s_i to dE/du_i and dE/d[W_i, P_i], the local pass backward, then u_i to dE/dv_i.
+        const int d = localSteps->getNumComponents(), numSums = localSteps->getNumSums();
+        vector<double> dEdLocal(entries * d, 0.0), dEdSums(entries * numSums, 0.0);
+        vector<double> dsdu(d), dsdSums(numSums);
+        for (int i = 0; i < entries; i++) {
+            if (dEdNumbers[i] == 0.0)
+                continue;
+            localSteps->localValue(&evaluation.local[i * d], &evaluation.sums[i * numSums], dsdu.data(),
+                                   dsdSums.data());
+            for (int c = 0; c < d; c++)
+                dEdLocal[i * d + c] = dEdNumbers[i] * dsdu[c];
+            for (int c = 0; c < numSums; c++)
+                dEdSums[i * numSums + c] = dEdNumbers[i] * dsdSums[c];
+        }
+        visitLocalPairs(positions, data.periodicBoxVectors, evaluation.local, nullptr, &dEdSums, &dEdLocal,
+                        &memberForces);
+        for (int i = 0; i < entries; i++)
+            localSteps->localVectorBackward(&evaluation.values[i * components], &dEdLocal[i * d],
+                                            &dEdValues[i * components]);
+    }
+    visitPairs(positions, data.periodicBoxVectors, nullptr, &dEdValues, &memberForces);
+    force->centers.spreadForces(memberForces, *data.forces);
 }

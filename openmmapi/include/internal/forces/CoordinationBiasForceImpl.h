@@ -75,10 +75,10 @@ public:
     void initialize(OpenMM::ContextImpl& context) override {
         const OpenMM::System& system = context.getSystem();
         resolved = Derived::resolve(owner, system);
-        kernel = context.getPlatform().createKernel(Kernel::Name(), context);
+        kernel = context.getPlatform().createKernel(kernelName(), context);
         getKernel().initialize(system, resolved);
     }
-    std::vector<std::string> getKernelNames() override { return {Kernel::Name()}; }
+    std::vector<std::string> getKernelNames() override { return {kernelName()}; }
     void updateParametersInContext(OpenMM::ContextImpl& context) override {
         Resolved next = Derived::resolve(owner, context.getSystem());
         Derived::checkUpdatable(resolved, next);
@@ -94,6 +94,12 @@ public:
     }
     /** The platform's kernel. */
     Kernel& getKernel() { return kernel.getAs<Kernel>(); }
+
+protected:
+    /** The name of the kernel that evaluates the force as it is set (Kernel::Name() unless Derived says otherwise). */
+    virtual std::string kernelName() const { return Kernel::Name(); }
+    /** The force. */
+    const ForceClass& getOwner() const { return owner; }
 
 private:
     const ForceClass& owner;

@@ -71,6 +71,12 @@ public:
     static void checkUpdatable(const ResolvedPerAtomForce& before, const ResolvedPerAtomForce& after) {
         PerAtomForceResolution::checkUpdatable(before, after);
     }
+
+protected:
+    /** A force with a local step has a kernel name of its own (Kernel::LocalName()): not every platform runs it. */
+    std::string kernelName() const override {
+        return (this->getOwner().getLocalStep() == PerAtomForce::NoLocalStep ? Kernel::Name() : Kernel::LocalName());
+    }
 };
 
 

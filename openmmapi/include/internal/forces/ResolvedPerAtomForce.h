@@ -18,6 +18,11 @@ struct ResolvedPerAtomForce : ResolvedPairGroups {
     /** The force's class name, which starts the messages about it ("SteinhardtForce"). */
     std::string forceClass;
     ResolvedPerAtom perAtom;
+    /**
+     * The local step's pairs (where perAtom.localStep is not None): Self mode over group A, with the local step's
+     * switching function t; its members, centres and periodicity are the force's.
+     */
+    ResolvedPairGroups localPairs;
     /** E of the reductions, in the order of perAtom.reductions (each reduction's name is its variable). */
     ResolvedEnergy energy;
 };

@@ -143,6 +143,21 @@ struct ResolvedPerAtom {
          */
         SumOverWeight
     };
+    /**
+     * The step over each entry's neighbourhood between the q_i and the reductions (PerAtomForce::LocalStep). Each
+     * entry has a local vector u_i of localComponents() numbers (localVector: q_i itself, or of SphericalHarmonics
+     * q_lm / N (Average) or q_lm / |q_l| (DotProduct), as the real components of the orders m >= 0, which
+     * localMetric() weighs 1 for m = 0 and 2 for m > 0 in a dot product, counting the negative orders); the local
+     * pass adds, for each counted pair of distinct entries of A (both ways), [t, t u_j] to entry i's local sums
+     * [W_i, P_i], t the local switching function; then s_i = (u_i + P_i) / (1 + W_i) (Average of one number),
+     * |u_i + P_i| / (1 + W_i) (Average of vectors), or u_i . P_i / W_i (DotProduct; 0 where W_i = 0).
+     */
+    enum class LocalStep { None, Average, DotProduct };
+    LocalStep localStep = LocalStep::None;
+    /** The size of the local vector u_i: 2l + 1 for SphericalHarmonics, else 1 (q_i). */
+    int localComponents() const { return pairTerm == PairTerm::SphericalHarmonics ? 2 * degree + 1 : 1; }
+    /** The weight of local component c in a dot product: 1 for c = 0 (m = 0), 2 for the others (m and -m). */
+    static double localMetric(int c) { return c == 0 ? 1.0 : 2.0; }
     PairTerm pairTerm = PairTerm::SwitchTimesPower;
     int numComponents = 1;
     double rPower = 0.0;
@@ -162,12 +177,12 @@ struct ResolvedPerAtom {
     bool isKnownComposition() const {
         switch (pairTerm) {
         case PairTerm::SwitchTimesPower:
-            return atomStep == AtomStep::Identity && numComponents == 1;
+            return atomStep == AtomStep::Identity && numComponents == 1 && localStep != LocalStep::DotProduct;
         case PairTerm::SphericalHarmonics:
             return atomStep == AtomStep::NormOverWeight && numComponents == sphericalHarmonicsComponents(degree);
         case PairTerm::ShellFunction: {
             const int numParts = shellParts.size();
-            return numParts > 0 && numParts <= MaxShellParts && numComponents == (shellNormalised ? 1 : 0) + numParts &&
+            return localStep != LocalStep::DotProduct && numParts > 0 && numParts <= MaxShellParts && numComponents == (shellNormalised ? 1 : 0) + numParts &&
                    atomStep == (shellNormalised ? AtomStep::SumOverWeight : AtomStep::Sum);
         }
         }

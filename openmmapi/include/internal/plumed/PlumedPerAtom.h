@@ -3,6 +3,8 @@
 
 #include "PerAtomForce.h"
 #include "internal/plumed/PlumedAction.h"
+#include "openmm/OpenMMException.h"
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -43,10 +45,23 @@ public:
     /** A list of integers and ranges ("2,3", "2-4") of KEY=value, each a moment's power. */
     static std::vector<int> momentPowers(const PlumedKeywords& keywords, const std::string& key,
                                          const std::string& value);
+    /**
+     * The settings of the force's per-atom action without its reductions and local step: a new force of its class
+     * with its class's own settings, groups, mode, periodicity, centres and switching function.
+     */
+    static std::unique_ptr<PerAtomForce> speciesSettings(const PerAtomForce& force);
     /** The settings an action's line holds (toPlumed's): a new force of force's class, all but the energy and global parameters. */
     static std::unique_ptr<PerAtomForce> lineSettings(const PerAtomForce& force);
     /** What the force's per-atom values are, in messages: "coordination numbers", "order parameters", ... */
     static std::string valuesName(const PerAtomForce& force);
+    /** The reduction keywords of the action's line, in their order, as reductions of force. */
+    static void readReductions(PlumedAction& action, PerAtomForce& force);
+    /**
+     * The force's reductions as the keywords of its action's line, each with its leading blank; a name PLUMED does
+     * not give is error(what is wrong).
+     */
+    static std::string writeReductions(const PerAtomForce& force,
+                                       const std::function<OpenMM::OpenMMException(const std::string&)>& error);
     /** Throws, quoting the action, what a Context would refuse in force. */
     static void check(const PerAtomForce& force, const PlumedKeywords& keywords);
 };

@@ -23,6 +23,11 @@ public:
     static bool isFunction(const std::string& name);
     /** Makes a per-atom action's vector known to later actions by its label (force is not owned). */
     void addVector(const std::string& label, PerAtomForce* force);
+    /** The force of the per-atom action of that label, or null if there is none. */
+    const PerAtomForce* vectorOf(const std::string& label) const {
+        const auto found = vectors.find(label);
+        return (found == vectors.end() ? nullptr : found->second);
+    }
     /**
      * Reads the action if it is a labelled function of one known vector (or a SUM of such a per-atom function),
      * adding a reduction to the vector's force or remembering the per-atom function; false (nothing read) for

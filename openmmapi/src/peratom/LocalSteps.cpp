@@ -1,0 +1,120 @@
+#include "internal/peratom/LocalSteps.h"
+#include "openmm/OpenMMException.h"
+#include <cmath>
+#include <vector>
+
+using namespace CoordinationPlugin;
+
+LocalSteps::LocalSteps(const ResolvedPerAtom& perAtom, const PerAtomSteps& steps)
+    : steps(steps), step(perAtom.localStep),
+      vectors(perAtom.pairTerm == ResolvedPerAtom::PairTerm::SphericalHarmonics),
+      numComponents(perAtom.localComponents()) {
+    if (step == ResolvedPerAtom::LocalStep::None || (step == ResolvedPerAtom::LocalStep::DotProduct && !vectors))
+        throw OpenMM::OpenMMException("LocalSteps: a local step the host platforms do not know");
+}
+
+namespace {
+
+/** sqrt(sum_c metric_c a_c^2): the norm over all 2l + 1 orders of the components of the orders m >= 0. */
+double metricNorm(const double* a, int n) {
+    double sum = 0.0;
+    for (int c = 0; c < n; c++)
+        sum += ResolvedPerAtom::localMetric(c) * a[c] * a[c];
+    return std::sqrt(sum);
+}
+
+} // namespace
+
+void LocalSteps::localVector(const double* v, double* u) const {
+    if (!vectors) {
+        u[0] = steps.atomStep(v, nullptr);
+        return;
+    }
+    // v = (N, q_lm): Average takes q / N, DotProduct q / |q|; 0 where that is 0/0 (no neighbour).
+    const double* q = v + 1;
+    const double scale = (step == ResolvedPerAtom::LocalStep::Average ? v[0] : metricNorm(q, numComponents));
+    for (int c = 0; c < numComponents; c++)
+        u[c] = (scale == 0.0 ? 0.0 : q[c] / scale);
+}
+
+void LocalSteps::localVectorBackward(const double* v, const double* dEdu, double* dEdv) const {
+    if (!vectors) {
+        std::vector<double> gradient(steps.getNumComponents());
+        steps.atomStep(v, gradient.data());
+        for (int c = 0; c < steps.getNumComponents(); c++)
+            dEdv[c] += dEdu[0] * gradient[c];
+        return;
+    }
+    const double* q = v + 1;
+    if (step == ResolvedPerAtom::LocalStep::Average) {
+        // u_c = q_c / N: dE/dq_c = dE/du_c / N, dE/dN = -sum_c dE/du_c q_c / N^2.
+        const double n = v[0];
+        if (n == 0.0)
+            return;
+        double dEdN = 0.0;
+        for (int c = 0; c < numComponents; c++) {
+            dEdv[1 + c] += dEdu[c] / n;
+            dEdN -= dEdu[c] * q[c] / (n * n);
+        }
+        dEdv[0] += dEdN;
+        return;
+    }
+    // u_c = q_c / |q|, |q|^2 = sum_c metric_c q_c^2: dE/dq_k = (dE/du_k - metric_k u_k sum_c dE/du_c u_c) / |q|.
+    const double norm = metricNorm(q, numComponents);
+    if (norm == 0.0)
+        return;
+    double dot = 0.0;
+    for (int c = 0; c < numComponents; c++)
+        dot += dEdu[c] * q[c] / norm;
+    for (int k = 0; k < numComponents; k++)
+        dEdv[1 + k] += (dEdu[k] - ResolvedPerAtom::localMetric(k) * (q[k] / norm) * dot) / norm;
+}
+
+double LocalSteps::localValue(const double* u, const double* sums, double* dsdu, double* dsdSums) const {
+    const double w = sums[0];
+    const double* p = sums + 1;
+    if (dsdu != nullptr)
+        for (int c = 0; c <= numComponents; c++) {
+            dsdSums[c] = 0.0;
+            if (c < numComponents)
+                dsdu[c] = 0.0;
+        }
+    if (step == ResolvedPerAtom::LocalStep::DotProduct) {
+        // s = u . P / W (the metric's dot product); 0 where no pair counts.
+        if (w == 0.0)
+            return 0.0;
+        double dot = 0.0;
+        for (int c = 0; c < numComponents; c++)
+            dot += ResolvedPerAtom::localMetric(c) * u[c] * p[c];
+        const double s = dot / w;
+        if (dsdu != nullptr) {
+            for (int c = 0; c < numComponents; c++) {
+                dsdu[c] = ResolvedPerAtom::localMetric(c) * p[c] / w;
+                dsdSums[1 + c] = ResolvedPerAtom::localMetric(c) * u[c] / w;
+            }
+            dsdSums[0] = -s / w;
+        }
+        return s;
+    }
+    // Average: a = u + P over 1 + W; s = a itself (one number) or its norm (vectors).
+    const double denominator = 1.0 + w;
+    if (!vectors) {
+        const double s = (u[0] + p[0]) / denominator;
+        if (dsdu != nullptr) {
+            dsdu[0] = dsdSums[1] = 1.0 / denominator;
+            dsdSums[0] = -s / denominator;
+        }
+        return s;
+    }
+    std::vector<double> a(numComponents);
+    for (int c = 0; c < numComponents; c++)
+        a[c] = u[c] + p[c];
+    const double norm = metricNorm(a.data(), numComponents);
+    const double s = norm / denominator;
+    if (dsdu != nullptr && norm != 0.0) {
+        for (int c = 0; c < numComponents; c++)
+            dsdu[c] = dsdSums[1 + c] = ResolvedPerAtom::localMetric(c) * a[c] / (norm * denominator);
+        dsdSums[0] = -s / denominator;
+    }
+    return s;
+}

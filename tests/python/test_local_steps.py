@@ -1,0 +1,541 @@
+"""The local step of every per-atom force (PerAtomForce.setLocalStep: PLUMED's LOCAL_AVERAGE and LOCAL_Q_l) on the
+platforms that have its kernels (LOCAL_STEP_PLATFORMS; the other selected cases are skipped, saying so):
+PLUMED's printed values and dumped forces of symfunc-rt-q6 (LOCAL_Q6), symfunc-rt-averaged-q6 (LOCAL_AVERAGE of Q6)
+and symfunc-rt-localav-test (LOCAL_AVERAGE of a COORDINATIONNUMBER) by hand-built forces; the long-double brute force
+of tests/python/steinhardt_reference.py on random systems (LocalDotProduct of Q1/Q3/Q4/Q6; LocalAverage of Q_l, of
+coordination numbers and of SimpleCubic/Tetrahedral shell values; Self and Dual, periodic or not), per-atom values
+and reductions; forces against finite differences of the energy; edge cases (a lone entry, a local switching
+function that counts no pair, an atom listed twice, a vanishing q vector); energy conservation; and the contract
+(XML of the new and the previous versions, copy, pickle, clear errors, updateParametersInContext, CustomCVForce,
+Python conventions, the choice of platform)."""
+import copy
+import pickle
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import openmm as mm
+import pytest
+
+from coordination_testing import (
+    ALL_CASES,
+    DOUBLE_CASES,
+    INFINITY,
+    LOCAL_STEP_PLATFORMS,
+    PLUMED_DATA,
+    assert_close,
+    context_of,
+    energy_and_forces,
+    energy_only,
+    finite_difference_forces,
+    make_context,
+    make_system,
+    plumed_tolerance,
+    random_positions,
+    read_colvar,
+    read_dumped_forces,
+    read_xyz,
+    registered_platforms,
+    require_case,
+    require_local_step_case,
+)
+import steinhardt_reference as oracle
+from openmmcoordination import (
+    CoordinationNumberForce,
+    PerAtomForce,
+    ShellFunctionForce,
+    SteinhardtForce,
+    SwitchingSettings,
+)
+
+LOCAL_KERNELS = ["CalcLocalCoordinationNumberForce", "CalcLocalSteinhardtForce", "CalcLocalShellFunctionForce"]
+
+STEINHARDT_DATA = PLUMED_DATA.parent / "plumed-steinhardt"
+XML_DATA = Path(__file__).resolve().parent.parent / "data" / "xml"
+FRAME = read_xyz(STEINHARDT_DATA / "trajectories" / "64.xyz")[0]
+ATOMS = list(range(64))
+AVERAGE, DOT = PerAtomForce.LocalAverage, PerAtomForce.LocalDotProduct
+SHELL_FUNCTIONS = {"SimpleCubic": oracle.simple_cubic_function, "Tetrahedral": oracle.tetrahedral_function}
+
+
+def switch(r0, d0=0.0, n=6, m=0, dmax=INFINITY, stretch=True):
+    """(SwitchingSettings, the oracle's function) of one RATIONAL switching function; dmax 0: PLUMED's keyword form."""
+    settings = SwitchingSettings.rational(r0, n, m, d0, dmax)
+    settings.setStretch(stretch)
+    model = oracle.Rational.keyword(r0, d0, n, m) if dmax == 0 else oracle.Rational(r0, d0, n, m, dmax, stretch)
+    return settings, model
+
+
+def build(kind, group_a, group_b=(), energy="0", reductions=(), switching=None, step=AVERAGE, local=None,
+          periodic=True):
+    """A per-atom force with a local step: kind "Q<l>" (SteinhardtForce), "CN" (CoordinationNumberForce) or a
+    ShellFunctionForce function name; switching and local are SwitchingSettings (None: the defaults)."""
+    if kind.startswith("Q"):
+        force = SteinhardtForce(int(kind[1:]), energy)
+    elif kind == "CN":
+        force = CoordinationNumberForce(energy)
+    else:
+        force = ShellFunctionForce(getattr(ShellFunctionForce, kind), energy)
+    force.setMode(PerAtomForce.Dual if len(group_b) else PerAtomForce.Self)
+    force.setGroupA([int(a) for a in group_a])
+    if len(group_b):
+        force.setGroupB([int(b) for b in group_b])
+    if switching is not None:
+        force.setSwitchingSettings(switching)
+    force.setUsesPeriodicBoundaryConditions(periodic)
+    for reduction in reductions:
+        force.addReduction(*(reduction if isinstance(reduction, tuple) else (reduction,)))
+    force.setLocalStep(step)
+    if local is not None:
+        force.setLocalSwitchingSettings(local)
+    return force
+
+
+def oracle_local(kind, step, positions, model, local_model, group_a, group_b=(), box_lengths=None):
+    """s_i of the long-double brute force: LOCAL_Q_l (step DOT) or LOCAL_AVERAGE over the pairs of group A, of the q_i
+    of the central atoms A (neighbours B in Dual mode)."""
+    b = list(group_b) or None
+    if kind.startswith("Q"):
+        degree = int(kind[1:])
+        if step == DOT:
+            q, _ = oracle.steinhardt_vectors(positions, degree, model, group_a, b, box_lengths)
+            return oracle.local_steinhardt(positions, q, local_model, group_a, box_lengths=box_lengths)
+        return oracle.local_average_steinhardt(positions, degree, model, local_model, group_a, b, box_lengths)
+    if kind == "CN":
+        values = oracle.coordination_numbers(positions, model, group_a, b, box_lengths)
+    else:
+        values = oracle.shell_function(positions, SHELL_FUNCTIONS[kind], model, group_a, b, box_lengths, True)
+    return oracle.local_average(positions, values, local_model, group_a, box_lengths=box_lengths)
+
+
+# ---------------------------------------------------------------------------------------------------
+# PLUMED's regtests symfunc-rt-q6 (w6), symfunc-rt-averaged-q6 and symfunc-rt-localav-test
+# ---------------------------------------------------------------------------------------------------
+
+KEYWORD = switch(1.5, 3.0, 12, 0, 0.0)  # `D_0=3.0 R_0=1.5 NN=12 [MM=24]`: automatic cutoff, stretched
+SWITCH_15 = switch(1.5, 3.0)  # SWITCH={RATIONAL D_0=3.0 R_0=1.5}: no cutoff
+SWITCH_15_12_24 = switch(1.5, 3.0, 12, 24)
+SWITCH_20_12_24 = switch(2.0, 3.0, 12, 24)
+
+
+def regtest(folder):
+    """The folder's biased actions as forces, each with its bias as energy (RESTRAINT 0.5 kappa (x - at)^2, BIASVALUE
+    the value): {label: (force, its oracle s_i or None)}, and (printed field, label) of colv3.reference."""
+    box = np.diag(FRAME.box_vectors)
+    if folder == "symfunc-rt-q6":
+        w6 = build("Q6", ATOMS, energy="mean", reductions=[PerAtomForce.Mean], switching=KEYWORD[0], step=DOT,
+                   local=SWITCH_15[0])
+        forces = {"q4": (build("Q4", ATOMS, energy="5*(mean-0.2)^2", reductions=[PerAtomForce.Mean],
+                               switching=KEYWORD[0], step=PerAtomForce.NoLocalStep), None),
+                  "q6": (build("Q6", ATOMS, energy="5*(lowest-0.2)^2", reductions=[PerAtomForce.Lowest],
+                               switching=KEYWORD[0], step=PerAtomForce.NoLocalStep), None),
+                  "w6": (w6, oracle_local("Q6", DOT, FRAME.positions, KEYWORD[1], SWITCH_15[1], ATOMS, (), box))}
+        return forces, ("w6_mean", "w6")
+    if folder == "symfunc-rt-averaged-q6":
+        w6 = build("Q6", ATOMS, energy="5*(mean-0.1)^2", reductions=[PerAtomForce.Mean], switching=KEYWORD[0],
+                   step=AVERAGE, local=SWITCH_15[0])
+        return {"w6": (w6, oracle_local("Q6", AVERAGE, FRAME.positions, KEYWORD[1], SWITCH_15[1], ATOMS, (), box))}, (
+            "w6_mean", "w6")
+    laverage = build("CN", ATOMS, energy="5*(mean-13)^2", reductions=[PerAtomForce.Mean],
+                     switching=SWITCH_15_12_24[0], step=AVERAGE, local=SWITCH_20_12_24[0])
+    expected = oracle_local("CN", AVERAGE, FRAME.positions, SWITCH_15_12_24[1], SWITCH_20_12_24[1], ATOMS, (), box)
+    return {"laverage": (laverage, expected)}, ("laverage_mean", "laverage")
+
+
+REGTESTS = ["symfunc-rt-q6", "symfunc-rt-averaged-q6", "symfunc-rt-localav-test"]
+
+
+@pytest.mark.parametrize("folder", REGTESTS)
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_the_regtests_local_values_are_plumeds_printed_values(case, folder):
+    """w6_mean (LOCAL_Q6), w6_mean (LOCAL_AVERAGE of Q6), laverage_mean to the printed digit; s_i to the oracle."""
+    case = require_local_step_case(case)
+    forces, (field, label) = regtest(folder)
+    context = context_of([force for force, _ in forces.values()], FRAME.positions, FRAME.box_vectors, case)
+    force, expected_values = forces[label]
+    value = force.getCollectiveVariableValues(context)[0]
+    expected, decimals = read_colvar(STEINHARDT_DATA / folder / "colv3.reference")[field]
+    assert abs(value - expected[0]) <= plumed_tolerance(decimals[0], expected[0], case), (field, value, expected[0])
+    assert_close(force.getPerAtomValues(context), expected_values.astype(float), case, what=f"{label}: s_i")
+
+
+@pytest.mark.parametrize("folder", REGTESTS)
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_the_regtests_forces_are_plumeds_dumped_forces(case, folder):
+    """The summed forces of every bias of the folder's plumed.dat against forces.reference, at its printed digits."""
+    case = require_local_step_case(case)
+    forces, _ = regtest(folder)
+    context = context_of([force for force, _ in forces.values()], FRAME.positions, FRAME.box_vectors, case)
+    reference, _, decimals = read_dumped_forces(STEINHARDT_DATA / folder / "forces.reference")
+    assert reference.shape == (1, 64, 3)
+    ours = energy_and_forces(context)[1]
+    deviation = np.abs(ours[None] - reference)
+    tolerance = plumed_tolerance(decimals, reference, case)
+    worst = np.unravel_index(np.argmax(deviation - tolerance), deviation.shape)
+    assert np.all(deviation <= tolerance), (
+        f"{folder}: atom {worst[1] + 1} component {'xyz'[worst[2]]}: ours {ours[worst[1:]]!r}, "
+        f"PLUMED {reference[worst]}")
+    assert np.abs(reference).max() > 10 * 10.0 ** -decimals  # the biases are not flat here
+
+
+# ---------------------------------------------------------------------------------------------------
+# Random systems against the long-double brute force
+# ---------------------------------------------------------------------------------------------------
+
+KINDS = [(f"Q{l}", DOT) for l in (1, 3, 4, 6)] + [(f"Q{l}", AVERAGE) for l in (1, 3, 4, 6)] + [
+    ("CN", AVERAGE), ("SimpleCubic", AVERAGE), ("Tetrahedral", AVERAGE)]
+KIND_IDS = [f"{kind}-{'dot' if step == DOT else 'average'}" for kind, step in KINDS]
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("kind, step", KINDS, ids=KIND_IDS)
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_random_systems_match_the_long_double_brute_force(case, kind, step, seed):
+    """s_i (getPerAtomValues) and Mean, Sum, Lowest, MoreThan of random settings: Self (seed % 4 < 2) or Dual with
+    overlapping groups, periodic (odd seeds) or not, random switching functions of the pairs and of the local pairs."""
+    case = require_local_step_case(case)
+    random = np.random.default_rng(100 + seed)
+    count, box = 30, 1.8
+    positions = random.uniform(0, box, (count, 3))
+    periodic = bool(seed % 2)
+    model = switch(random.uniform(0.1, 0.3), random.choice([0.0, random.uniform(0.0, 0.1)]), int(random.integers(4, 9)),
+                   0, random.uniform(0.5, 0.85), bool(random.integers(2)))
+    local_dmax = random.uniform(0.5, 0.85) if periodic or seed % 3 else INFINITY
+    local = switch(random.uniform(0.15, 0.35), 0.0, int(random.choice([6, 8])), 0, local_dmax, bool(random.integers(2)))
+    group_a = sorted(random.choice(count, 14, replace=False).tolist())
+    group_b = sorted(random.choice(count, 20, replace=False).tolist()) if seed % 4 >= 2 else []
+    threshold = 2.0 if kind == "CN" else 0.3
+    force = build(kind, group_a, group_b, switching=model[0], step=step, local=local[0], periodic=periodic,
+                  reductions=[PerAtomForce.Mean, PerAtomForce.Sum, PerAtomForce.Lowest,
+                              (PerAtomForce.MoreThan, f"RATIONAL R_0={threshold} D_MAX={4 * threshold}")])
+    box_lengths = [box] * 3 if periodic else None
+    context = context_of(force, positions, np.diag([box] * 3) if periodic else None, case)
+    expected = oracle_local(kind, step, positions, model[1], local[1], group_a, group_b, box_lengths)
+    assert np.all(np.isfinite(expected)) and np.ptp(expected.astype(float)) > 0
+    more_than = oracle.more_than(expected, oracle.Rational(threshold, 0.0, 6, 0, 4 * threshold, True))
+    reductions = [oracle.mean(expected), oracle.total(expected), oracle.lowest(expected), more_than]
+    what = f"{kind}, step {step}, seed {seed}"
+    values = force.getPerAtomValues(context)
+    assert_close(values, expected.astype(float), case, what=f"s_i, {what}")
+    getter = {"Q": "getOrderParameters", "C": "getCoordinationNumbers"}.get(kind[0], "getShellValues")
+    assert list(getattr(force, getter)(context)) == list(values)  # the class's own getter gives the s_i too
+    magnitudes = np.abs(expected.astype(float))
+    assert_close(force.getCollectiveVariableValues(context), np.array(reductions, dtype=float), case,
+                 scale=np.array([magnitudes.mean(), magnitudes.sum(), 0.0, 0.0]), what=f"reductions, {what}")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Forces
+# ---------------------------------------------------------------------------------------------------
+
+#: (kind, step, groups, energy, reductions) with energies whose gradient involves several atoms' s_i.
+FORCE_SETTINGS = [
+    ("Q6", DOT, dict(group_a=range(24)), "10*(mean-0.3)^2+lowest", [PerAtomForce.Mean, PerAtomForce.Lowest]),
+    ("Q3", DOT, dict(group_a=range(0, 24, 2), group_b=range(24)), "morethan+2*sum",
+     [(PerAtomForce.MoreThan, "RATIONAL R_0=0.1"), PerAtomForce.Sum]),
+    ("Q4", AVERAGE, dict(group_a=range(24)), "10*(mean-0.3)^2+lowest", [PerAtomForce.Mean, PerAtomForce.Lowest]),
+    ("Q1", AVERAGE, dict(group_a=range(12), group_b=range(6, 24)), "3*highest-sum",
+     [PerAtomForce.Highest, PerAtomForce.Sum]),
+    ("CN", AVERAGE, dict(group_a=range(24)), "(mean-2)^2+lowest", [PerAtomForce.Mean, PerAtomForce.Lowest]),
+    ("SimpleCubic", AVERAGE, dict(group_a=range(24)), "10*(mean-0.3)^2+lowest",
+     [PerAtomForce.Mean, PerAtomForce.Lowest]),
+    ("Tetrahedral", AVERAGE, dict(group_a=range(0, 24, 2), group_b=range(24)), "10*(mean-0.1)^2+highest",
+     [PerAtomForce.Mean, PerAtomForce.Highest]),
+]
+
+
+@pytest.mark.parametrize("kind, step, groups, energy, reductions", FORCE_SETTINGS,
+                         ids=[f"{s[0]}-{'dot' if s[1] == DOT else 'average'}" for s in FORCE_SETTINGS])
+@pytest.mark.parametrize("case", DOUBLE_CASES)
+def test_the_forces_are_minus_the_gradient_of_the_energy(case, kind, step, groups, energy, reductions):
+    case = require_local_step_case(case)
+    box = 2.2
+    positions = random_positions(24, box, seed=3)
+    force = build(kind, energy=energy, reductions=reductions, switching=switch(0.25, 0.1, 6, 12, 0.9)[0], step=step,
+                  local=switch(0.3, 0.0, 6, 12, 0.8)[0], **groups)
+    context = context_of(force, positions, np.diag([box] * 3), case)
+    energy_value, forces = energy_and_forces(context)
+    assert np.isfinite(energy_value) and energy_value != 0.0
+    expected = finite_difference_forces(context, positions, step=1e-5)
+    scale = np.abs(expected).max()
+    assert scale > 0
+    np.testing.assert_allclose(forces, expected, rtol=0, atol=2e-6 * scale, err_msg=f"{kind}, {energy}")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Edge cases
+# ---------------------------------------------------------------------------------------------------
+
+#: A cluster of five atoms and atom 5 alone, far from all (no periodic boundaries).
+CLUSTER = np.array([[0, 0, 0], [0.3, 0, 0], [0, 0.25, 0.1], [0.2, 0.2, 0.25], [-0.1, 0.15, -0.2], [5, 5, 5]], float)
+EDGE_SWITCH = switch(0.3, 0.0, 6, 12, 1.0)
+
+
+@pytest.mark.parametrize("kind, step", [("Q6", DOT), ("Q4", AVERAGE), ("CN", AVERAGE), ("Tetrahedral", AVERAGE)])
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_a_lone_entry_has_s_0_and_no_force(case, kind, step):
+    case = require_local_step_case(case)
+    local = switch(0.35, 0.0, 6, 12, 1.2)
+    force = build(kind, range(6), energy="10*(mean-0.2)^2", reductions=[PerAtomForce.Mean], switching=EDGE_SWITCH[0],
+                  step=step, local=local[0], periodic=False)
+    context = context_of(force, CLUSTER, case=case)
+    values = np.array(force.getPerAtomValues(context))
+    expected = oracle_local(kind, step, CLUSTER, EDGE_SWITCH[1], local[1], range(6)).astype(float)
+    assert np.all(np.isfinite(values)) and values[5] == 0.0 and np.all(values[:5] != 0.0)
+    assert_close(values, expected, case, what="s_i")
+    energy_value, forces = energy_and_forces(context)
+    assert np.isfinite(energy_value) and np.all(np.isfinite(forces))
+    assert np.all(forces[5] == 0.0) and np.abs(forces[:5]).max() > 1e-3
+    if case.double:
+        np.testing.assert_allclose(forces, finite_difference_forces(context, CLUSTER), rtol=0,
+                                   atol=2e-6 * np.abs(forces).max())
+
+
+@pytest.mark.parametrize("kind", ["Q6", "Q3", "CN", "SimpleCubic"])
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_a_local_switching_function_that_counts_no_pair(case, kind):
+    """No local pair counts (t = 0 beyond 0.05 nm): LocalDotProduct gives s = 0 and no force; LocalAverage gives
+    s = q_i, the force of the same energy without a local step."""
+    case = require_local_step_case(case)
+    none = switch(0.01, 0.0, 6, 12, 0.05)[0]
+    settings = dict(energy="10*(mean-0.3)^2+lowest", reductions=[PerAtomForce.Mean, PerAtomForce.Lowest],
+                    switching=EDGE_SWITCH[0], local=none, periodic=False)
+    plain = build(kind, range(6), step=PerAtomForce.NoLocalStep, **settings)
+    positions = np.vstack([CLUSTER[:5], [0.5, 0.5, 0.5]])
+    plain_context = context_of(plain, positions, case=case)
+    steps = [AVERAGE, DOT] if kind.startswith("Q") else [AVERAGE]
+    for step in steps:
+        force = build(kind, range(6), step=step, **settings)
+        context = context_of(force, positions, case=case)
+        energy_value, forces = energy_and_forces(context)
+        if step == DOT:
+            assert np.all(np.array(force.getPerAtomValues(context)) == 0.0)
+            assert energy_value == pytest.approx(10 * 0.3 ** 2, rel=1e-14) and np.all(forces == 0.0)
+        else:
+            assert_close(force.getPerAtomValues(context), plain.getPerAtomValues(plain_context), case, what="s = q")
+            plain_energy, plain_forces = energy_and_forces(plain_context)
+            assert_close(energy_value, plain_energy, case, what="energy")
+            np.testing.assert_allclose(forces, plain_forces, rtol=1e-10, atol=1e-12 * np.abs(plain_forces).max())
+
+
+@pytest.mark.parametrize("kind, step", [("Q6", DOT), ("Q4", AVERAGE), ("CN", AVERAGE)])
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_an_atom_listed_twice_in_group_a(case, kind, step):
+    """Atom 2 is two entries: two equal s_i; the pair of the two entries counts 0 in q and in the local step."""
+    case = require_local_step_case(case)
+    group_a = [0, 1, 2, 2, 3, 4]
+    local = switch(0.35, 0.0, 6, 12, 1.2)
+    force = build(kind, group_a, energy="10*(mean-0.3)^2+lowest", reductions=[PerAtomForce.Mean, PerAtomForce.Lowest],
+                  switching=EDGE_SWITCH[0], step=step, local=local[0], periodic=False)
+    context = context_of(force, CLUSTER[:5], case=case)
+    values = np.array(force.getPerAtomValues(context))
+    expected = oracle_local(kind, step, CLUSTER[:5], EDGE_SWITCH[1], local[1], group_a).astype(float)
+    assert len(values) == 6 and values[2] == values[3]
+    assert_close(values, expected, case, what="s_i")
+    assert_close(force.getCollectiveVariableValues(context), [expected.mean(), expected.min()], case)
+    if case.double:
+        forces = energy_and_forces(context)[1]
+        np.testing.assert_allclose(forces, finite_difference_forces(context, CLUSTER[:5]), rtol=0,
+                                   atol=2e-6 * np.abs(forces).max())
+
+
+@pytest.mark.parametrize("step", [DOT, AVERAGE], ids=["dot", "average"])
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_an_entry_whose_q_vector_vanishes(case, step):
+    """Q1 of atom 0, between two opposite neighbours, is the zero vector (Y_1m(-d) = -Y_1m(d)): its unit vector is 0
+    (it still counts in the other entries' denominators), its averaged vector q/N is 0."""
+    case = require_local_step_case(case)
+    positions = np.array([[0, 0, 0], [0.3, 0.1, 0], [-0.3, -0.1, 0], [0.1, 0.5, 0.3], [0.35, 0.6, 0.1]])
+    local = switch(0.35, 0.0, 6, 12, 1.2)
+    force = build("Q1", range(5), energy="10*(mean-0.3)^2", reductions=[PerAtomForce.Mean],
+                  switching=switch(0.3, 0.0, 6, 12, 0.45)[0], step=step, local=local[0], periodic=False)
+    context = context_of(force, positions, case=case)
+    q, _ = oracle.steinhardt_vectors(positions, 1, oracle.Rational(0.3, 0.0, 6, 12, 0.45), range(5))
+    assert float(oracle.vector_norms(q)[0]) < 1e-17 and np.all(oracle.vector_norms(q)[1:] > 0.1)
+    values = np.array(force.getPerAtomValues(context))
+    expected = oracle_local("Q1", step, positions, oracle.Rational(0.3, 0.0, 6, 12, 0.45), local[1], range(5))
+    assert_close(values, expected.astype(float), case, what="s_i")
+    energy_value, forces = energy_and_forces(context)
+    assert np.isfinite(energy_value) and np.all(np.isfinite(forces))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Dynamics
+# ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", DOUBLE_CASES)
+def test_energy_is_conserved_in_a_short_nve_run_with_a_local_q6_bias(case):
+    case = require_local_step_case(case)
+    box, count = 1.6, 20
+    positions = random_positions(count, box, seed=11, minimum=0.25)
+    system = make_system(count, [], np.diag([box] * 3))
+    for index in range(count):
+        system.setParticleMass(index, 20.0)
+    repulsion = mm.CustomNonbondedForce("4*0.5*((0.2/r)^12-(0.2/r)^6)")
+    repulsion.setNonbondedMethod(mm.CustomNonbondedForce.CutoffPeriodic)
+    repulsion.setCutoffDistance(0.7)
+    for _ in range(count):
+        repulsion.addParticle([])
+    system.addForce(repulsion)
+    bias = build("Q6", range(count), energy="500*(mean-0.6)^2", reductions=[PerAtomForce.Mean],
+                 switching=switch(0.3, 0.0, 6, 12, 0.7)[0], step=DOT, local=switch(0.3, 0.0, 6, 12, 0.75)[0])
+    bias.setForceGroup(1)
+    system.addForce(bias)
+    context = make_context(system, case, integrator=mm.VerletIntegrator(0.0005))
+    context.setPositions(positions)
+    context.setVelocitiesToTemperature(300, 5)
+    assert abs(energy_only(context, groups=1 << 1)) > 1.0  # the bias acts
+    energies = []
+    for _ in range(40):
+        context.getIntegrator().step(10)
+        state = context.getState(getEnergy=True)
+        energies.append((state.getPotentialEnergy() + state.getKineticEnergy()).value_in_unit(
+            mm.unit.kilojoule_per_mole))
+    assert np.ptp(energies) < 1e-3 * max(1.0, np.abs(energies).max()), energies
+
+
+# ---------------------------------------------------------------------------------------------------
+# Contract: XML, copies, errors, updates, CustomCVForce, Python conventions, platforms
+# ---------------------------------------------------------------------------------------------------
+
+def contract_forces():
+    """class name -> (a force with a local step, the XML version that saves it)."""
+    local = switch(0.4, 0.05, 8, 16, 1.1, stretch=False)[0]
+    return {"SteinhardtForce": (build("Q4", [0, 1, 2], [1, 2, 3], "2*mean", [PerAtomForce.Mean], step=DOT,
+                                      local=local), 2),
+            "CoordinationNumberForce": (build("CN", [0, 1, 2], (), "mean", [PerAtomForce.Mean], local=local), 3),
+            "ShellFunctionForce": (build("Tetrahedral", [0, 1, 2, 3], (), "sum", [PerAtomForce.Sum], local=local), 2)}
+
+
+CLASSES = {"SteinhardtForce": SteinhardtForce, "CoordinationNumberForce": CoordinationNumberForce,
+           "ShellFunctionForce": ShellFunctionForce}
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_the_local_step_round_trips_through_xml_copy_and_pickle(name):
+    force, version = contract_forces()[name]
+    xml = mm.XmlSerializer.serialize(force)
+    root = ET.fromstring(xml)
+    assert root.get("version") == str(version) and root.get("localStep") == str(force.getLocalStep())
+    assert root.find("LocalSwitching").get("r0") in ("0.4", ".4")
+    for duplicate in (pickle.loads(pickle.dumps(force)), copy.copy(force), copy.deepcopy(force),
+                      CLASSES[name].cast(mm.XmlSerializer.deserialize(xml))):
+        assert isinstance(duplicate, CLASSES[name])
+        assert duplicate.getLocalStep() == force.getLocalStep() != PerAtomForce.NoLocalStep
+        assert duplicate.getLocalSwitchingSettings() == force.getLocalSwitchingSettings() != SwitchingSettings()
+        assert mm.XmlSerializer.serialize(duplicate) == xml
+    with pytest.raises(mm.OpenMMException, match="localStep 5"):
+        mm.XmlSerializer.deserialize(xml.replace(f'localStep="{force.getLocalStep()}"', 'localStep="5"'))
+
+
+@pytest.mark.parametrize("file", ["CoordinationNumberForce-v1.xml", "CoordinationNumberForce-v2.xml",
+                                  "SteinhardtForce-v1.xml", "ShellFunctionForce-v1.xml"])
+def test_an_xml_of_the_previous_version_reads_with_no_local_step(file):
+    force = CLASSES[file.split("-")[0]].cast(mm.XmlSerializer.deserialize((XML_DATA / file).read_text()))
+    assert force.getLocalStep() == PerAtomForce.NoLocalStep
+    assert force.getLocalSwitchingSettings() == SwitchingSettings()
+
+
+def test_the_default_and_python_conventions():
+    force = SteinhardtForce(6, "0")
+    assert force.getLocalStep() == PerAtomForce.NoLocalStep == 0 and (AVERAGE, DOT) == (1, 2)
+    assert force.getLocalSwitchingSettings() == SwitchingSettings()
+    force.setLocalStep(np.int64(2))
+    assert force.getLocalStep() == DOT
+    force.setLocalStep(np.int32(1))
+    assert force.getLocalStep() == AVERAGE
+    for bad in (7, -1, 3):
+        with pytest.raises(mm.OpenMMException, match=f"unknown step {bad}"):
+            force.setLocalStep(bad)
+    with pytest.raises(TypeError, match="step must be an integer"):
+        force.setLocalStep(1.0)
+    assert force.getLocalStep() == AVERAGE
+
+
+@pytest.mark.parametrize("kind", ["CN", "SimpleCubic"])
+def test_local_dot_product_is_refused_for_a_force_without_vectors(kind):
+    force = build(kind, range(3), energy="mean", reductions=[PerAtomForce.Mean], step=DOT, periodic=False)
+    with pytest.raises(mm.OpenMMException, match="LocalDotProduct"):
+        context_of(force, CLUSTER[:3])
+
+
+@pytest.mark.parametrize("r0", [0.0, -1.0])
+@pytest.mark.parametrize("kind", ["Q6", "CN", "Tetrahedral"])
+def test_a_bad_local_switching_function_is_refused_at_context_creation(kind, r0):
+    force = build(kind, range(3), energy="mean", reductions=[PerAtomForce.Mean], step=AVERAGE,
+                  local=SwitchingSettings.rational(r0, 6, 0, 0.0, 0.0), periodic=False)
+    with pytest.raises(mm.OpenMMException, match="local step's switching function"):
+        context_of(force, CLUSTER[:3])
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_update_parameters_changes_the_local_switching_but_not_the_step(case):
+    case = require_local_step_case(case)
+    positions = random_positions(12, 1.5, seed=5)
+    box_vectors = np.diag([1.5] * 3)
+    settings = dict(group_a=range(12), energy="mean+morethan", switching=switch(0.3, 0.0, 6, 12, 0.7)[0], step=DOT,
+                    reductions=[PerAtomForce.Mean, (PerAtomForce.MoreThan, "RATIONAL R_0=0.2")])
+    force = build("Q6", local=switch(0.3, 0.0, 6, 12, 0.7)[0], **settings)
+    context = context_of(force, positions, box_vectors, case)
+    before = force.getCollectiveVariableValues(context)
+    force.setLocalSwitchingSettings(switch(0.4, 0.0, 6, 12, 0.7)[0])
+    force.setReductionParameters(1, PerAtomForce.MoreThan, "RATIONAL R_0=0.1", "")
+    force.updateParametersInContext(context)
+    fresh = build("Q6", local=switch(0.4, 0.0, 6, 12, 0.7)[0], **settings)
+    fresh.setReductionParameters(1, PerAtomForce.MoreThan, "RATIONAL R_0=0.1", "")
+    expected = fresh.getCollectiveVariableValues(context_of(fresh, positions, box_vectors, case))
+    after = force.getCollectiveVariableValues(context)
+    assert abs(after[0] - before[0]) > 1e-3 and abs(after[1] - before[1]) > 1e-3
+    assert_close(after, expected, case, what="after the update")
+    assert_close(energy_only(context), sum(expected), case, what="energy after the update")
+    for step in (AVERAGE, PerAtomForce.NoLocalStep):
+        force.setLocalStep(step)
+        with pytest.raises(mm.OpenMMException, match="local step"):
+            force.updateParametersInContext(context)
+    plain = build("CN", range(12), energy="mean", reductions=[PerAtomForce.Mean], step=PerAtomForce.NoLocalStep)
+    plain_context = context_of(plain, positions, box_vectors, case)
+    plain.setLocalStep(AVERAGE)
+    with pytest.raises(mm.OpenMMException, match="local step"):
+        plain.updateParametersInContext(plain_context)
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_inside_a_custom_cv_force(case):
+    case = require_local_step_case(case)
+    positions = random_positions(12, 1.5, seed=5)
+    box_vectors = np.diag([1.5] * 3)
+    settings = dict(reductions=[PerAtomForce.Mean], switching=switch(0.3, 0.0, 6, 12, 0.7)[0], step=DOT,
+                    local=switch(0.35, 0.0, 6, 12, 0.7)[0])
+    cv = mm.CustomCVForce("3*w")
+    cv.addCollectiveVariable("w", build("Q6", range(12), energy="mean", **settings))
+    context = context_of(cv, positions, box_vectors, case)
+    direct = build("Q6", range(12), **settings)
+    mean = direct.getCollectiveVariableValues(context_of(direct, positions, box_vectors, case))[0]
+    expected = oracle.mean(oracle_local("Q6", DOT, positions, oracle.Rational(0.3, 0.0, 6, 12, 0.7),
+                                        oracle.Rational(0.35, 0.0, 6, 12, 0.7), range(12), (), [1.5] * 3))
+    assert abs(mean) > 0.05
+    assert_close(mean, float(expected), case, what="mean")
+    assert_close(energy_only(context), 3 * mean, case, what="energy of the CustomCVForce")
+
+
+def test_only_the_platforms_with_local_kernels_run_a_local_step():
+    """A Context without a platform picks the fastest with the kernels (Reference, while only it has them); an
+    explicit platform without them is refused with OpenMM's message."""
+    having = {name for name in registered_platforms()
+              if mm.Platform.getPlatformByName(name).supportsKernels(LOCAL_KERNELS)}
+    assert "Reference" in having and having <= set(LOCAL_STEP_PLATFORMS)
+    fastest = max(having, key=lambda name: mm.Platform.getPlatformByName(name).getSpeed())
+    if "CPU" not in registered_platforms():
+        pytest.skip("the CPU platform is not registered here")
+    for kind, step in (("Q6", DOT), ("CN", AVERAGE), ("Tetrahedral", AVERAGE)):
+        force = build(kind, range(3), energy="mean", reductions=[PerAtomForce.Mean], step=step, periodic=False)
+        context = mm.Context(make_system(3, [force]), mm.VerletIntegrator(0.001))
+        assert context.getPlatform().getName() == fastest == "Reference", kind
+        with pytest.raises(mm.OpenMMException, match="does not support all required kernels"):
+            mm.Context(make_system(3, [copy.deepcopy(force)]), mm.VerletIntegrator(0.001),
+                       mm.Platform.getPlatformByName("CPU"))
+        plain = build(kind if step == AVERAGE else "Q6", range(3), energy="mean", reductions=[PerAtomForce.Mean],
+                      step=PerAtomForce.NoLocalStep, periodic=False)
+        assert mm.Context(make_system(3, [plain]), mm.VerletIntegrator(0.001),
+                          mm.Platform.getPlatformByName("CPU")).getPlatform().getName() == "CPU"
