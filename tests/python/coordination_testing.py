@@ -259,7 +259,7 @@ def require_case(case):
 
 
 #: The platforms that run a per-atom force with a local step (PerAtomForce.setLocalStep; kernels CalcLocal<Class>).
-LOCAL_STEP_PLATFORMS = ("Reference",)
+LOCAL_STEP_PLATFORMS = ("Reference", "CPU")
 
 
 def require_local_step_case(case):

@@ -24,6 +24,7 @@ from coordination_testing import (
     LOCAL_STEP_PLATFORMS,
     PLUMED_DATA,
     assert_close,
+    assert_forces_close,
     context_of,
     energy_and_forces,
     energy_only,
@@ -269,6 +270,36 @@ def test_the_forces_are_minus_the_gradient_of_the_energy(case, kind, step, group
 #: A cluster of five atoms and atom 5 alone, far from all (no periodic boundaries).
 CLUSTER = np.array([[0, 0, 0], [0.3, 0, 0], [0, 0.25, 0.1], [0.2, 0.2, 0.25], [-0.1, 0.15, -0.2], [5, 5, 5]], float)
 EDGE_SWITCH = switch(0.3, 0.0, 6, 12, 1.0)
+
+
+@pytest.mark.parametrize("kind, step", [("Q6", DOT), ("Q3", DOT), ("Q4", AVERAGE), ("CN", AVERAGE),
+                                        ("Tetrahedral", AVERAGE)])
+@pytest.mark.parametrize("mode", ["Self", "Dual"])
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_a_thousand_atoms_match_the_reference_platform(case, mode, kind, step):
+    """Enough atoms for the platforms' cell grids and neighbour lists (and, on the CPU, several threads' buffers),
+    in every precision: s_i, the energy and the forces against the Reference platform's."""
+    case = require_local_step_case(case)
+    random = np.random.default_rng(23)
+    box = 3.0
+    positions = random.uniform(0, box, (1000, 3))
+    groups = (dict(group_a=range(1000)) if mode == "Self" else
+              dict(group_a=range(0, 1000, 3), group_b=range(200, 1000)))
+    force = build(kind, energy="10*(mean-0.5)^2+morethan", reductions=[
+        PerAtomForce.Mean, (PerAtomForce.MoreThan, "RATIONAL R_0=0.5")],
+        switching=SwitchingSettings.rational(0.3, 6, 12, 0.0, 0.7),
+        local=SwitchingSettings.rational(0.35, 6, 12, 0.0, 0.8), step=step, **groups)
+    reference = copy.deepcopy(force)
+    expected_context = context_of(reference, positions, np.diag([box] * 3))
+    context = context_of(force, positions, np.diag([box] * 3), case)
+    expected = np.array(reference.getPerAtomValues(expected_context))
+    assert np.abs(expected).max() > 0.05
+    assert_close(force.getPerAtomValues(context), expected, case, what=f"s_i of {kind}")
+    expected_energy, expected_forces = energy_and_forces(expected_context)
+    energy_value, forces = energy_and_forces(context)
+    assert np.abs(expected_forces).max() > 0.05  # the local step exerts forces
+    assert_close(energy_value, expected_energy, case, what="energy")
+    assert_forces_close(forces, expected_forces, case)
 
 
 @pytest.mark.parametrize("kind, step", [("Q6", DOT), ("Q4", AVERAGE), ("CN", AVERAGE), ("Tetrahedral", AVERAGE)])
@@ -520,22 +551,23 @@ def test_inside_a_custom_cv_force(case):
 
 
 def test_only_the_platforms_with_local_kernels_run_a_local_step():
-    """A Context without a platform picks the fastest with the kernels (Reference, while only it has them); an
-    explicit platform without them is refused with OpenMM's message."""
-    having = {name for name in registered_platforms()
-              if mm.Platform.getPlatformByName(name).supportsKernels(LOCAL_KERNELS)}
-    assert "Reference" in having and having <= set(LOCAL_STEP_PLATFORMS)
+    """The registered platforms with the local kernels are LOCAL_STEP_PLATFORMS'; a Context without a platform picks
+    the fastest of them; an explicit platform without them is refused with OpenMM's message, and runs the same force
+    without its local step."""
+    registered = registered_platforms()
+    having = {name for name in registered if mm.Platform.getPlatformByName(name).supportsKernels(LOCAL_KERNELS)}
+    assert having == set(LOCAL_STEP_PLATFORMS) & set(registered)
     fastest = max(having, key=lambda name: mm.Platform.getPlatformByName(name).getSpeed())
-    if "CPU" not in registered_platforms():
-        pytest.skip("the CPU platform is not registered here")
+    lacking = [name for name in registered if name not in having]
     for kind, step in (("Q6", DOT), ("CN", AVERAGE), ("Tetrahedral", AVERAGE)):
         force = build(kind, range(3), energy="mean", reductions=[PerAtomForce.Mean], step=step, periodic=False)
         context = mm.Context(make_system(3, [force]), mm.VerletIntegrator(0.001))
-        assert context.getPlatform().getName() == fastest == "Reference", kind
-        with pytest.raises(mm.OpenMMException, match="does not support all required kernels"):
-            mm.Context(make_system(3, [copy.deepcopy(force)]), mm.VerletIntegrator(0.001),
-                       mm.Platform.getPlatformByName("CPU"))
-        plain = build(kind if step == AVERAGE else "Q6", range(3), energy="mean", reductions=[PerAtomForce.Mean],
-                      step=PerAtomForce.NoLocalStep, periodic=False)
-        assert mm.Context(make_system(3, [plain]), mm.VerletIntegrator(0.001),
-                          mm.Platform.getPlatformByName("CPU")).getPlatform().getName() == "CPU"
+        assert context.getPlatform().getName() == fastest, kind
+        for name in lacking:
+            platform = mm.Platform.getPlatformByName(name)
+            with pytest.raises(mm.OpenMMException, match="does not support all required kernels"):
+                mm.Context(make_system(3, [copy.deepcopy(force)]), mm.VerletIntegrator(0.001), platform)
+            plain = build(kind, range(3), energy="mean", reductions=[PerAtomForce.Mean],
+                          step=PerAtomForce.NoLocalStep, periodic=False)
+            assert mm.Context(make_system(3, [plain]), mm.VerletIntegrator(0.001),
+                              platform).getPlatform().getName() == name

@@ -5,6 +5,7 @@
 #include "CpuPairEngine.h"
 #include "internal/contactmap/ContactMapHostKernel.h"
 #include "internal/energy/EnergyEvaluator.h"
+#include "CpuLocalStep.h"
 #include "internal/peratom/PerAtomReductions.h"
 #include "internal/peratom/PerAtomSteps.h"
 #include "openmm/Vec3.h"
@@ -67,10 +68,16 @@ public:
 
 private:
     void setParameters(const ResolvedPerAtomForce& force);
-    /** q of A's entries in group order (all NaN for a non-finite position); the entries' values in entryValues. */
+    /**
+     * q of A's entries in group order, or s with a local step (all NaN for a non-finite position); the entries'
+     * values in entryValues.
+     */
     void computeNumbers(OpenMM::ContextImpl& context, std::vector<double>& numbers);
-    /** The gradient of the weighted pair terms in the engine (after computeNumbers), from dE/dq per slot of A. */
-    void computeNumberGradient(OpenMM::ContextImpl& context, const std::vector<double>& weights);
+    /**
+     * The forces of the weighted pair terms (after computeNumbers), from dE/dq (or dE/ds) per slot of A, added to
+     * forces.
+     */
+    void applyForces(OpenMM::ContextImpl& context, const std::vector<double>& weights, std::vector<OpenMM::Vec3>& forces);
     /** One pass over the prepared work items (Forces: the gradient of the weighted terms; else the values). */
     template <bool Forces>
     void runNumberPass(OpenMM::ContextImpl& context);
@@ -85,6 +92,8 @@ private:
     std::vector<double> entryValues;                // the values of A's entries (numComponents each), entry order
     std::vector<double> entryWeights;               // dE/dv over A's entries (numComponents each), entry order
     std::vector<std::pair<int, int>> repeatedSlots; // (slot of A, the earlier slot of the same atom)
+    std::unique_ptr<CpuLocalStep> local;            // the local step, if the force has one
+    std::vector<double> slotValues;                 // with a local step: the values per slot of A (slot-major)
 };
 
 /** The CPU platform's CoordinationNumberForce kernel. */

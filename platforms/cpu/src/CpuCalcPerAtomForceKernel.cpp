@@ -32,6 +32,9 @@ template <class Interface> void CpuPerAtomForceKernel<Interface>::setParameters(
     parity.resize(numComponents);
     for (int c = 0; c < numComponents; c++)
         parity[c] = steps->componentParity(c);
+    local.reset(force.perAtom.localStep == ResolvedPerAtom::LocalStep::None ? nullptr : new CpuLocalStep());
+    if (local)
+        local->setParameters(force, *steps);
     repeatedSlots.clear();
     vector<int> firstSlot(force.uniqueParticles.size(), -1);
     for (int slot = 0; slot < (int)force.groupA.size(); slot++) {
@@ -92,6 +95,19 @@ void CpuPerAtomForceKernel<Interface>::computeNumbers(ContextImpl& context, vect
     entryValues = engine.getEntryValues();
     ResolvedPerAtom::applyNonFiniteRule(entryValues);
     numbers.resize(sizeA);
+    if (local) {
+        // The values per slot (a repeated atom's copied from its first slot), then s of the local step.
+        slotValues.resize((long long)sizeA * numComponents);
+        for (int e = 0; e < sizeA; e++)
+            std::copy_n(&entryValues[(long long)e * numComponents], numComponents,
+                        &slotValues[(long long)entriesA.slot[e] * numComponents]);
+        for (const std::pair<int, int>& repeated : repeatedSlots)
+            std::copy_n(&slotValues[(long long)repeated.second * numComponents], numComponents,
+                        &slotValues[(long long)repeated.first * numComponents]);
+        if (!local->computeValues(context, slotValues, numbers))
+            numbers.assign(sizeA, std::numeric_limits<double>::quiet_NaN());
+        return;
+    }
     for (int e = 0; e < sizeA; e++)
         numbers[(int)entriesA.slot[e]] = steps->atomStep(&entryValues[(long long)e * numComponents], nullptr);
     for (const std::pair<int, int>& repeated : repeatedSlots)
@@ -100,20 +116,31 @@ void CpuPerAtomForceKernel<Interface>::computeNumbers(ContextImpl& context, vect
 }
 
 template <class Interface>
-void CpuPerAtomForceKernel<Interface>::computeNumberGradient(ContextImpl& context, const vector<double>& weights) {
+void CpuPerAtomForceKernel<Interface>::applyForces(ContextImpl& context, const vector<double>& weights,
+                                                   vector<Vec3>& forces) {
     const CpuCoordinationEntries& entriesA = engine.getEntriesA();
     const int sizeA = entriesA.size();
     entryWeights.assign((long long)sizeA * numComponents, 0.0);
-    for (int e = 0; e < sizeA; e++) {
-        const double weight = weights[(int)entriesA.slot[e]];
-        if (weight == 0.0)
-            continue; // no force from this entry
-        double* entryWeight = &entryWeights[(long long)e * numComponents];
-        steps->atomStep(&entryValues[(long long)e * numComponents], entryWeight);
-        for (int c = 0; c < numComponents; c++)
-            entryWeight[c] *= weight;
+    if (local) {
+        // The local step's own forces, and dE/dv per slot from it.
+        vector<double> dEdValues;
+        local->applyForces(context, weights, dEdValues, forces);
+        for (int e = 0; e < sizeA; e++)
+            std::copy_n(&dEdValues[(long long)entriesA.slot[e] * numComponents], numComponents,
+                        &entryWeights[(long long)e * numComponents]);
     }
+    else
+        for (int e = 0; e < sizeA; e++) {
+            const double weight = weights[(int)entriesA.slot[e]];
+            if (weight == 0.0)
+                continue; // no force from this entry
+            double* entryWeight = &entryWeights[(long long)e * numComponents];
+            steps->atomStep(&entryValues[(long long)e * numComponents], entryWeight);
+            for (int c = 0; c < numComponents; c++)
+                entryWeight[c] *= weight;
+        }
     runNumberPass<true>(context);
+    engine.applyGradient(forces, 1.0);
 }
 
 template <class Interface>
@@ -124,8 +151,7 @@ double CpuPerAtomForceKernel<Interface>::execute(ContextImpl& context, bool incl
     const double energy = reductions.evaluateEnergy(context, numbers, weights, data.energyParameterDerivatives);
     // No weight: no force (also where the energy is not finite, or a position).
     if (includeForces && std::any_of(weights.begin(), weights.end(), [](double w) { return w != 0.0; })) {
-        computeNumberGradient(context, weights);
-        engine.applyGradient(*data.forces, 1.0);
+        applyForces(context, weights, *data.forces);
     }
     return energy;
 }

@@ -16,7 +16,10 @@ void registerFactories() {
                                              CalcCoordinationNumberForceKernel::Name(),
                                              CalcSteinhardtForceKernel::Name(),
                                              CalcShellFunctionForceKernel::Name(),
-                                             CalcContactMapForceKernel::Name()})
+                                             CalcContactMapForceKernel::Name(),
+                                             CalcCoordinationNumberForceKernel::LocalName(),
+                                             CalcSteinhardtForceKernel::LocalName(),
+                                             CalcShellFunctionForceKernel::LocalName()})
                 platform.registerKernelFactory(name, new CpuCoordinationKernelFactory());
         }
     }
@@ -40,11 +43,11 @@ KernelImpl* CpuCoordinationKernelFactory::createKernelImpl(std::string name, con
                                                            ContextImpl& context) const {
     if (name == CalcCoordinationForceKernel::Name())
         return new CpuCalcCoordinationForceKernel(name, platform);
-    if (name == CalcCoordinationNumberForceKernel::Name())
+    if (name == CalcCoordinationNumberForceKernel::Name() || name == CalcCoordinationNumberForceKernel::LocalName())
         return new CpuCalcCoordinationNumberForceKernel(name, platform);
-    if (name == CalcSteinhardtForceKernel::Name())
+    if (name == CalcSteinhardtForceKernel::Name() || name == CalcSteinhardtForceKernel::LocalName())
         return new CpuCalcSteinhardtForceKernel(name, platform);
-    if (name == CalcShellFunctionForceKernel::Name())
+    if (name == CalcShellFunctionForceKernel::Name() || name == CalcShellFunctionForceKernel::LocalName())
         return new CpuCalcShellFunctionForceKernel(name, platform);
     if (name == CalcContactMapForceKernel::Name())
         return new CpuCalcContactMapForceKernel(name, platform);

@@ -1,0 +1,51 @@
+#ifndef CPU_LOCAL_STEP_H_
+#define CPU_LOCAL_STEP_H_
+
+#include "CpuPairEngine.h"
+#include "internal/forces/ResolvedPerAtomForce.h"
+#include "internal/peratom/LocalSteps.h"
+#include "internal/peratom/PerAtomSteps.h"
+#include "openmm/Vec3.h"
+#include "openmm/internal/ContextImpl.h"
+#include <memory>
+#include <vector>
+
+namespace CoordinationPlugin {
+
+/**
+ * The local step of a per-atom force on the CPU platform (ResolvedPerAtom::LocalStep): its own pair engine over the
+ * pairs of group A (ResolvedPerAtomForce::localPairs) with the local term (src/CpuLocalTerm.h), the local vectors
+ * and s_i from LocalSteps. Per slot of A: the force's values in, s_i out; backward, dE/ds_i in, the forces of the
+ * local pass applied and dE/dv per slot out for the force's own pair pass.
+ */
+class CpuLocalStep {
+public:
+    /** The step of force (which has one); steps are the force's (kept by reference). */
+    void setParameters(const ResolvedPerAtomForce& force, const PerAtomSteps& steps);
+    /**
+     * s of each slot of A from the slots' values (the force's components each, slot-major); false (s untouched)
+     * where a coordinate is not finite.
+     */
+    bool computeValues(OpenMM::ContextImpl& context, const std::vector<double>& values, std::vector<double>& s);
+    /**
+     * After computeValues(): from dE/ds per slot, the local pass's forces added to forces, and dE/dv per slot (the
+     * force's components each) into dEdValues.
+     */
+    void applyForces(OpenMM::ContextImpl& context, const std::vector<double>& dEds, std::vector<double>& dEdValues,
+                     std::vector<OpenMM::Vec3>& forces);
+
+private:
+    /** One local pass with data per entry (Forces: the gradient, else the per-entry sums of t x). */
+    template <bool Forces>
+    void localPass(OpenMM::ContextImpl& context, const std::vector<double>& data);
+    CpuPairEngine engine;
+    std::unique_ptr<LocalSteps> localSteps;
+    int numComponents = 1; // the force's values per slot
+    std::vector<double> values, local, sums; // per slot: v, u and [W, P] of the last computeValues()
+    std::vector<double> entryData;           // per entry of the local engine: what a pass reads
+    std::vector<std::pair<int, int>> repeatedSlots; // (slot of A, the earlier slot of the same member)
+};
+
+} // namespace CoordinationPlugin
+
+#endif /*CPU_LOCAL_STEP_H_*/
