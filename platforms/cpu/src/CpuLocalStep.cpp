@@ -84,7 +84,7 @@ void CpuLocalStep::applyForces(ContextImpl& context, const vector<double>& dEds,
         for (int c = 0; c < d; c++)
             dEdLocal[(long long)slot * d + c] = dEds[slot] * dsdu[c];
     }
-    // The local pass's forces: the gradient of t from [1, u, G] per entry.
+    // The local pass's forces, the gradient of t, from [1, u, G] per entry.
     const CpuCoordinationEntries& entries = engine.getEntriesA();
     entryData.resize((long long)slots * 2 * n);
     for (int e = 0; e < slots; e++) {
@@ -96,19 +96,12 @@ void CpuLocalStep::applyForces(ContextImpl& context, const vector<double>& dEds,
     }
     localPass<true>(context, entryData);
     engine.applyGradient(forces, 1.0);
-    // dE/du of the neighbours' sums: sum_j t_ij G_j (the P part), a values pass of x = [1, G's P part].
-    entryData.resize((long long)slots * n);
-    for (int e = 0; e < slots; e++) {
-        const long long slot = (long long)entries.slot[e];
-        entryData[(long long)e * n] = 1.0;
-        std::copy_n(&gradient[slot * n + 1], d, &entryData[(long long)e * n + 1]);
-    }
-    localPass<false>(context, entryData);
+    // dE/du of the neighbours' sums, sum_j t_ij G_j (the P part), which the force pass added up.
     const vector<double>& entrySums = engine.getEntryValues();
     for (int e = 0; e < slots; e++) {
         const long long slot = (long long)entries.slot[e];
         for (int c = 0; c < d; c++)
-            dEdLocal[slot * d + c] += entrySums[(long long)e * n + 1 + c];
+            dEdLocal[slot * d + c] += entrySums[(long long)e * 2 * n + 1 + c];
     }
     dEdValues.assign((long long)slots * numComponents, 0.0);
     for (int slot = 0; slot < slots; slot++)

@@ -13,16 +13,17 @@ namespace CoordinationPlugin {
 namespace {
 
 /**
- * The local pass's term (Self mode), reading n numbers x_e per entry of A (entry order). The values pass (Forces
- * false) adds t [x_column] to each counted pair's row's values and t [x_row] to its column's: with x = [1, u] these
- * are the local sums [W, P]; with x = [1, G's last n - 1] the sums of t G_j that dE/du takes. The force pass reads
- * [1, u, G] per entry (2n numbers, G = dE/d[W, P]) and sets the gradient of t from dE/dt = G_row . [1, u_column] +
- * G_column . [1, u_row]. A pair counts as on the Reference platform (ResolvedPerAtom's minimum distance and switch).
+ * The local pass's term (Self mode). The values pass (Forces false) reads x = [1, u] per entry of A (n numbers, entry
+ * order) and adds t x_column to each counted pair's row's values and t x_row to its column's: the local sums [W, P].
+ * The force pass reads [1, u, G] per entry (2n numbers, G = dE/d[W, P]), sets the gradient of t from dE/dt =
+ * G_row . [1, u_column] + G_column . [1, u_row], and adds t G_column's P part to the row's values (from 1, of 2n per
+ * entry) and t G_row's to the column's: the sums dE/du takes. A pair counts as on the Reference platform
+ * (ResolvedPerAtom's minimum distance and switch).
  */
 template <bool Forces, bool OrientedPairs> struct CpuLocalTerm {
     static constexpr bool Simd = false, Oriented = OrientedPairs, Gradient = Forces, Weighted = true;
     static constexpr bool Vector = true;
-    static constexpr RowSums Sums = (Forces ? RowSums::None : RowSums::Entries);
+    static constexpr RowSums Sums = RowSums::Entries;
 
     const double* data; // per entry of A: x (n numbers; the force pass: [1, u, G], 2n numbers)
     int n;
@@ -51,9 +52,14 @@ template <bool Forces, bool OrientedPairs> struct CpuLocalTerm {
                 return false;
             }
             const double* column = columnData + (long long)j * 2 * n;
+            double* values = columnValues + (long long)j * 2 * n;
             double dEdt = 0.0;
             for (int c = 0; c < n; c++)
                 dEdt += rowData[n + c] * column[c] + column[n + c] * rowData[c];
+            for (int c = 1; c < n; c++) {
+                rowValues[c] += t * column[n + c];
+                values[c] += t * rowData[n + c];
+            }
             if (dEdt == 0.0)
                 return false;
             gradient = d * (dEdt * dtDrOverR);
@@ -69,7 +75,7 @@ template <bool Forces, bool OrientedPairs> struct CpuLocalTerm {
                                        double cutoff2) const {
         return {this,
                 cutoff2,
-                (Forces ? nullptr : columns.rowValues + (long long)i * n),
+                columns.rowValues + (long long)i * components(),
                 columns.values,
                 data + (long long)i * components(),
                 columns.weight};
