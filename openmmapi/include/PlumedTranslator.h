@@ -54,8 +54,8 @@ namespace CoordinationPlugin {
  * LOCAL_Q1, LOCAL_Q3, LOCAL_Q4, LOCAL_Q6, LOCAL_AVERAGE
  *                a force of the class of the action SPECIES=label names (LOCAL_Q_l: a Q_l action of that
  *                degree; LOCAL_AVERAGE: any action above), with its groups, switching function, centres
- *                and periodicity, the local step (LocalDotProduct, LocalAverage) with this line's
- *                switching function (SWITCH={...} or the keyword form), and this line's reductions; energy
+ *                and periodicity, the local step (LocalDotProduct, LocalAverage) with the switching
+ *                function of this line (SWITCH={...} or the keyword form), and its reductions; energy
  *                "0". NOPBC only where the SPECIES action has it; SPECIESA/SPECIESB are refused (not
  *                supported yet).
  * CONTACTMAP     ContactMapForce with the energy "s" (SUM: Sum; CMDIST: Distance) or "0" (neither: Components,

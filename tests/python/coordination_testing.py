@@ -259,7 +259,7 @@ def require_case(case):
 
 
 #: The platforms that run a per-atom force with a local step (PerAtomForce.setLocalStep; kernels CalcLocal<Class>).
-LOCAL_STEP_PLATFORMS = ("Reference", "CPU")
+LOCAL_STEP_PLATFORMS = ("Reference", "CPU", "CUDA", "OpenCL")
 
 
 def require_local_step_case(case):
@@ -315,15 +315,18 @@ def force_deviation(actual, expected):
             float(np.sqrt(np.mean(np.sum(expected ** 2, axis=-1)))))
 
 
-def assert_forces_close(actual, expected, case, what="forces"):
-    """Forces (N x 3), by the force rule of the case's precision."""
+def assert_forces_close(actual, expected, case, what="forces", passes=1):
+    """Forces (N x 3), by the force rule of the case's precision; passes: how many pair passes in the case's
+    precision the forces go through one after the other (a per-atom force's local step: its own pass and the local
+    step's), whose rounding adds up: the RMS rule times passes."""
     tolerance = _tolerance(case)
     actual, expected = np.asarray(actual, dtype=float), np.asarray(expected, dtype=float)
     assert actual.shape == expected.shape
     rms_deviation, rms = force_deviation(actual, expected)
-    assert rms_deviation <= tolerance.force_rms * rms + tolerance.absolute, (
+    force_rms = tolerance.force_rms * passes
+    assert rms_deviation <= force_rms * rms + tolerance.absolute, (
         f"{what}: RMS deviation {rms_deviation:.3e} = {rms_deviation / max(rms, 1e-300):.3e} x RMS force {rms:.3e}; "
-        f"tolerance {tolerance.force_rms:.1e} x RMS + {tolerance.absolute:.1e} ({tolerance.name})")
+        f"tolerance {force_rms:.1e} x RMS + {tolerance.absolute:.1e} ({tolerance.name})")
     if tolerance.elementwise:
         atol = tolerance.absolute + tolerance.force_scale * (np.abs(expected).max() if expected.size else 0.0)
         np.testing.assert_allclose(actual, expected, rtol=tolerance.relative, atol=atol,

@@ -25,6 +25,7 @@ from coordination_testing import (
     PLUMED_DATA,
     assert_close,
     assert_forces_close,
+    case_matrix,
     context_of,
     energy_and_forces,
     energy_only,
@@ -91,6 +92,13 @@ def build(kind, group_a, group_b=(), energy="0", reductions=(), switching=None, 
     if local is not None:
         force.setLocalSwitchingSettings(local)
     return force
+
+
+def local_scale(step, expected):
+    """What the rounding of s_i is proportional to (coordination_testing.Tolerance's scale): s_i is a t-weighted mean
+    of terms that may cancel, the dot products of unit vectors (LocalDotProduct: at most 1 in magnitude) or the
+    entries' own values (LocalAverage: at most the largest of them in magnitude)."""
+    return 1.0 if step == DOT else float(np.abs(np.asarray(expected, dtype=float)).max())
 
 
 def oracle_local(kind, step, positions, model, local_model, group_a, group_b=(), box_lengths=None):
@@ -189,9 +197,13 @@ KINDS = [(f"Q{l}", DOT) for l in (1, 3, 4, 6)] + [(f"Q{l}", AVERAGE) for l in (1
 KIND_IDS = [f"{kind}-{'dot' if step == DOT else 'average'}" for kind, step in KINDS]
 
 
-@pytest.mark.parametrize("seed", range(8))
+#: OpenCL's kernels, compiled on the CPU by PoCL in CI, a program for each random setting: two of the seeds (Self and
+#: periodic; Dual and not periodic) there, every seed elsewhere.
+RANDOM_CASES = case_matrix(ALL_CASES, range(8), include=lambda case, seed: case.platform != "OpenCL" or seed in (1, 2))
+
+
 @pytest.mark.parametrize("kind, step", KINDS, ids=KIND_IDS)
-@pytest.mark.parametrize("case", ALL_CASES)
+@pytest.mark.parametrize("case, seed", RANDOM_CASES)
 def test_random_systems_match_the_long_double_brute_force(case, kind, step, seed):
     """s_i (getPerAtomValues) and Mean, Sum, Lowest, MoreThan of random settings: Self (seed % 4 < 2) or Dual with
     overlapping groups, periodic (odd seeds) or not, random switching functions of the pairs and of the local pairs."""
@@ -218,7 +230,7 @@ def test_random_systems_match_the_long_double_brute_force(case, kind, step, seed
     reductions = [oracle.mean(expected), oracle.total(expected), oracle.lowest(expected), more_than]
     what = f"{kind}, step {step}, seed {seed}"
     values = force.getPerAtomValues(context)
-    assert_close(values, expected.astype(float), case, what=f"s_i, {what}")
+    assert_close(values, expected.astype(float), case, scale=local_scale(step, expected), what=f"s_i, {what}")
     getter = {"Q": "getOrderParameters", "C": "getCoordinationNumbers"}.get(kind[0], "getShellValues")
     assert list(getattr(force, getter)(context)) == list(values)  # the class's own getter gives the s_i too
     magnitudes = np.abs(expected.astype(float))
@@ -279,14 +291,17 @@ EDGE_SWITCH = switch(0.3, 0.0, 6, 12, 1.0)
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_a_thousand_atoms_match_the_reference_platform(case, mode, kind, step):
     """Enough atoms for the platforms' cell grids and neighbour lists (and, on the CPU, several threads' buffers),
-    in every precision: s_i, the energy and the forces against the Reference platform's."""
+    in every precision: s_i, the energy and the forces against the Reference platform's (the forces through two pair
+    passes: the force's own and the local step's)."""
     case = require_local_step_case(case)
     random = np.random.default_rng(23)
     box = 3.0
     positions = random.uniform(0, box, (1000, 3))
     groups = (dict(group_a=range(1000)) if mode == "Self" else
               dict(group_a=range(0, 1000, 3), group_b=range(200, 1000)))
-    force = build(kind, energy="10*(mean-0.5)^2+morethan", reductions=[
+    # Forces well above the fixed-point resolution of OpenMM's GPU force buffers (2^-32 kJ/mol/nm), which the two
+    # pair passes both round to.
+    force = build(kind, energy="1000*(mean-0.5)^2+100*morethan", reductions=[
         PerAtomForce.Mean, (PerAtomForce.MoreThan, "RATIONAL R_0=0.5")],
         switching=SwitchingSettings.rational(0.3, 6, 12, 0.0, 0.7),
         local=SwitchingSettings.rational(0.35, 6, 12, 0.0, 0.8), step=step, **groups)
@@ -295,12 +310,13 @@ def test_a_thousand_atoms_match_the_reference_platform(case, mode, kind, step):
     context = context_of(force, positions, np.diag([box] * 3), case)
     expected = np.array(reference.getPerAtomValues(expected_context))
     assert np.abs(expected).max() > 0.05
-    assert_close(force.getPerAtomValues(context), expected, case, what=f"s_i of {kind}")
+    assert_close(force.getPerAtomValues(context), expected, case, scale=local_scale(step, expected),
+                 what=f"s_i of {kind}")
     expected_energy, expected_forces = energy_and_forces(expected_context)
     energy_value, forces = energy_and_forces(context)
     assert np.abs(expected_forces).max() > 0.05  # the local step exerts forces
     assert_close(energy_value, expected_energy, case, what="energy")
-    assert_forces_close(forces, expected_forces, case)
+    assert_forces_close(forces, expected_forces, case, passes=2)
 
 
 @pytest.mark.parametrize("kind, step", [("Q6", DOT), ("Q4", AVERAGE), ("CN", AVERAGE), ("Tetrahedral", AVERAGE)])
@@ -342,12 +358,16 @@ def test_a_local_switching_function_that_counts_no_pair(case, kind):
         energy_value, forces = energy_and_forces(context)
         if step == DOT:
             assert np.all(np.array(force.getPerAtomValues(context)) == 0.0)
-            assert energy_value == pytest.approx(10 * 0.3 ** 2, rel=1e-14) and np.all(forces == 0.0)
+            assert_close(energy_value, 10 * 0.3 ** 2, case, what="energy")
+            assert np.all(forces == 0.0)
         else:
             assert_close(force.getPerAtomValues(context), plain.getPerAtomValues(plain_context), case, what="s = q")
             plain_energy, plain_forces = energy_and_forces(plain_context)
             assert_close(energy_value, plain_energy, case, what="energy")
-            np.testing.assert_allclose(forces, plain_forces, rtol=1e-10, atol=1e-12 * np.abs(plain_forces).max())
+            if case.gpu:  # the same numbers by another sequence of single- or mixed-precision operations
+                assert_forces_close(forces, plain_forces, case)
+            else:
+                np.testing.assert_allclose(forces, plain_forces, rtol=1e-10, atol=1e-12 * np.abs(plain_forces).max())
 
 
 @pytest.mark.parametrize("kind, step", [("Q6", DOT), ("Q4", AVERAGE), ("CN", AVERAGE)])
@@ -557,7 +577,10 @@ def test_only_the_platforms_with_local_kernels_run_a_local_step():
     without its local step."""
     registered = registered_platforms()
     having = {name for name in registered if mm.Platform.getPlatformByName(name).supportsKernels(LOCAL_KERNELS)}
-    assert having == set(LOCAL_STEP_PLATFORMS) & set(registered)
+    # (a platform this plugin was built without has none of its kernels)
+    built = {name for name in registered if mm.Platform.getPlatformByName(name).supportsKernels(
+        list(PLAIN_KERNELS.values()))}
+    assert having == set(LOCAL_STEP_PLATFORMS) & built
     fastest = max(having, key=lambda name: mm.Platform.getPlatformByName(name).getSpeed())
     lacking = [name for name in registered if name not in having]
     for kind, step in (("Q6", DOT), ("CN", AVERAGE), ("Tetrahedral", AVERAGE)):

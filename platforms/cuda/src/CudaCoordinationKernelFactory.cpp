@@ -24,11 +24,11 @@ public:
         CudaContext& cu = *data.contexts[0];
         if (name == CalcCoordinationForceKernel::Name())
             return new CommonCalcCoordinationForceKernel(name, platform, cu, true);
-        if (name == CalcCoordinationNumberForceKernel::Name())
+        if (name == CalcCoordinationNumberForceKernel::Name() || name == CalcCoordinationNumberForceKernel::LocalName())
             return new CommonCalcCoordinationNumberForceKernel(name, platform, cu, "CoordinationNumberForce", true);
-        if (name == CalcSteinhardtForceKernel::Name())
+        if (name == CalcSteinhardtForceKernel::Name() || name == CalcSteinhardtForceKernel::LocalName())
             return new CommonCalcSteinhardtForceKernel(name, platform, cu, "SteinhardtForce", true);
-        if (name == CalcShellFunctionForceKernel::Name())
+        if (name == CalcShellFunctionForceKernel::Name() || name == CalcShellFunctionForceKernel::LocalName())
             return new CommonCalcShellFunctionForceKernel(name, platform, cu, "ShellFunctionForce", true);
         if (name == CalcContactMapForceKernel::Name())
             return new CommonCalcContactMapForceKernel(name, platform, cu);
@@ -43,7 +43,8 @@ void registerFactories() {
             for (const std::string& name :
                  {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
                   CalcSteinhardtForceKernel::Name(), CalcShellFunctionForceKernel::Name(),
-                  CalcContactMapForceKernel::Name()})
+                  CalcContactMapForceKernel::Name(), CalcCoordinationNumberForceKernel::LocalName(),
+                  CalcSteinhardtForceKernel::LocalName(), CalcShellFunctionForceKernel::LocalName()})
                 platform.registerKernelFactory(name, new CudaCoordinationKernelFactory());
         }
     }

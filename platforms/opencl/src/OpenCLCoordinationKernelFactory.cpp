@@ -31,11 +31,11 @@ public:
         OpenCLContext& cl = *data.contexts[0];
         if (name == CalcCoordinationForceKernel::Name())
             return new CommonCalcCoordinationForceKernel(name, platform, cl);
-        if (name == CalcCoordinationNumberForceKernel::Name())
+        if (name == CalcCoordinationNumberForceKernel::Name() || name == CalcCoordinationNumberForceKernel::LocalName())
             return new CommonCalcCoordinationNumberForceKernel(name, platform, cl, "CoordinationNumberForce");
-        if (name == CalcSteinhardtForceKernel::Name())
+        if (name == CalcSteinhardtForceKernel::Name() || name == CalcSteinhardtForceKernel::LocalName())
             return new CommonCalcSteinhardtForceKernel(name, platform, cl, "SteinhardtForce");
-        if (name == CalcShellFunctionForceKernel::Name())
+        if (name == CalcShellFunctionForceKernel::Name() || name == CalcShellFunctionForceKernel::LocalName())
             return new CommonCalcShellFunctionForceKernel(name, platform, cl, "ShellFunctionForce");
         if (name == CalcContactMapForceKernel::Name())
             return new CommonCalcContactMapForceKernel(name, platform, cl);
@@ -50,7 +50,8 @@ void registerFactories() {
             for (const std::string& name :
                  {CalcCoordinationForceKernel::Name(), CalcCoordinationNumberForceKernel::Name(),
                   CalcSteinhardtForceKernel::Name(), CalcShellFunctionForceKernel::Name(),
-                  CalcContactMapForceKernel::Name()})
+                  CalcContactMapForceKernel::Name(), CalcCoordinationNumberForceKernel::LocalName(),
+                  CalcSteinhardtForceKernel::LocalName(), CalcShellFunctionForceKernel::LocalName()})
                 platform.registerKernelFactory(name, new OpenCLCoordinationKernelFactory());
         }
     }

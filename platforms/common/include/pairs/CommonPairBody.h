@@ -29,6 +29,11 @@ public:
      * have one); false where the body drops such a pair itself.
      */
     virtual bool needsSameMemberCheck() const = 0;
+    /**
+     * Whether pass 1's last block may run the body's finish (the traversal's fused finish for small groups on CUDA);
+     * false where other launches must come between the passes (a per-atom force's local step).
+     */
+    virtual bool allowsFusedFinish() const { return true; }
     /** Allocate the body's arrays for the traversal's plan. */
     virtual void initialize(OpenMM::ComputeContext& cc, const CommonPairPlan& plan) = 0;
     /** The body's defines and replacements; returns its kernel source, compiled between finish.cc and tiles.cc. */

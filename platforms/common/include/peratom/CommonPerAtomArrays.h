@@ -9,7 +9,8 @@ namespace CoordinationPlugin {
 
 /** The per-atom engine's device arrays (kernels/peratom), allocated and initialized once per build. */
 struct CommonPerAtomArrays {
-    void initialize(OpenMM::ComputeContext& cc, const CommonPerAtomPlan& plan);
+    /** local: the force has a local step (which keeps v in A's order whatever the number of components). */
+    void initialize(OpenMM::ComputeContext& cc, const CommonPerAtomPlan& plan, bool local = false);
 
     // Per component c (plan.numComponents), the values v per sorted row of A (64-bit fixed point: hi rows, then lo
     // rows, from row 2 c numA); q in A's order; with several components, v in A's order (component c from c numA);

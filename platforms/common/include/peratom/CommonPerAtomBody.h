@@ -4,6 +4,7 @@
 #include "energy/CommonEnergyArrays.h"
 #include "internal/forces/ResolvedPerAtomForce.h"
 #include "pairs/CommonPairBody.h"
+#include "peratom/CommonLocalStepArrays.h"
 #include "peratom/CommonPerAtomArrays.h"
 #include "peratom/CommonPerAtomKernelSet.h"
 #include "peratom/CommonPerAtomPlan.h"
@@ -19,9 +20,12 @@ namespace CoordinationPlugin {
  */
 class CommonPerAtomBody : public CommonPairBody {
 public:
-    CommonPerAtomBody(const ResolvedPerAtomForce& force, CommonEnergyArrays& energy);
+    CommonPerAtomBody(const ResolvedPerAtomForce& force, CommonEnergyArrays& energy,
+                      CommonLocalStepArrays* local = nullptr);
     bool symmetricInGroups() const override { return false; }
     bool needsSameMemberCheck() const override { return false; }
+    /** With a local step the finish runs in phases around the local traversal's passes, never in pass 1. */
+    bool allowsFusedFinish() const override { return local == nullptr; }
     void initialize(OpenMM::ComputeContext& cc, const CommonPairPlan& plan) override;
     std::string addToProgram(OpenMM::ComputeContext& cc, const CommonPairPlan& plan,
                              std::map<std::string, std::string>& defines,
@@ -34,6 +38,12 @@ public:
     void setPass(OpenMM::ComputeKernel& pairKernel, int pass);
     /** The finish between the passes, where pass 1's last block does not run it. */
     void finish(int parity, bool addEnergy);
+    /** With a local step: the local vectors of pass 1's values (before the local traversal's pass 1). */
+    void computeLocalVectors(int parity);
+    /** With a local step: s, the reductions, E and the local step's weights G (after the local traversal's pass 1). */
+    void finishLocalValues(int parity);
+    /** With a local step: dE/dv from dE/du (after the local traversal's pass of G), then E into the energy. */
+    void finishLocalWeights(bool addEnergy);
     CommonPerAtomArrays& getArrays() { return arrays; }
     const CommonPerAtomPlan& getPlan() const { return plan; }
 
@@ -42,6 +52,7 @@ private:
     const ResolvedEnergy energyOfReductions;
     const std::string forceClass;
     CommonEnergyArrays& energy;
+    CommonLocalStepArrays* local; // the local step's arrays (not owned), or null
     CommonPerAtomPlan plan;
     CommonPerAtomArrays arrays;
     CommonPerAtomKernelSet kernels;

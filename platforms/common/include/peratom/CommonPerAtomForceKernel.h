@@ -38,6 +38,8 @@ private:
     void build(const ResolvedPerAtomForce& force);
     /** One evaluation: the values, the reductions and E, and the forces if computeForces. */
     void launch(bool computeForces, bool addEnergy);
+    /** launch() of a force with a local step: its traversal, the local step's and the phases between them. */
+    void launchWithLocalStep(bool computeForces, bool addEnergy);
 
     const bool hasWarpShuffles;
     std::unique_ptr<Built> built;

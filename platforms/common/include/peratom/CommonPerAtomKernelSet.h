@@ -3,6 +3,7 @@
 
 #include "energy/CommonEnergyArrays.h"
 #include "pairs/CommonPairArrays.h"
+#include "peratom/CommonLocalStepArrays.h"
 #include "peratom/CommonPerAtomArrays.h"
 #include "peratom/CommonPerAtomPlan.h"
 #include "openmm/common/ComputeContext.h"
@@ -16,13 +17,23 @@ namespace CoordinationPlugin {
  * the energy, the weights, the energy's addition), with their arguments; none where pass 1's last block runs them.
  */
 struct CommonPerAtomKernelSet {
+    /** local: the local step's arrays (its kernels and the finish's arguments of them), or null. */
     void create(OpenMM::ComputeContext& cc, OpenMM::ComputeProgram& program, const CommonPerAtomPlan& plan,
-                CommonPerAtomArrays& arrays, CommonPairArrays& pairs, CommonEnergyArrays& energy);
+                CommonPerAtomArrays& arrays, CommonPairArrays& pairs, CommonEnergyArrays& energy,
+                CommonLocalStepArrays* local);
     /** Launch the finish's phases for the evaluation of the given parity. */
     void run(const CommonPerAtomPlan& plan, int parity, bool addEnergy);
+    /** The phases up to the weights (the numbers, the reductions, E and the weights). */
+    void runValues(const CommonPerAtomPlan& plan, int parity);
+    /** The last phase: E into the energy buffer (if addEnergy), and whether pass 2 runs. */
+    void runAddEnergy(bool addEnergy);
+    /** The local step's kernels: u before the local pass; dE/dv after the local pass of G. */
+    void runLocalVectors(const CommonPerAtomPlan& plan, int parity);
+    void runLocalBackward(const CommonPerAtomPlan& plan);
 
     OpenMM::ComputeKernel sumsKernel, secondSumsKernel, energyKernel, weightsKernel, addEnergyKernel;
-    int sumsParityArg = -1, energyParityArg = -1, addEnergyArg = -1;
+    OpenMM::ComputeKernel localVectorsKernel, localBackwardKernel;
+    int sumsParityArg = -1, energyParityArg = -1, addEnergyArg = -1, localVectorsParityArg = -1;
 };
 
 } // namespace CoordinationPlugin

@@ -56,6 +56,7 @@ CommonPairTraversal::CommonPairTraversal(ComputeContext& cc, const ResolvedPairG
     const ResolvedPairGroups& groups = (swapped ? exchanged : userGroups);
     plan = Plan::create(groups, cc, hasWarpShuffles);
     plan.groupsSwapped = swapped;
+    plan.fusedFinish = plan.fusedFinish && body.allowsFusedFinish();
     numSlotPairs = groups.getNumSlotPairs();
     state = CommonPairStepState(plan);
     arrays.initialize(cc, plan, groups);

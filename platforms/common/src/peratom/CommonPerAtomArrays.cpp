@@ -6,7 +6,7 @@ using namespace CoordinationPlugin;
 using namespace OpenMM;
 using std::vector;
 
-void CommonPerAtomArrays::initialize(ComputeContext& cc, const CommonPerAtomPlan& plan) {
+void CommonPerAtomArrays::initialize(ComputeContext& cc, const CommonPerAtomPlan& plan, bool local) {
     const int numA = plan.numA, numB = plan.numB;
     const int mixedSize = (plan.mixedIsDouble ? sizeof(double) : sizeof(float));
     const int realSize = (plan.useDouble ? sizeof(double) : sizeof(float));
@@ -14,7 +14,7 @@ void CommonPerAtomArrays::initialize(ComputeContext& cc, const CommonPerAtomPlan
     numbersFixed.initialize<long long>(cc, 2 * components * std::max(numA, 1), "coordinationNumbersFixed");
     numbersFixed.upload(vector<long long>(numbersFixed.getSize(), 0));
     numberValues.initialize(cc, std::max(numA, 1), mixedSize, "coordinationNumberValues");
-    numberComponents.initialize(cc, (components > 1 ? components * std::max(numA, 1) : 1), mixedSize,
+    numberComponents.initialize(cc, (components > 1 || local ? components * std::max(numA, 1) : 1), mixedSize,
                                 "coordinationNumberComponents");
     numberWeights.initialize(cc, components * std::max(numA, 1), realSize, "coordinationNumberWeights");
     vector<int> identity(std::max({numA, numB, 1}));

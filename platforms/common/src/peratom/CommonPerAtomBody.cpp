@@ -7,19 +7,21 @@ using namespace OpenMM;
 using std::map;
 using std::string;
 
-CommonPerAtomBody::CommonPerAtomBody(const ResolvedPerAtomForce& force, CommonEnergyArrays& energy)
-    : perAtom(force.perAtom), energyOfReductions(force.energy), forceClass(force.forceClass), energy(energy) {}
+CommonPerAtomBody::CommonPerAtomBody(const ResolvedPerAtomForce& force, CommonEnergyArrays& energy,
+                                     CommonLocalStepArrays* local)
+    : perAtom(force.perAtom), energyOfReductions(force.energy), forceClass(force.forceClass), energy(energy),
+      local(local) {}
 
 void CommonPerAtomBody::initialize(ComputeContext& cc, const CommonPairPlan& pairs) {
     plan = CommonPerAtomPlan::create(perAtom, energyOfReductions, pairs, cc, forceClass);
-    arrays.initialize(cc, plan);
+    arrays.initialize(cc, plan, local != nullptr);
 }
 
 string CommonPerAtomBody::addToProgram(ComputeContext& cc, const CommonPairPlan& pairs, map<string, string>& defines,
                                        map<string, string>& replacements) {
     CommonPerAtomProgram::addToProgram(cc, plan, perAtom, energyOfReductions, defines, replacements);
-    return CoordinationKernelSources::perAtomTerms + CoordinationKernelSources::perAtomPairs +
-           CoordinationKernelSources::perAtomFinish;
+    return CoordinationKernelSources::perAtomTerms + CoordinationKernelSources::perAtomFixed +
+           CoordinationKernelSources::perAtomPairs + CoordinationKernelSources::perAtomFinish;
 }
 
 void CommonPerAtomBody::addPairKernelArgs(CommonKernelArguments& args) {
@@ -36,7 +38,7 @@ void CommonPerAtomBody::addGatherArgs(CommonKernelArguments& args, bool groupB) 
 
 void CommonPerAtomBody::createKernels(ComputeContext& cc, ComputeProgram& program, const CommonPairPlan& pairs,
                                       CommonPairArrays& pairArrays) {
-    kernels.create(cc, program, plan, arrays, pairArrays, energy);
+    kernels.create(cc, program, plan, arrays, pairArrays, energy, local);
 }
 
 void CommonPerAtomBody::setPass(ComputeKernel& pairKernel, int pass) {
@@ -46,4 +48,17 @@ void CommonPerAtomBody::setPass(ComputeKernel& pairKernel, int pass) {
 void CommonPerAtomBody::finish(int parity, bool addEnergy) {
     if (!plan.fusedFinish)
         kernels.run(plan, parity, addEnergy);
+}
+
+void CommonPerAtomBody::computeLocalVectors(int parity) {
+    kernels.runLocalVectors(plan, parity);
+}
+
+void CommonPerAtomBody::finishLocalValues(int parity) {
+    kernels.runValues(plan, parity);
+}
+
+void CommonPerAtomBody::finishLocalWeights(bool addEnergy) {
+    kernels.runLocalBackward(plan);
+    kernels.runAddEnergy(addEnergy);
 }

@@ -1,6 +1,7 @@
 #include "peratom/CommonPerAtomForceKernel.h"
 #include "openmm/common/ContextSelector.h"
 #include "pairs/CommonPairTraversal.h"
+#include "peratom/CommonLocalStepBody.h"
 #include "peratom/CommonPerAtomBody.h"
 
 using namespace CoordinationPlugin;
@@ -9,13 +10,26 @@ using std::string;
 using std::vector;
 
 template <class Interface> struct CommonPerAtomForceKernel<Interface>::Built {
-    Built(ComputeContext& cc, const ResolvedPerAtomForce& force, bool hasWarpShuffles) : body(force, energy) {
+    Built(ComputeContext& cc, const ResolvedPerAtomForce& force, bool hasWarpShuffles)
+        : hasLocalStep(force.perAtom.localStep != ResolvedPerAtom::LocalStep::None),
+          body(force, energy, hasLocalStep ? &localArrays : nullptr) {
         energy.initialize(cc, force.energy, "coordination");
+        // The local step's arrays first: the force's finish and the local traversal both take them.
+        if (hasLocalStep)
+            localArrays.initialize(cc, force.perAtom, force.groupA.size());
         traversal.reset(new CommonPairTraversal(cc, force, body, energy, hasWarpShuffles));
+        if (hasLocalStep) {
+            localBody.reset(new CommonLocalStepBody(localArrays, body.getArrays().numberState));
+            localTraversal.reset(new CommonPairTraversal(cc, force.localPairs, *localBody, energy, hasWarpShuffles));
+        }
     }
+    const bool hasLocalStep;
     CommonEnergyArrays energy;
+    CommonLocalStepArrays localArrays;
     CommonPerAtomBody body;
     std::unique_ptr<CommonPairTraversal> traversal;
+    std::unique_ptr<CommonLocalStepBody> localBody;
+    std::unique_ptr<CommonPairTraversal> localTraversal;
 };
 
 template <class Interface>
@@ -50,9 +64,15 @@ template <class Interface> void CommonPerAtomForceKernel<Interface>::followAtomO
         return;
     ContextSelector selector(cc);
     built->traversal->followAtomOrder();
+    if (built->localTraversal)
+        built->localTraversal->followAtomOrder();
 }
 
 template <class Interface> void CommonPerAtomForceKernel<Interface>::launch(bool computeForces, bool addEnergy) {
+    if (built->hasLocalStep) {
+        launchWithLocalStep(computeForces, addEnergy);
+        return;
+    }
     CommonPairTraversal& traversal = *built->traversal;
     CommonPerAtomBody& body = built->body;
     ComputeKernel& pairKernel = traversal.getKernels().pairKernel;
@@ -66,6 +86,45 @@ template <class Interface> void CommonPerAtomForceKernel<Interface>::launch(bool
         traversal.runPairKernel();
         traversal.finish(false, true, parity);
     }
+    traversal.endEvaluation();
+}
+
+template <class Interface>
+void CommonPerAtomForceKernel<Interface>::launchWithLocalStep(bool computeForces, bool addEnergy) {
+    // The force's pass 1 (v), u, the local pass of x = [1, u] ([W, P]), s with its reductions, E and G; with forces
+    // the local pass of G's P part (sum_j t G_j), dE/dv, E, the local pass 2 (the gradient of t) and the force's.
+    CommonPairTraversal& traversal = *built->traversal;
+    CommonPairTraversal& local = *built->localTraversal;
+    CommonPerAtomBody& body = built->body;
+    CommonLocalStepBody& localBody = *built->localBody;
+    ComputeKernel& pairKernel = traversal.getKernels().pairKernel;
+    ComputeKernel& localKernel = local.getKernels().pairKernel;
+    // Both traversals prepared first: the local one's sort (its rowOfSlot) decides where the local vectors go.
+    const int parity = traversal.prepare(false, addEnergy);
+    const int localParity = local.prepare(false, addEnergy);
+    body.setPass(pairKernel, 1);
+    traversal.runPairKernel();
+    body.computeLocalVectors(parity);
+    localBody.setPass(localKernel, 1);
+    local.runPairKernel();
+    body.finishLocalValues(parity);
+    if (computeForces) {
+        localBody.restartPass();
+        local.runPairKernel(); // pass 1 over G's P part (localData, written by the weights)
+    }
+    body.finishLocalWeights(addEnergy);
+    if (computeForces) {
+        localBody.restartPass();
+        localBody.setPass(localKernel, 2);
+        local.setPairArguments(true, false);
+        local.runPairKernel();
+        local.finish(false, true, localParity);
+        body.setPass(pairKernel, 2);
+        traversal.setPairArguments(true, false);
+        traversal.runPairKernel();
+        traversal.finish(false, true, parity);
+    }
+    local.endEvaluation();
     traversal.endEvaluation();
 }
 

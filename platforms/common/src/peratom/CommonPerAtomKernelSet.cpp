@@ -4,14 +4,27 @@
 using namespace CoordinationPlugin;
 using namespace OpenMM;
 
+namespace {
+
+/** The finish's arguments of the local step's arrays (perAtomFinish.cc's LOCAL_STEP_PARAMS). */
+void addLocalArgs(CommonKernelArguments& args, CommonLocalStepArrays* local) {
+    if (local != nullptr)
+        args.add(local->fixed, local->rowOfSlot, local->vectors, local->sums, local->data, local->forceData,
+                 local->dEdLocal);
+}
+
+} // namespace
+
 void CommonPerAtomKernelSet::create(ComputeContext& cc, ComputeProgram& program, const CommonPerAtomPlan& plan,
-                                    CommonPerAtomArrays& a, CommonPairArrays& pairs, CommonEnergyArrays& energy) {
+                                    CommonPerAtomArrays& a, CommonPairArrays& pairs, CommonEnergyArrays& energy,
+                                    CommonLocalStepArrays* local) {
     sumsKernel = program->createKernel("computeNumberSums");
     CommonKernelArguments sums(sumsKernel);
     sums.add(a.numbersFixed, a.rowOfSlotA, a.numberValues, a.numberComponents, a.numberPartialFixed, a.numberPartialSums,
              a.numberPartialIndices, pairs.nonFiniteFlags);
     sumsParityArg = sums.add(0);
     sums.add(pairs.listState, a.numberState);
+    addLocalArgs(sums, local);
     if (plan.secondPass) {
         secondSumsKernel = program->createKernel("computeSecondNumberSums");
         CommonKernelArguments second(secondSumsKernel);
@@ -25,6 +38,19 @@ void CommonPerAtomKernelSet::create(ComputeContext& cc, ComputeProgram& program,
     weightsKernel = program->createKernel("computeNumberWeights");
     CommonKernelArguments weights(weightsKernel);
     weights.add(a.numberValues, a.numberComponents, a.rowOfSlotA, a.numberWeights, a.numberCoefficients, a.numberIndices, a.numberState);
+    addLocalArgs(weights, local);
+    if (local != nullptr) {
+        localVectorsKernel = program->createKernel("computeLocalVectors");
+        CommonKernelArguments vectors(localVectorsKernel);
+        vectors.add(a.numbersFixed, a.rowOfSlotA, a.numberComponents, pairs.nonFiniteFlags);
+        localVectorsParityArg = vectors.add(0);
+        vectors.add(a.numberState);
+        addLocalArgs(vectors, local);
+        localBackwardKernel = program->createKernel("computeLocalBackward");
+        CommonKernelArguments backward(localBackwardKernel);
+        backward.add(a.numberComponents, a.rowOfSlotA, a.numberWeights, a.numberState);
+        addLocalArgs(backward, local);
+    }
     addEnergyKernel = program->createKernel("addNumbersEnergy");
     CommonKernelArguments add(addEnergyKernel);
     add.add(a.rowOfSlotA, a.numberWeights, a.numberResults, a.numberCoefficients, a.numberState, cc.getEnergyBuffer());
@@ -33,6 +59,11 @@ void CommonPerAtomKernelSet::create(ComputeContext& cc, ComputeProgram& program,
 }
 
 void CommonPerAtomKernelSet::run(const CommonPerAtomPlan& plan, int parity, bool addEnergy) {
+    runValues(plan, parity);
+    runAddEnergy(addEnergy);
+}
+
+void CommonPerAtomKernelSet::runValues(const CommonPerAtomPlan& plan, int parity) {
     const int blockSize = CommonPerAtomPlan::BlockSize, partThreads = plan.numParts * blockSize;
     sumsKernel->setArg(sumsParityArg, parity);
     sumsKernel->execute(partThreads, blockSize);
@@ -41,6 +72,21 @@ void CommonPerAtomKernelSet::run(const CommonPerAtomPlan& plan, int parity, bool
     energyKernel->setArg(energyParityArg, parity);
     energyKernel->execute(blockSize, blockSize);
     weightsKernel->execute(partThreads, blockSize);
+}
+
+void CommonPerAtomKernelSet::runAddEnergy(bool addEnergy) {
+    const int blockSize = CommonPerAtomPlan::BlockSize;
     addEnergyKernel->setArg(addEnergyArg, addEnergy ? 1 : 0);
     addEnergyKernel->execute(blockSize, blockSize);
+}
+
+void CommonPerAtomKernelSet::runLocalVectors(const CommonPerAtomPlan& plan, int parity) {
+    const int blockSize = CommonPerAtomPlan::BlockSize;
+    localVectorsKernel->setArg(localVectorsParityArg, parity);
+    localVectorsKernel->execute(plan.numParts * blockSize, blockSize);
+}
+
+void CommonPerAtomKernelSet::runLocalBackward(const CommonPerAtomPlan& plan) {
+    const int blockSize = CommonPerAtomPlan::BlockSize;
+    localBackwardKernel->execute(plan.numParts * blockSize, blockSize);
 }

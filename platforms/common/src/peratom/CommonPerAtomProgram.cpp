@@ -108,6 +108,15 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
     if (!numbers.isKnownComposition())
         throw OpenMMException("CommonPerAtomProgram: a per-atom composition the GPU kernels do not know");
     defines["NUM_COMPONENTS"] = cc.intToString(numbers.numComponents);
+    if (numbers.localStep != ResolvedPerAtom::LocalStep::None) {
+        // The local step's vectors and s (perAtomTerms.cc) and its phases of the finish (perAtomFinish.cc).
+        defines["LOCAL_STEP"] = "1";
+        defines[numbers.localStep == ResolvedPerAtom::LocalStep::Average ? "LOCAL_STEP_AVERAGE" : "LOCAL_STEP_DOT"] = "1";
+        defines["LOCAL_COMPONENTS"] = cc.intToString(numbers.localComponents());
+        defines["LOCAL_SUMS"] = cc.intToString(1 + numbers.localComponents());
+        if (numbers.pairTerm == ResolvedPerAtom::PairTerm::SphericalHarmonics)
+            defines["LOCAL_VECTORS"] = "1";
+    }
     if (numbers.pairTerm == ResolvedPerAtom::PairTerm::SphericalHarmonics) {
         defines["HARMONICS_DEGREE"] = cc.intToString(numbers.degree);
         const SphericalHarmonics harmonics(numbers.degree);

@@ -66,17 +66,54 @@ DEVICE mixed numbersMean(GLOBAL const mm_long* RESTRICT partialFixed, int numPar
 #define NUMBERS_TEMPS LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG volatile mm_long* longTemp, \
         LOCAL_ARG volatile int* indexTemp
 #define NUMBERS_TEMP_ARGS reduceTemp, longTemp, indexTemp
+#ifdef LOCAL_STEP
+/**
+ * With a local step, the numbers the reductions take are its s_i: the local pass's sums (localFixed, by the local
+ * traversal's sorted row localRowOfSlot) with each entry's u (localVectors, A's order; computeLocalVectors), and the
+ * weights are its: G = dE/d[W, P] for the local passes (localData, localForceData) and dE/du (dEdLocal), which
+ * computeLocalBackward turns into dE/dv (numberWeights).
+ */
+#define LOCAL_STEP_PARAMS , GLOBAL mm_long* RESTRICT localFixed, GLOBAL const int* RESTRICT localRowOfSlot, \
+        GLOBAL mixed* RESTRICT localVectors, GLOBAL mixed* RESTRICT localSums, GLOBAL real* RESTRICT localData, \
+        GLOBAL real* RESTRICT localForceData, GLOBAL mixed* RESTRICT dEdLocal
+#define LOCAL_STEP_ARGS , localFixed, localRowOfSlot, localVectors, localSums, localData, localForceData, dEdLocal
+#else
+#define LOCAL_STEP_PARAMS
+#define LOCAL_STEP_ARGS
+#endif
 
 DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOBAL mm_long* RESTRICT numbersFixed,
         GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL mixed* RESTRICT numberValues,
         GLOBAL mixed* RESTRICT numberComponents, GLOBAL mm_long* RESTRICT partialFixed,
-        GLOBAL mixed* RESTRICT partialSums, GLOBAL int* RESTRICT partialIndices, bool nonFinitePositions, NUMBERS_TEMPS) {
+        GLOBAL mixed* RESTRICT partialSums, GLOBAL int* RESTRICT partialIndices, bool nonFinitePositions, NUMBERS_TEMPS
+        LOCAL_STEP_PARAMS) {
     GLOBAL volatile mm_long* fixed = numbersFixed;
     mm_long hiSum = 0, loSum = 0;
     NUMBERS_ENTRY_DECLARE
     for (int i = index; i < NUM_A; i += stride) {
         const int row = rowOfSlotA[i];
-#if NUM_COMPONENTS == 1
+#ifdef LOCAL_STEP
+        // s_i of the local step, from the local sums and u_i (the values were taken by computeLocalVectors).
+        GLOBAL volatile mm_long* localRows = localFixed;
+        const int localRow = localRowOfSlot[i];
+        mixed sums[LOCAL_SUMS], u[LOCAL_COMPONENTS];
+        for (int component = 0; component < LOCAL_SUMS; component++) {
+            const int fixedRow = 2 * component * NUM_A + localRow;
+            sums[component] = fixedToNumber(localRows[fixedRow], localRows[fixedRow + NUM_A]);
+            localRows[fixedRow] = 0;
+            localRows[fixedRow + NUM_A] = 0;
+            localSums[component * NUM_A + i] = sums[component];
+        }
+        for (int component = 0; component < LOCAL_COMPONENTS; component++)
+            u[component] = localVectors[component * NUM_A + i];
+        const mixed c = (nonFinitePositions ? NOT_A_NUMBER_MIXED : localValue(u, sums, 0, 0));
+        if (!nonFinitePositions) {
+            mm_long hi, lo;
+            sumToFixed(c, &hi, &lo);
+            hiSum += hi;
+            loSum += lo;
+        }
+#elif NUM_COMPONENTS == 1
         const mm_long hi = fixed[row], lo = fixed[row + NUM_A];
         fixed[row] = 0;
         fixed[row + NUM_A] = 0;
@@ -157,7 +194,7 @@ DEVICE void numbersWeights(int index, int stride, GLOBAL const mixed* RESTRICT n
         GLOBAL const mixed* RESTRICT numberComponents, GLOBAL const int* RESTRICT rowOfSlotA,
         GLOBAL real* RESTRICT numberWeights,
         GLOBAL const mixed* RESTRICT numberCoefficients, GLOBAL const int* RESTRICT numberIndices,
-        GLOBAL int* RESTRICT numberState) {
+        GLOBAL int* RESTRICT numberState LOCAL_STEP_PARAMS) {
     GLOBAL volatile const mixed* coefficients = numberCoefficients;
     const bool finite = ((GLOBAL volatile const int*) numberState)[0] != 0;
     const mixed mean = coefficients[NUMBERS_MEAN_INDEX];
@@ -168,7 +205,35 @@ DEVICE void numbersWeights(int index, int stride, GLOBAL const mixed* RESTRICT n
         if (finite) {
             NUMBERS_WEIGHT
         }
-#if NUM_COMPONENTS == 1
+#ifdef LOCAL_STEP
+        // dE/ds through s: G = w ds/d[W, P], by local row ([1, u, G] for pass 2; G's P part for the sums of t G_j),
+        // and dE/du (A's order).
+        const int localRow = localRowOfSlot[i];
+        mixed u[LOCAL_COMPONENTS], sums[LOCAL_SUMS], dsdu[LOCAL_COMPONENTS], dsdSums[LOCAL_SUMS];
+        for (int component = 0; component < LOCAL_SUMS; component++) {
+            sums[component] = localSums[component * NUM_A + i];
+            dsdSums[component] = 0;
+        }
+        for (int component = 0; component < LOCAL_COMPONENTS; component++) {
+            u[component] = localVectors[component * NUM_A + i];
+            dsdu[component] = 0;
+        }
+        if (w != 0)
+            localValue(u, sums, dsdu, dsdSums);
+        for (int component = 0; component < LOCAL_COMPONENTS; component++) {
+            const mixed dEdu = (w == 0 ? (mixed) 0 : w * dsdu[component]);
+            notFinite = notFinite || !MIXED_IS_FINITE(dEdu);
+            dEdLocal[component * NUM_A + i] = dEdu;
+            localForceData[(1 + component) * NUM_A + localRow] = (real) u[component];
+        }
+        localForceData[localRow] = 1;
+        for (int component = 0; component < LOCAL_SUMS; component++) {
+            const real g = (w == 0 ? (real) 0 : (real) (w * dsdSums[component]));
+            notFinite = notFinite || !REAL_IS_FINITE(g);
+            localForceData[(LOCAL_SUMS + component) * NUM_A + localRow] = g;
+            localData[component * NUM_A + localRow] = (component == 0 ? (real) 0 : g);
+        }
+#elif NUM_COMPONENTS == 1
         const real weight = (real) w;
         notFinite = notFinite || !REAL_IS_FINITE(weight);
         numberWeights[rowOfSlotA[i]] = weight;
@@ -230,7 +295,7 @@ DEVICE bool numbersNotFinite(GLOBAL const int* RESTRICT nonFiniteFlags, int pari
 KERNEL void computeNumberSums(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
         GLOBAL mixed* RESTRICT numberValues, GLOBAL mixed* RESTRICT numberComponents, GLOBAL mm_long* RESTRICT partialFixed, GLOBAL mixed* RESTRICT partialSums,
         GLOBAL int* RESTRICT partialIndices, GLOBAL const int* RESTRICT nonFiniteFlags, int parity,
-        GLOBAL int* RESTRICT listState, GLOBAL int* RESTRICT numberState) {
+        GLOBAL int* RESTRICT listState, GLOBAL int* RESTRICT numberState LOCAL_STEP_PARAMS) {
     LOCAL volatile mixed reduceTemp[NUMBERS_BLOCK_SIZE];
     LOCAL volatile mm_long longTemp[NUMBERS_BLOCK_SIZE];
     LOCAL volatile int indexTemp[NUMBERS_BLOCK_SIZE];
@@ -240,7 +305,8 @@ KERNEL void computeNumberSums(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL cons
 #endif
     numbersEntrySums(GLOBAL_ID, GLOBAL_SIZE, GROUP_ID, NUM_GROUPS, numbersFixed, rowOfSlotA, numberValues,
                      numberComponents, partialFixed,
-                     partialSums, partialIndices, numbersNotFinite(nonFiniteFlags, parity, numberState), NUMBERS_TEMP_ARGS);
+                     partialSums, partialIndices, numbersNotFinite(nonFiniteFlags, parity, numberState), NUMBERS_TEMP_ARGS
+                     LOCAL_STEP_ARGS);
 }
 
 #ifdef NUMBERS_SECOND_PASS
@@ -271,10 +337,79 @@ KERNEL void computeNumbersEnergy(GLOBAL const mm_long* RESTRICT partialFixed, GL
 KERNEL void computeNumberWeights(GLOBAL const mixed* RESTRICT numberValues,
         GLOBAL const mixed* RESTRICT numberComponents, GLOBAL const int* RESTRICT rowOfSlotA,
         GLOBAL real* RESTRICT numberWeights, GLOBAL const mixed* RESTRICT numberCoefficients,
-        GLOBAL const int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState) {
+        GLOBAL const int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState LOCAL_STEP_PARAMS) {
     numbersWeights(GLOBAL_ID, GLOBAL_SIZE, numberValues, numberComponents, rowOfSlotA, numberWeights, numberCoefficients,
-                   numberIndices, numberState);
+                   numberIndices, numberState LOCAL_STEP_ARGS);
 }
+
+#ifdef LOCAL_STEP
+/**
+ * Before the local pass (numberParts blocks): each entry's values from pass 1's fixed-point rows (cleared; kept in A's
+ * order for the backward step), its u (localVectors, NaN where this evaluation has no finite numbers) and the local
+ * pass's data x = [1, u] by local row.
+ */
+KERNEL void computeLocalVectors(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
+        GLOBAL mixed* RESTRICT numberComponents, GLOBAL const int* RESTRICT nonFiniteFlags, int parity,
+        GLOBAL int* RESTRICT numberState LOCAL_STEP_PARAMS) {
+    GLOBAL volatile mm_long* fixed = numbersFixed;
+    const bool nonFinite = numbersNotFinite(nonFiniteFlags, parity, numberState);
+    for (int i = GLOBAL_ID; i < NUM_A; i += GLOBAL_SIZE) {
+        const int row = rowOfSlotA[i];
+        mixed v[NUM_COMPONENTS], u[LOCAL_COMPONENTS];
+        for (int component = 0; component < NUM_COMPONENTS; component++) {
+            const int fixedRow = 2 * component * NUM_A + row;
+            v[component] = fixedToNumber(fixed[fixedRow], fixed[fixedRow + NUM_A]);
+            fixed[fixedRow] = 0;
+            fixed[fixedRow + NUM_A] = 0;
+            numberComponents[component * NUM_A + i] = v[component];
+        }
+        localVector(v, u);
+        const int localRow = localRowOfSlot[i];
+        localData[localRow] = 1;
+        for (int component = 0; component < LOCAL_COMPONENTS; component++) {
+            const mixed value = (nonFinite ? NOT_A_NUMBER_MIXED : u[component]);
+            localVectors[component * NUM_A + i] = value;
+            localData[(1 + component) * NUM_A + localRow] = (real) value;
+        }
+    }
+}
+
+/**
+ * After the local pass of G (numberParts blocks): dE/du = dEdLocal + sum_j t_ij G_j (the local pass's fixed rows,
+ * cleared), through u to dE/dv, the weights of the force's pass 2 by its sorted row (0 where the energy is not
+ * finite); numberState[1] = 1 where one is not finite, or where that local pass went beyond the fixed point's range.
+ */
+KERNEL void computeLocalBackward(GLOBAL const mixed* RESTRICT numberComponents, GLOBAL const int* RESTRICT rowOfSlotA,
+        GLOBAL real* RESTRICT numberWeights, GLOBAL int* RESTRICT numberState LOCAL_STEP_PARAMS) {
+    GLOBAL volatile mm_long* localRows = localFixed;
+    GLOBAL volatile int* state = numberState;
+    const bool finite = state[0] != 0;
+    bool notFinite = (state[2] != 0);
+    for (int i = GLOBAL_ID; i < NUM_A; i += GLOBAL_SIZE) {
+        const int localRow = localRowOfSlot[i];
+        mixed dEdu[LOCAL_COMPONENTS], v[NUM_COMPONENTS], dEdv[NUM_COMPONENTS];
+        for (int component = 0; component < LOCAL_SUMS; component++) {
+            const int fixedRow = 2 * component * NUM_A + localRow;
+            const mixed value = fixedToNumber(localRows[fixedRow], localRows[fixedRow + NUM_A]);
+            localRows[fixedRow] = 0;
+            localRows[fixedRow + NUM_A] = 0;
+            if (component > 0)
+                dEdu[component - 1] = dEdLocal[(component - 1) * NUM_A + i] + value;
+        }
+        for (int component = 0; component < NUM_COMPONENTS; component++)
+            v[component] = numberComponents[component * NUM_A + i];
+        localVectorBackward(v, dEdu, dEdv);
+        const int row = rowOfSlotA[i];
+        for (int component = 0; component < NUM_COMPONENTS; component++) {
+            const real weight = (finite ? (real) dEdv[component] : (real) 0);
+            notFinite = notFinite || !REAL_IS_FINITE(weight);
+            numberWeights[component * NUM_A + row] = weight;
+        }
+    }
+    if (notFinite && finite)
+        numberState[1] = 1;
+}
+#endif
 
 /** Phase 5 (one block). */
 KERNEL void addNumbersEnergy(GLOBAL const int* RESTRICT rowOfSlotA, GLOBAL real* RESTRICT numberWeights,

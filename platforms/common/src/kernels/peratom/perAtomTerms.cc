@@ -302,3 +302,122 @@ DEVICE mixed atomStep(const mixed* v, mixed* gradient) {
     return v[0];
 #endif
 }
+
+#ifdef LOCAL_STEP
+/**
+ * The local step (ResolvedPerAtom::LocalStep; LocalSteps is the host's): an entry's local vector u (LOCAL_COMPONENTS
+ * numbers) from its values, s from u and its local sums [W, P] (LOCAL_SUMS numbers), and their gradients.
+ * LOCAL_VECTORS: u is SteinhardtForce's q_lm over N (LOCAL_STEP_AVERAGE) or over |q_l| (LOCAL_STEP_DOT), whose dot
+ * product weighs component 0 (m = 0) 1 and the others (m and -m) 2; else u = q_i.
+ */
+DEVICE mixed localMetric(int c) {
+    return (c == 0 ? (mixed) 1 : (mixed) 2);
+}
+
+DEVICE mixed localNorm(const mixed* a) {
+    mixed sum = 0;
+    for (int c = 0; c < LOCAL_COMPONENTS; c++)
+        sum += localMetric(c) * a[c] * a[c];
+    return sqrt(sum);
+}
+
+DEVICE void localVector(const mixed* v, mixed* u) {
+#ifdef LOCAL_VECTORS
+#ifdef LOCAL_STEP_AVERAGE
+    const mixed scale = v[0];
+#else
+    const mixed scale = localNorm(v + 1);
+#endif
+    for (int c = 0; c < LOCAL_COMPONENTS; c++)
+        u[c] = (scale == 0 ? (mixed) 0 : v[1 + c] / scale);
+#else
+    u[0] = atomStep(v, 0);
+#endif
+}
+
+/** dE/dv of an entry (NUM_COMPONENTS numbers, set) from dE/du and its values v. */
+DEVICE void localVectorBackward(const mixed* v, const mixed* dEdu, mixed* dEdv) {
+#ifdef LOCAL_VECTORS
+    for (int c = 0; c < NUM_COMPONENTS; c++)
+        dEdv[c] = 0;
+#ifdef LOCAL_STEP_AVERAGE
+    // u_c = q_c / N: dE/dq_c = dE/du_c / N, dE/dN = -sum_c dE/du_c q_c / N^2.
+    const mixed n = v[0];
+    if (n == 0)
+        return;
+    for (int c = 0; c < LOCAL_COMPONENTS; c++) {
+        dEdv[1 + c] = dEdu[c] / n;
+        dEdv[0] -= dEdu[c] * v[1 + c] / (n * n);
+    }
+#else
+    // u_c = q_c / |q|: dE/dq_k = (dE/du_k - metric_k u_k sum_c dE/du_c u_c) / |q|.
+    const mixed norm = localNorm(v + 1);
+    if (norm == 0)
+        return;
+    mixed dot = 0;
+    for (int c = 0; c < LOCAL_COMPONENTS; c++)
+        dot += dEdu[c] * v[1 + c] / norm;
+    for (int k = 0; k < LOCAL_COMPONENTS; k++)
+        dEdv[1 + k] = (dEdu[k] - localMetric(k) * (v[1 + k] / norm) * dot) / norm;
+#endif
+#else
+    atomStep(v, dEdv);
+    for (int c = 0; c < NUM_COMPONENTS; c++)
+        dEdv[c] *= dEdu[0];
+#endif
+}
+
+/** s of an entry's u and local sums [W, P]; if dsdu is not 0, ds/du into it and ds/d[W, P] into dsdSums. */
+DEVICE mixed localValue(const mixed* u, const mixed* sums, mixed* dsdu, mixed* dsdSums) {
+    const mixed w = sums[0];
+    if (dsdu != 0)
+        for (int c = 0; c < LOCAL_SUMS; c++) {
+            dsdSums[c] = 0;
+            if (c < LOCAL_COMPONENTS)
+                dsdu[c] = 0;
+        }
+#ifdef LOCAL_STEP_DOT
+    // s = u . P / W; 0 where no pair counts.
+    if (w == 0)
+        return 0;
+    mixed dot = 0;
+    for (int c = 0; c < LOCAL_COMPONENTS; c++)
+        dot += localMetric(c) * u[c] * sums[1 + c];
+    const mixed s = dot / w;
+    if (dsdu != 0) {
+        for (int c = 0; c < LOCAL_COMPONENTS; c++) {
+            dsdu[c] = localMetric(c) * sums[1 + c] / w;
+            dsdSums[1 + c] = localMetric(c) * u[c] / w;
+        }
+        dsdSums[0] = -s / w;
+    }
+    return s;
+#else
+    // Average: a = u + P over 1 + W; s = a (one number) or its norm (vectors).
+    const mixed denominator = 1 + w;
+#ifdef LOCAL_VECTORS
+    mixed a[LOCAL_COMPONENTS];
+    for (int c = 0; c < LOCAL_COMPONENTS; c++)
+        a[c] = u[c] + sums[1 + c];
+    const mixed norm = localNorm(a);
+    const mixed s = norm / denominator;
+    if (dsdu != 0 && norm != 0) {
+        for (int c = 0; c < LOCAL_COMPONENTS; c++) {
+            dsdu[c] = localMetric(c) * a[c] / (norm * denominator);
+            dsdSums[1 + c] = dsdu[c];
+        }
+        dsdSums[0] = -s / denominator;
+    }
+    return s;
+#else
+    const mixed s = (u[0] + sums[1]) / denominator;
+    if (dsdu != 0) {
+        dsdu[0] = 1 / denominator;
+        dsdSums[1] = dsdu[0];
+        dsdSums[0] = -s / denominator;
+    }
+    return s;
+#endif
+#endif
+}
+#endif
