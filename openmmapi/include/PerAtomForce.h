@@ -138,12 +138,12 @@ public:
      */
     std::string getCollectiveVariableName(int index) const override;
     /**
-     * Get the per-atom values q_i at the context's current positions, computed by the context's platform: one per
-     * entry of group A, in its order (on a GPU, they are downloaded). For a force inside a CustomCVForce, pass the
-     * Context of the CustomCVForce's System.
+     * Get the per-atom values q_i at the context's current positions (with a local step, its s_i: what the reductions
+     * take), computed by the context's platform: one per entry of group A, in its order (on a GPU, they are
+     * downloaded). For a force inside a CustomCVForce, pass the Context of the CustomCVForce's System.
      *
      * @param context   a Context whose System contains this force, or a CustomCVForce that holds it
-     * @param values    the q_i
+     * @param values    the q_i (the s_i with a local step)
      */
     void getPerAtomValues(OpenMM::Context& context, std::vector<double>& values) const;
     /**
@@ -164,8 +164,9 @@ public:
         LocalAverage = 1,
         /**
          * PLUMED's LOCAL_Q_l, of a SteinhardtForce only: s_i = sum_j t(r_ij) Re(qhat_i . conj(qhat_j)) / sum_j
-         * t(r_ij), with the unit vectors qhat = q_lm / |q_l| (0 for an entry with no neighbours, which still counts
-         * in the denominator); 0 where no pair counts.
+         * t(r_ij), with the unit vectors qhat = q_lm / norm(q_l), the norm over all 2l + 1 orders (qhat is 0 where q_l
+         * is the zero vector: an entry with no neighbours, or odd l at a centre of inversion; such an entry still
+         * counts in its neighbours' denominators); 0 where no pair counts.
          */
         LocalDotProduct = 2
     };
