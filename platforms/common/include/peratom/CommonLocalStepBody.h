@@ -1,6 +1,7 @@
 #ifndef COMMON_LOCAL_STEP_BODY_H_
 #define COMMON_LOCAL_STEP_BODY_H_
 
+#include "internal/energy/ResolvedEnergy.h"
 #include "pairs/CommonPairBody.h"
 #include "peratom/CommonLocalStepArrays.h"
 #include "openmm/common/ComputeArray.h"
@@ -18,8 +19,9 @@ namespace CoordinationPlugin {
  */
 class CommonLocalStepBody : public CommonPairBody {
 public:
-    CommonLocalStepBody(CommonLocalStepArrays& arrays, OpenMM::ComputeArray& numberState)
-        : arrays(arrays), numberState(numberState) {}
+    /** energy: the force's (the traversal's finish takes its parameter derivatives' arguments). */
+    CommonLocalStepBody(CommonLocalStepArrays& arrays, OpenMM::ComputeArray& numberState, const ResolvedEnergy& energy)
+        : arrays(arrays), numberState(numberState), energy(energy) {}
     bool symmetricInGroups() const override { return false; }
     bool needsSameMemberCheck() const override { return false; }
     bool allowsFusedFinish() const override { return false; }
@@ -39,6 +41,7 @@ public:
 private:
     CommonLocalStepArrays& arrays;
     OpenMM::ComputeArray& numberState;
+    const ResolvedEnergy energy;
     OpenMM::ComputeKernel restartKernel;
     int passArg = -1, dataArg = -1;
 };

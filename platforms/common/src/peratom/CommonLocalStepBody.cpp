@@ -1,5 +1,6 @@
 #include "peratom/CommonLocalStepBody.h"
 #include "CoordinationKernelSources.h"
+#include "energy/CommonEnergyCode.h"
 #include "internal/peratom/ResolvedPerAtom.h"
 #include <algorithm>
 #include <cmath>
@@ -19,7 +20,9 @@ string CommonLocalStepBody::addToProgram(ComputeContext& cc, const CommonPairPla
     defines["MIN_SWITCH"] = cc.doubleToString(ResolvedPerAtom::minimumSwitch);
     // 2^42 over the entries a sum runs over, as the per-atom engine's (perAtomPairs.cc).
     defines["NUMBER_PAIR_LIMIT"] = cc.doubleToString(std::ldexp(1.0, 42) / std::max(plan.numA, 1));
-    // The force finish applies the gradient rows with dE/ds = 1 and adds no energy (the force's finish does).
+    // The force finish applies the gradient rows with dE/ds = 1 and adds no energy (the force's finish does); its
+    // kernel still takes the parameter derivatives' buffers where the energy has them.
+    CommonEnergyCode::addDefines(energy, defines);
     replacements["COMPUTE_ENERGY"] = "dEdS = 1;";
     replacements["ADD_PARAMETER_DERIVATIVES"] = "";
     return CoordinationKernelSources::perAtomTerms + CoordinationKernelSources::perAtomFixed +

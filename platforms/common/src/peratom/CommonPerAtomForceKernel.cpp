@@ -19,7 +19,7 @@ template <class Interface> struct CommonPerAtomForceKernel<Interface>::Built {
             localArrays.initialize(cc, force.perAtom, force.groupA.size());
         traversal.reset(new CommonPairTraversal(cc, force, body, energy, hasWarpShuffles));
         if (hasLocalStep) {
-            localBody.reset(new CommonLocalStepBody(localArrays, body.getArrays().numberState));
+            localBody.reset(new CommonLocalStepBody(localArrays, body.getArrays().numberState, force.energy));
             localTraversal.reset(new CommonPairTraversal(cc, force.localPairs, *localBody, energy, hasWarpShuffles));
         }
     }
