@@ -552,6 +552,26 @@ def test_update_parameters_changes_the_local_switching_but_not_the_step(case):
         plain.updateParametersInContext(plain_context)
 
 
+@pytest.mark.parametrize("kind, step", [("Q6", DOT), ("CN", AVERAGE)])
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_energy_parameter_derivatives_with_a_local_step(case, kind, step):
+    """dE/dk of an energy k (mean - m0)^2 with a local step is (mean - m0)^2, and dE/dm0 is -2 k (mean - m0)."""
+    case = require_local_step_case(case)
+    force = build(kind, range(12), energy="k*(mean-m0)^2", reductions=[PerAtomForce.Mean], step=step,
+                  switching=SwitchingSettings.rational(0.3, 6, 12, 0.0, 0.9),
+                  local=SwitchingSettings.rational(0.35, 6, 12, 0.0, 1.0), periodic=False)
+    force.addGlobalParameter("k", 3.0)
+    force.addGlobalParameter("m0", 0.2)
+    force.addEnergyParameterDerivative("k")
+    force.addEnergyParameterDerivative("m0")
+    context = context_of(force, random_positions(12, 1.2, seed=5), case=case)
+    mean = force.getCollectiveVariableValues(context)[0]
+    derivatives = context.getState(getParameterDerivatives=True).getEnergyParameterDerivatives()
+    assert abs(mean - 0.2) > 0.01
+    assert_close(derivatives["k"], (mean - 0.2) ** 2, case, what="dE/dk")
+    assert_close(derivatives["m0"], -2 * 3.0 * (mean - 0.2), case, what="dE/dm0")
+
+
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_inside_a_custom_cv_force(case):
     case = require_local_step_case(case)
