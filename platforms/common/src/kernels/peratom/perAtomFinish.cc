@@ -98,10 +98,7 @@ DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOB
         const int localRow = localRowOfSlot[i];
         mixed sums[LOCAL_SUMS], u[LOCAL_COMPONENTS];
         for (int component = 0; component < LOCAL_SUMS; component++) {
-            const int fixedRow = 2 * component * NUM_A + localRow;
-            sums[component] = fixedToNumber(localRows[fixedRow], localRows[fixedRow + NUM_A]);
-            localRows[fixedRow] = 0;
-            localRows[fixedRow + NUM_A] = 0;
+            sums[component] = takeFixedNumber(localRows, 2 * component * NUM_A + localRow);
             localSums[component * NUM_A + i] = sums[component];
         }
         for (int component = 0; component < LOCAL_COMPONENTS; component++)
@@ -125,10 +122,7 @@ DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOB
         // exact sum (for the mean) is taken in fixed point as c's is above.
         mixed v[NUM_COMPONENTS];
         for (int component = 0; component < NUM_COMPONENTS; component++) {
-            const int fixedRow = 2 * component * NUM_A + row;
-            v[component] = fixedToNumber(fixed[fixedRow], fixed[fixedRow + NUM_A]);
-            fixed[fixedRow] = 0;
-            fixed[fixedRow + NUM_A] = 0;
+            v[component] = takeFixedNumber(fixed, 2 * component * NUM_A + row);
             numberComponents[component * NUM_A + i] = v[component];
         }
         const mixed c = (nonFinitePositions ? NOT_A_NUMBER_MIXED : atomStep(v, 0));
@@ -357,10 +351,7 @@ KERNEL void computeLocalVectors(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL co
         const int row = rowOfSlotA[i];
         mixed v[NUM_COMPONENTS], u[LOCAL_COMPONENTS];
         for (int component = 0; component < NUM_COMPONENTS; component++) {
-            const int fixedRow = 2 * component * NUM_A + row;
-            v[component] = fixedToNumber(fixed[fixedRow], fixed[fixedRow + NUM_A]);
-            fixed[fixedRow] = 0;
-            fixed[fixedRow + NUM_A] = 0;
+            v[component] = takeFixedNumber(fixed, 2 * component * NUM_A + row);
             numberComponents[component * NUM_A + i] = v[component];
         }
         localVector(v, u);
@@ -389,10 +380,7 @@ KERNEL void computeLocalBackward(GLOBAL const mixed* RESTRICT numberComponents, 
         const int localRow = localRowOfSlot[i];
         mixed dEdu[LOCAL_COMPONENTS], v[NUM_COMPONENTS], dEdv[NUM_COMPONENTS];
         for (int component = 0; component < LOCAL_SUMS; component++) {
-            const int fixedRow = 2 * component * NUM_A + localRow;
-            const mixed value = fixedToNumber(localRows[fixedRow], localRows[fixedRow + NUM_A]);
-            localRows[fixedRow] = 0;
-            localRows[fixedRow + NUM_A] = 0;
+            const mixed value = takeFixedNumber(localRows, 2 * component * NUM_A + localRow);
             if (component > 0)
                 dEdu[component - 1] = dEdLocal[(component - 1) * NUM_A + i] + value;
         }

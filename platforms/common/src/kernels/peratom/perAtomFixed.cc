@@ -58,3 +58,11 @@ DEVICE void sumToFixed(mixed sum, mm_long* hi, mm_long* lo) {
     *lo = (mm_long) ((scaled - whole) * (mixed) 4294967296.0);
 }
 
+
+/** The number at a fixed-point row (hi at row, lo NUM_A rows later), cleared for the next evaluation. */
+DEVICE mixed takeFixedNumber(GLOBAL volatile mm_long* rows, int row) {
+    const mixed value = fixedToNumber(rows[row], rows[row + NUM_A]);
+    rows[row] = 0;
+    rows[row + NUM_A] = 0;
+    return value;
+}
