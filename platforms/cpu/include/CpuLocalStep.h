@@ -20,8 +20,12 @@ namespace CoordinationPlugin {
  */
 class CpuLocalStep {
 public:
-    /** The step of force (which has one); steps are the force's (kept by reference). */
-    void setParameters(const ResolvedPerAtomForce& force, const PerAtomSteps& steps);
+    /**
+     * The step of force (which has one); steps are the force's (kept by reference); repeated: (slot of A, the earlier
+     * slot of the same member), whose sums are copied from that slot's.
+     */
+    void setParameters(const ResolvedPerAtomForce& force, const PerAtomSteps& steps,
+                       const std::vector<std::pair<int, int>>& repeated);
     /**
      * s of each slot of A from the slots' values (the force's components each, slot-major); false (s untouched)
      * where a coordinate is not finite.

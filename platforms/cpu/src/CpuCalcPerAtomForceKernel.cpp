@@ -32,9 +32,6 @@ template <class Interface> void CpuPerAtomForceKernel<Interface>::setParameters(
     parity.resize(numComponents);
     for (int c = 0; c < numComponents; c++)
         parity[c] = steps->componentParity(c);
-    local.reset(force.perAtom.localStep == ResolvedPerAtom::LocalStep::None ? nullptr : new CpuLocalStep());
-    if (local)
-        local->setParameters(force, *steps);
     repeatedSlots.clear();
     vector<int> firstSlot(force.uniqueParticles.size(), -1);
     for (int slot = 0; slot < (int)force.groupA.size(); slot++) {
@@ -44,6 +41,9 @@ template <class Interface> void CpuPerAtomForceKernel<Interface>::setParameters(
         else
             repeatedSlots.push_back({slot, first});
     }
+    local.reset(force.perAtom.localStep == ResolvedPerAtom::LocalStep::None ? nullptr : new CpuLocalStep());
+    if (local)
+        local->setParameters(force, *steps, repeatedSlots);
 }
 
 template <class Interface>

@@ -7,19 +7,12 @@ using namespace CoordinationPlugin;
 using namespace OpenMM;
 using std::vector;
 
-void CpuLocalStep::setParameters(const ResolvedPerAtomForce& force, const PerAtomSteps& steps) {
+void CpuLocalStep::setParameters(const ResolvedPerAtomForce& force, const PerAtomSteps& steps,
+                                 const vector<std::pair<int, int>>& repeated) {
     engine.setGroups(force.localPairs);
     localSteps.reset(new LocalSteps(force.perAtom, steps));
     numComponents = force.perAtom.numComponents;
-    repeatedSlots.clear();
-    vector<int> firstSlot(force.localPairs.uniqueParticles.size(), -1);
-    for (int slot = 0; slot < (int)force.localPairs.groupA.size(); slot++) {
-        int& first = firstSlot[force.localPairs.uniqueA[slot]];
-        if (first < 0)
-            first = slot;
-        else
-            repeatedSlots.push_back({slot, first});
-    }
+    repeatedSlots = repeated;
 }
 
 template <bool Forces> void CpuLocalStep::localPass(ContextImpl& context, const vector<double>& data) {
