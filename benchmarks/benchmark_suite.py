@@ -43,8 +43,9 @@ automatic dmax (PLUMED's keyword form, stretched), unless said):
   S5  slow branches on S2's 10k box: (n=6, m=10), d0 = 0.1 nm, (n=5, m=11)
   N   per-atom numbers: CoordinationNumberForce SPECIES (MoreThan + Mean) at 1k, 10k, 100k atoms (S2's box
       density, dmax = 1 nm), each next to CoordinationForce Self on the same atoms (the plugin only)
-  Q   Steinhardt's Q6: SteinhardtForce SPECIES (Mean + MoreThan R_0=0.5) on N's atoms and function, next to N's
-      CoordinationNumberForce rows (the plugin only)
+  Q   Steinhardt's Q6: SteinhardtForce SPECIES (Mean + MoreThan R_0=0.5) on N's atoms and function, the same with
+      PLUMED's LOCAL_Q6 and LOCAL_AVERAGE steps (local switching function the Q6's), SIMPLECUBIC and TETRAHEDRAL,
+      next to N's CoordinationNumberForce rows (the plugin only)
   M   contact maps: ContactMapForce SUM of 1k, 10k, 100k rational contacts (r0 = 0.3 nm, no cutoff) on S4's pairs
       (the plugin only)
   S6  MD: a 23.6k-atom TIP3P box (PME, 0.9 nm, HBonds, Langevin 2 fs); no bias, + a 1k x 1k Dual

@@ -1,4 +1,4 @@
-"""Cases S0-S5 (and S2's moving rows), N (per-atom numbers), Q (Steinhardt's Q6, the shell functions), M (contact maps), V (a centre in a group), T (switching types) and C (the CPU
+"""Cases S0-S5 (and S2's moving rows), N (per-atom numbers), Q (Steinhardt's Q6, LOCAL_Q6, LOCAL_AVERAGE, the shell functions), M (contact maps), V (a centre in a group), T (switching types) and C (the CPU
 platform): Case, define_cases, the positions and groups of a case, the count of the pairs in the sum."""
 import dataclasses
 import importlib.util
@@ -47,6 +47,7 @@ class Case:
     switching: str = ""
     numbers: bool = False  # a CoordinationNumberForce (SPECIES: MoreThan and Mean of the c_i) instead of s
     steinhardt: int = 0  # a SteinhardtForce of this degree l (SPECIES: Mean and MoreThan of the Q_l(i)) instead of s
+    local: str = ""  # a SteinhardtForce's local step: "LocalDotProduct" (LOCAL_Q_l) or "LocalAverage" (LOCAL_AVERAGE)
     shell: str = ""  # a ShellFunctionForce of this function (SimpleCubic, ...; SPECIES: Mean and MoreThan) instead of s
     contacts: bool = False  # Pair: a ContactMapForce (SUM), one contact per pair, instead of CoordinationForce
     cluster: int = 0  # Dual: a compact cluster of this many more particles, the first of them group A's atom
@@ -141,6 +142,10 @@ def define_cases(quick):
     # CoordinationNumberForce rows.
     cases += [Case("Q", f"Q Q6 SPECIES N={short_count(n)} dmax=1 nm", "Self", (n,), dmax=1.0, stretch=False,
                    steinhardt=6) for n in n_sizes]
+    # ... PLUMED's LOCAL_Q6 and LOCAL_AVERAGE of that Q6 (the local switching function the same as the Q6's) ...
+    cases += [Case("Q", f"Q {name} SPECIES N={short_count(n)} dmax=1 nm", "Self", (n,), dmax=1.0, stretch=False,
+                   steinhardt=6, local=step) for n in n_sizes
+              for name, step in (("LOCAL_Q6", "LocalDotProduct"), ("LOCAL_AVERAGE Q6", "LocalAverage"))]
     # ... and PLUMED's SIMPLECUBIC and TETRAHEDRAL SPECIES (ShellFunctionForce, Mean + MoreThan) on the same atoms.
     cases += [Case("Q", f"Q {function.upper()} SPECIES N={short_count(n)} dmax=1 nm", "Self", (n,), dmax=1.0,
                    stretch=False, shell=function) for n in n_sizes for function in ("SimpleCubic", "Tetrahedral")]

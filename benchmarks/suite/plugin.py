@@ -52,6 +52,8 @@ def requirements(case):
         needed += [f"{kind}.addReduction", f"{kind}.Mean", f"{kind}.MoreThan"]
     if case.shell:
         needed.append(f"{kind}.{case.shell}")
+    if case.local:
+        needed += [f"{kind}.setLocalStep", f"{kind}.{case.local}", f"{kind}.setLocalSwitchingSettings"]
     if case.center:
         needed += [f"{kind}.addCenter", f"{kind}.WeightedCenter"]
     for method, arguments in SWITCHING_TYPES.get(case.switching, ()):
@@ -99,7 +101,7 @@ def contact_map_force(case, geometry, k=1.0):
 
 def plugin_force(case, geometry, k=1.0):
     """The CoordinationForce of a case (family N's SPECIES rows: a CoordinationNumberForce, MoreThan and Mean;
-    family Q: a SteinhardtForce or a ShellFunctionForce, Mean and MoreThan; family M: a ContactMapForce). Raises Skip where the imported module lacks what the case needs."""
+    family Q: a SteinhardtForce, with a local step in its LOCAL rows, or a ShellFunctionForce, Mean and MoreThan; family M: a ContactMapForce). Raises Skip where the imported module lacks what the case needs."""
     check(case)
     if case.contacts:
         return contact_map_force(case, geometry, k)
@@ -136,6 +138,9 @@ def plugin_force(case, geometry, k=1.0):
     force.setDMax(case.dmax)
     force.setStretch(case.stretch)
     force.setUsesPeriodicBoundaryConditions(case.pbc)
+    if case.local:
+        force.setLocalStep(getattr(kind, case.local))
+        force.setLocalSwitchingSettings(force.getSwitchingSettings())
     for method, arguments in SWITCHING_TYPES.get(case.switching, ()):
         if method == "setSwitchingFunction":
             arguments = tuple(getattr(kind, name) for name in arguments)

@@ -437,6 +437,26 @@ def target_steinhardt(rows):
     return lines
 
 
+def target_local_steps(rows):
+    """Q: LOCAL_Q6 and LOCAL_AVERAGE of Q6 SPECIES (Mean + MoreThan) at 10k and 100k atoms <= 4x family N's
+    CoordinationNumberForce SPECIES on the same atoms (same precision)."""
+    local = [r for r in find(rows, PLUGIN, case="Q") if r["status"] == "ok" and r["label"].startswith("Q LOCAL")
+             and r["atoms"] != "1000"]
+    if not local:
+        return ["- Q: LOCAL_Q6 and LOCAL_AVERAGE targets: not measured"]
+    numbers = {(r["atoms"], r["precision"]): r["added_ms_per_step"] for r in find(rows, PLUGIN, case="N")
+               if r["label"].startswith("N SPECIES") and r["status"] == "ok"}
+    lines = []
+    for r in local:
+        ours, theirs = r["added_ms_per_step"], numbers.get((r["atoms"], r["precision"]))
+        if theirs:
+            lines.append(f"- {r['label']} <= 4x CoordinationNumberForce SPECIES on the same atoms ({r['precision']}): "
+                         f"{ours / theirs:.2f}x ({ours:.4g} vs {theirs:.4g} ms) -> {verdict(ours <= 4 * theirs)}")
+        else:
+            lines.append(f"- {r['label']} <= 4x CoordinationNumberForce SPECIES: not measured (no N row)")
+    return lines
+
+
 def target_contacts(rows):
     """M: a contact map (SUM of rational contacts) adds at most 6 us per evaluation at 1,000 contacts and 25 us at
     100,000 (every precision measured)."""
@@ -472,7 +492,7 @@ def evaluate_targets(rows, platform):
                          atoms="1000000", dmax_nm="1", moving=True)
     lines += target_time(rows, "S0 N=128k", 0.3, case="S0", atoms="128000")
     lines += target_million(rows) + target_small(rows) + target_versus_openmm(rows) + target_md(rows)
-    lines += target_numbers(rows) + target_steinhardt(rows) + target_contacts(rows) + target_centers(rows)
+    lines += target_numbers(rows) + target_steinhardt(rows) + target_local_steps(rows) + target_contacts(rows) + target_centers(rows)
     return lines
 
 
