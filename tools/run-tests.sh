@@ -15,7 +15,10 @@
 # crashes counts as a failure).
 # Python shards: COORDINATION_TEST_SHARDS (default "Reference,CPU OpenCL:single OpenCL:mixed OpenCL:double"):
 # each shard sets COORDINATION_TEST_PLATFORMS (tests/python/coordination_testing.py); the first runs every test
-# that is not per platform too, the others only their case's (pytest -k <case id>).
+# that is not per platform too, the others only their case's (pytest -k <case id>). They run with
+# COORDINATION_TEST_QUICK=1: a test marked spread_over_precisions runs each of its settings on one of the GPU
+# precisions (the same in every run) instead of all three, the Python suite's covering design (tools/gpu-check.sh
+# runs every setting on every precision).
 #
 # OpenCL on the CPU (PoCL) is visible to these tests only: tools/setup.sh test writes an ICD directory
 # build/opencl-vendors (PoCL plus the machine's own ICDs) and this script points OCL_ICD_VENDORS at it.
@@ -52,7 +55,7 @@ python_job() {
     # The first shard also runs the tests that are not per platform; the others only their case's.
     [ "$index" -gt 0 ] && filter=(-k "$(echo "$shard" | tr ':' '-')")
     echo "Python tests, platform cases $shard"
-    COORDINATION_TEST_PLATFORMS="$shard" "$python" -m pytest tests/python -q -rs -p no:cacheprovider \
+    COORDINATION_TEST_PLATFORMS="$shard" COORDINATION_TEST_QUICK=1 "$python" -m pytest tests/python -q -rs -p no:cacheprovider \
         --junitxml="$reports/python-$index.xml" -W ignore::pytest.PytestUnraisableExceptionWarning "${filter[@]}" \
         2>&1 | grep -v "unsupported OpenCL implementation"
     return "${PIPESTATUS[0]}"

@@ -1,6 +1,31 @@
 """pytest configuration: prints the selected platform cases before the run and, after it, how far each
-PLUMED regtest folder is from PLUMED on each case."""
+PLUMED regtest folder is from PLUMED on each case; deselects the settings that spread_over_precisions gives to
+another GPU precision (COORDINATION_TEST_QUICK=1, coordination_testing's docstring)."""
 import coordination_testing
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "spread_over_precisions: with COORDINATION_TEST_QUICK=1, each setting runs on "
+                                       "one precision of a GPU platform (coordination_testing.spread_precision)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not coordination_testing.spreads_settings():
+        return
+    kept, elsewhere = [], []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        case = callspec.params.get("case") if callspec is not None else None
+        if (item.get_closest_marker("spread_over_precisions") is not None
+                and isinstance(case, coordination_testing.PlatformCase) and case.gpu):
+            setting = callspec.id.replace(case.id, "", 1).strip("-")
+            if coordination_testing.spread_precision(setting) != case.precision:
+                elsewhere.append(item)
+                continue
+        kept.append(item)
+    if elsewhere:
+        config.hook.pytest_deselected(items=elsewhere)
+        items[:] = kept
 
 
 def pytest_report_header(config):

@@ -14,9 +14,17 @@ and OpenCL and CUDA in single, mixed and double precision where those platforms 
 case has an id such as `Reference`, `CPU`, `OpenCL-single`. A requested case that cannot run (its
 platform is not registered, or creating a Context reports the precision unsupported) becomes a pytest
 skip whose reason says why (the runner shows reasons with -rs).
+
+Spread settings (COORDINATION_TEST_QUICK=1, which tools/run-tests.sh sets: there the GPU platforms are OpenCL on
+the CPU, PoCL, where every setting is a kernel source to compile): a test marked `spread_over_precisions` runs each
+of its settings (its parameters other than the platform case) on one precision of a GPU platform, the same one in
+every run (spread_precision), instead of on all three, as the C++ suite's covering designs do. Every setting still
+runs on every platform, and every precision runs a share of them; unset (tools/gpu-check.sh on a GPU), every setting
+runs on every precision.
 """
 import functools
 import itertools
+import zlib
 import math
 import os
 import re
@@ -195,6 +203,18 @@ def selected_platform_cases():
 
 #: The cases this run covers.
 PLATFORM_CASES = selected_platform_cases()
+
+QUICK_VARIABLE = "COORDINATION_TEST_QUICK"
+
+
+def spreads_settings():
+    """Whether tests marked spread_over_precisions run each setting on one GPU precision (see the docstring)."""
+    return os.environ.get(QUICK_VARIABLE, "") == "1"
+
+
+def spread_precision(setting):
+    """The GPU precision that runs a setting (its parameter id without the case) of a spread test, in every run."""
+    return PRECISIONS[zlib.crc32(setting.encode()) % len(PRECISIONS)]
 
 
 def _selection_text():

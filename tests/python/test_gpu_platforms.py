@@ -147,6 +147,7 @@ def cull_system(case, name):
     return force, make_system(atoms, [force], box), box, atoms, edge
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case,name", case_matrix(GPU_CASES, CULL_SETTINGS))
 def test_culled_tiles_count_every_pair_within_the_cutoff(case, name):
     force, system, box, atoms, edge = cull_system(case, name)
@@ -650,6 +651,7 @@ def scan(case, n, m, d0, dmax, stretch, distances):
     return np.array(sigma), np.array(slope)
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case,exponents", case_matrix(GPU_CASES, EXPONENTS))
 def test_switching_function_on_a_dense_grid_matches_the_reference_platform(case, exponents):
     n, m = exponents

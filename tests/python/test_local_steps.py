@@ -202,6 +202,7 @@ KIND_IDS = [f"{kind}-{'dot' if step == DOT else 'average'}" for kind, step in KI
 RANDOM_CASES = case_matrix(ALL_CASES, range(8), include=lambda case, seed: case.platform != "OpenCL" or seed in (1, 2))
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("kind, step", KINDS, ids=KIND_IDS)
 @pytest.mark.parametrize("case, seed", RANDOM_CASES)
 def test_random_systems_match_the_long_double_brute_force(case, kind, step, seed):
@@ -285,6 +286,7 @@ CLUSTER = np.array([[0, 0, 0], [0.3, 0, 0], [0, 0.25, 0.1], [0.2, 0.2, 0.25], [-
 EDGE_SWITCH = switch(0.3, 0.0, 6, 12, 1.0)
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("kind, step", [("Q6", DOT), ("Q3", DOT), ("Q4", AVERAGE), ("CN", AVERAGE),
                                         ("Tetrahedral", AVERAGE)])
 @pytest.mark.parametrize("mode", ["Self", "Dual"])
@@ -319,6 +321,7 @@ def test_a_thousand_atoms_match_the_reference_platform(case, mode, kind, step):
     assert_forces_close(forces, expected_forces, case, passes=2)
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("kind, step", [("Q6", DOT), ("Q4", AVERAGE), ("CN", AVERAGE), ("Tetrahedral", AVERAGE)])
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_a_lone_entry_has_s_0_and_no_force(case, kind, step):
@@ -339,6 +342,7 @@ def test_a_lone_entry_has_s_0_and_no_force(case, kind, step):
                                    atol=2e-6 * np.abs(forces).max())
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("kind", ["Q6", "Q3", "CN", "SimpleCubic"])
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_a_local_switching_function_that_counts_no_pair(case, kind):

@@ -443,6 +443,7 @@ RANDOM_SYSTEM_CASES = [pytest.param(case, shape, seed, id=f"{case.id}-{shape}-{s
                        for seed in (range(4) if case == REFERENCE else (1, 2))]
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case, shape, seed", RANDOM_SYSTEM_CASES)
 def test_random_systems_of_every_function_match_the_long_double_brute_force(case, shape, seed):
     """s_i and the reductions of random settings (each function; FCCubic with a random alpha; Self or Dual with
@@ -548,6 +549,7 @@ def test_energies_and_forces_are_the_reference_platforms_in_every_precision(case
         assert_forces_close(forces, expected_forces, case, what=f"forces, {name}")
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", ALL_CASES)
 @pytest.mark.parametrize("mode", ["Self", "Dual"])
 @pytest.mark.parametrize("shape", ["Tetrahedral", "Custom-neither"])
@@ -574,6 +576,7 @@ def test_a_thousand_atoms_match_the_reference_platform(case, mode, shape):
     assert_forces_close(forces, expected_forces, case)
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", ALL_CASES)
 @pytest.mark.parametrize("shape", ["SimpleCubic", "Tetrahedral", "FCCubic", "Custom-normalised", "Custom-neither"])
 def test_an_atom_without_neighbours_has_s_0_and_no_force(case, shape):

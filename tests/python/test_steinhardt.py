@@ -150,6 +150,7 @@ RANDOM_SYSTEM_CASES = [pytest.param(case, seed, id=f"{case.id}-{seed}")
                        for seed in (range(12) if case == REFERENCE else range(4))]
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case, seed", RANDOM_SYSTEM_CASES)
 def test_random_systems_of_every_degree_match_the_long_double_brute_force(case, seed):
     """Q_l(i) and the reductions of random settings (degree 1 to 12, Self or Dual with overlapping groups, periodic
@@ -237,6 +238,7 @@ def test_energies_and_forces_are_the_reference_platforms_in_every_precision(case
         assert_forces_close(forces, expected_forces, case, what=f"forces, l = {degree}")
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", ALL_CASES)
 @pytest.mark.parametrize("mode", ["Self", "Dual"])
 def test_a_thousand_atoms_match_the_reference_platform(case, mode):

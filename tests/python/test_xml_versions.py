@@ -151,6 +151,7 @@ def test_each_file_is_a_serialized_force_of_its_class_and_version(name):
     assert (root.tag, root.get("type"), int(root.get("version"))) == ("Force", entry["class"], entry["version"])
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case, name", case_matrix(ALL_CASES, FILES))
 def test_a_file_reads_into_a_force_that_gives_the_reference_numbers(case, name):
     """Reading a file of any accepted version gives a force with the stored collective variable values, energy,
