@@ -16,6 +16,7 @@ ARGV = {
     "demo.py": ["--steps", "400", "--platform", "CPU"],
     "nacl_metadynamics.py": ["--platform", "CPU", "--ps", "4", "--out", "{out}"],
     "lj_cluster_growth.py": ["--platform", "CPU", "--atoms", "200", "--ps", "20", "--target", "20", "--out", "{out}"],
+    "lj_crystallisation_q6.py": ["--platform", "CPU", "--atoms", "256", "--ps", "40", "--out", "{out}"],
     "native_contacts_q.py": ["--platform", "CPU", "--ps", "2", "--target", "0.8", "--out", "{out}"],
     "multiple_walkers.py": ["--smoke", "--out", "{out}"],
     "customcv_example.py": ["--platform", "CPU", "--steps", "500"],
