@@ -87,20 +87,18 @@ DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOB
         GLOBAL mixed* RESTRICT numberComponents, GLOBAL mm_long* RESTRICT partialFixed,
         GLOBAL mixed* RESTRICT partialSums, GLOBAL int* RESTRICT partialIndices, bool nonFinitePositions, NUMBERS_TEMPS
         LOCAL_STEP_PARAMS) {
-    GLOBAL volatile mm_long* fixed = numbersFixed;
+    FIXED_ROWS fixed = numbersFixed;
     mm_long hiSum = 0, loSum = 0;
     NUMBERS_ENTRY_DECLARE
     for (int i = index; i < NUM_A; i += stride) {
         const int row = rowOfSlotA[i];
 #ifdef LOCAL_STEP
         // s_i of the local step, from the local sums and u_i (the values were taken by computeLocalVectors).
-        GLOBAL volatile mm_long* localRows = localFixed;
         const int localRow = localRowOfSlot[i];
         mixed sums[LOCAL_SUMS], u[LOCAL_COMPONENTS];
-        for (int component = 0; component < LOCAL_SUMS; component++) {
-            sums[component] = takeFixedNumber(localRows, 2 * component * NUM_A + localRow);
+        takeFixedNumbers(localFixed, localRow, LOCAL_SUMS, sums);
+        for (int component = 0; component < LOCAL_SUMS; component++)
             localSums[component * NUM_A + i] = sums[component];
-        }
         for (int component = 0; component < LOCAL_COMPONENTS; component++)
             u[component] = localVectors[component * NUM_A + i];
         const mixed c = (nonFinitePositions ? NOT_A_NUMBER_MIXED : localValue(u, sums, 0, 0));
@@ -121,10 +119,9 @@ DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOB
         // The entry's components (kept in A's order for the weights), then its number by the per-atom step, whose
         // exact sum (for the mean) is taken in fixed point as c's is above.
         mixed v[NUM_COMPONENTS];
-        for (int component = 0; component < NUM_COMPONENTS; component++) {
-            v[component] = takeFixedNumber(fixed, 2 * component * NUM_A + row);
+        takeFixedNumbers(fixed, row, NUM_COMPONENTS, v);
+        for (int component = 0; component < NUM_COMPONENTS; component++)
             numberComponents[component * NUM_A + i] = v[component];
-        }
         const mixed c = (nonFinitePositions ? NOT_A_NUMBER_MIXED : atomStep(v, 0));
         if (!nonFinitePositions) {
             mm_long hi, lo;
@@ -345,15 +342,13 @@ KERNEL void computeNumberWeights(GLOBAL const mixed* RESTRICT numberValues,
 KERNEL void computeLocalVectors(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const int* RESTRICT rowOfSlotA,
         GLOBAL mixed* RESTRICT numberComponents, GLOBAL const int* RESTRICT nonFiniteFlags, int parity,
         GLOBAL int* RESTRICT numberState LOCAL_STEP_PARAMS) {
-    GLOBAL volatile mm_long* fixed = numbersFixed;
     const bool nonFinite = numbersNotFinite(nonFiniteFlags, parity, numberState);
     for (int i = GLOBAL_ID; i < NUM_A; i += GLOBAL_SIZE) {
         const int row = rowOfSlotA[i];
         mixed v[NUM_COMPONENTS], u[LOCAL_COMPONENTS];
-        for (int component = 0; component < NUM_COMPONENTS; component++) {
-            v[component] = takeFixedNumber(fixed, 2 * component * NUM_A + row);
+        takeFixedNumbers(numbersFixed, row, NUM_COMPONENTS, v);
+        for (int component = 0; component < NUM_COMPONENTS; component++)
             numberComponents[component * NUM_A + i] = v[component];
-        }
         localVector(v, u);
         const int localRow = localRowOfSlot[i];
         localData[localRow] = 1;
@@ -372,18 +367,15 @@ KERNEL void computeLocalVectors(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL co
  */
 KERNEL void computeLocalBackward(GLOBAL const mixed* RESTRICT numberComponents, GLOBAL const int* RESTRICT rowOfSlotA,
         GLOBAL real* RESTRICT numberWeights, GLOBAL int* RESTRICT numberState LOCAL_STEP_PARAMS) {
-    GLOBAL volatile mm_long* localRows = localFixed;
     GLOBAL volatile int* state = numberState;
     const bool finite = state[0] != 0;
     bool notFinite = (state[2] != 0);
     for (int i = GLOBAL_ID; i < NUM_A; i += GLOBAL_SIZE) {
         const int localRow = localRowOfSlot[i];
-        mixed dEdu[LOCAL_COMPONENTS], v[NUM_COMPONENTS], dEdv[NUM_COMPONENTS];
-        for (int component = 0; component < LOCAL_SUMS; component++) {
-            const mixed value = takeFixedNumber(localRows, 2 * component * NUM_A + localRow);
-            if (component > 0)
-                dEdu[component - 1] = dEdLocal[(component - 1) * NUM_A + i] + value;
-        }
+        mixed dEdu[LOCAL_COMPONENTS], v[NUM_COMPONENTS], dEdv[NUM_COMPONENTS], sums[LOCAL_SUMS];
+        takeFixedNumbers(localFixed, localRow, LOCAL_SUMS, sums);
+        for (int component = 1; component < LOCAL_SUMS; component++)
+            dEdu[component - 1] = dEdLocal[(component - 1) * NUM_A + i] + sums[component];
         for (int component = 0; component < NUM_COMPONENTS; component++)
             v[component] = numberComponents[component * NUM_A + i];
         localVectorBackward(v, dEdu, dEdv);

@@ -59,10 +59,26 @@ DEVICE void sumToFixed(mixed sum, mm_long* hi, mm_long* lo) {
 }
 
 
-/** The number at a fixed-point row (hi at row, lo NUM_A rows later), cleared for the next evaluation. */
-DEVICE mixed takeFixedNumber(GLOBAL volatile mm_long* rows, int row) {
-    const mixed value = fixedToNumber(rows[row], rows[row + NUM_A]);
-    rows[row] = 0;
-    rows[row + NUM_A] = 0;
-    return value;
+/**
+ * The fixed-point rows as the finish reads them: volatile where pass 1's last block reads the other blocks' sums
+ * (FUSED_FINISH), plain in a kernel of its own (the launch makes the sums visible), so that its loads overlap.
+ */
+#ifdef FUSED_FINISH
+#define FIXED_ROWS GLOBAL volatile mm_long*
+#else
+#define FIXED_ROWS GLOBAL mm_long*
+#endif
+
+/**
+ * The numbers of `count` fixed-point rows of an entry (number c: hi at 2 c NUM_A + row, lo NUM_A rows later) into
+ * values, cleared for the next evaluation: every load first, then the stores, so that the loads are in flight
+ * together (one after another, an entry of 14 numbers waited for 28 memory round trips in turn).
+ */
+DEVICE void takeFixedNumbers(FIXED_ROWS rows, int row, int count, mixed* values) {
+    for (int c = 0; c < count; c++)
+        values[c] = fixedToNumber(rows[2 * c * NUM_A + row], rows[(2 * c + 1) * NUM_A + row]);
+    for (int c = 0; c < count; c++) {
+        rows[2 * c * NUM_A + row] = 0;
+        rows[(2 * c + 1) * NUM_A + row] = 0;
+    }
 }
