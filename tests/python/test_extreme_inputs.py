@@ -290,3 +290,51 @@ def test_every_extreme_input_is_an_exception_in_a_child_process_too():
         print("ok")
     """)
     assert status == 0 and "ok" in output, output
+
+
+def test_an_expression_with_a_part_that_is_not_a_number_is_refused_not_a_hang():
+    """Lepton's optimize() never returns for an expression with a constant part that is NaN (0/0, inf - inf,
+    sqrt(-1)), nor for the derivative of a function that simplifies to a constant infinity (1/(x-x)): every
+    expression the plugin simplifies is refused at Context creation with a message that names the part. In a child
+    process with a time limit, so that a hang fails here instead of stopping the run."""
+    status, output = run_child("""
+        import openmm as mm
+        from openmmcoordination import CoordinationForce, CoordinationNumberForce, ShellFunctionForce
+
+        def coordination(energy="s", custom=None):
+            force = CoordinationForce(energy)
+            force.setGroupA([0, 1, 2])
+            if custom is not None:
+                force.setSwitchingFunction(CoordinationForce.Custom)
+                force.setCustomSwitchingFunction(custom)
+            return force
+
+        def shell(function):
+            force = ShellFunctionForce(ShellFunctionForce.Custom, "mean")
+            force.setCustomFunction(function)
+            force.addReduction(ShellFunctionForce.Mean)
+            force.setGroupA([0, 1, 2])
+            return force
+
+        def numbers(energy):
+            force = CoordinationNumberForce(energy)
+            force.addReduction(CoordinationNumberForce.Mean)
+            force.setGroupA([0, 1, 2])
+            return force
+
+        cases = [coordination("s+0/0"), coordination("select(s, 1, sqrt(-1))"), coordination(custom="1/(1+x^6)+0/0"),
+                 coordination(custom="exp(-x)*(1/0-1/0)"), shell("1/(x-x)"), shell("x*(0/0)"), numbers("mean*(0/0)")]
+        for force in cases:
+            system = mm.System()
+            for _ in range(3):
+                system.addParticle(1.0)
+            system.addForce(force)
+            try:
+                mm.Context(system, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName("Reference"))
+            except mm.OpenMMException as error:
+                assert "not a number" in str(error), str(error)
+            else:
+                raise AssertionError(f"accepted: {force.getEnergyFunction()}")
+        print("ok")
+    """)
+    assert status == 0 and "ok" in output, output

@@ -1,4 +1,5 @@
 #include "internal/energy/ResolvedEnergy.h"
+#include "internal/energy/ExpressionConstants.h"
 #include "internal/energy/ExpressionVariables.h"
 #include "lepton/Parser.h"
 #include "openmm/OpenMMException.h"
@@ -48,10 +49,14 @@ ResolvedEnergy ResolvedEnergy::resolve(const CoordinationBiasForce& force, const
         if (variables.count(variable) == 0 && globals.count(variable) == 0)
             fail("the energy expression \"" + expression + "\" uses \"" + variable + "\", which is neither " +
                  words.variables + " nor a global parameter; " + words.unknownVariableHint(variable));
-    resolved.energy = energy.optimize();
+    try {
+        resolved.energy = optimizedExpression(energy);
+    } catch (const std::exception& error) {
+        fail("the energy expression \"" + expression + "\": " + error.what());
+    }
     auto differentiate = [&](const string& variable) {
         try {
-            return resolved.energy.differentiate(variable).optimize();
+            return optimizedExpression(resolved.energy.differentiate(variable));
         } catch (const std::exception& error) {
             fail("cannot differentiate the energy expression \"" + expression + "\" with respect to " + variable +
                  ": " + error.what());

@@ -36,13 +36,17 @@ ExpressionTreeNode reflected(const ExpressionTreeNode& node) {
 /** A part of value g with its parity, differentiated. */
 ResolvedPerAtom::ShellPart part(const ParsedExpression& g, int parity, const string& expression) {
     ResolvedPerAtom::ShellPart result;
-    result.value = g.optimize();
+    try {
+        result.value = optimizedExpression(g);
+    } catch (const std::exception& error) {
+        throw OpenMMException(string(ClassName) + "the function \"" + expression + "\": " + error.what());
+    }
     result.parity = parity;
     ParsedExpression* derivatives[] = {&result.dx, &result.dy, &result.dz, &result.dr};
     for (int k = 0; k < 4; k++) {
         const char* variable = ResolvedPerAtom::shellVariables()[k];
         try {
-            *derivatives[k] = result.value.differentiate(variable).optimize();
+            *derivatives[k] = optimizedExpression(result.value.differentiate(variable));
         } catch (const std::exception& error) {
             throw OpenMMException(string(ClassName) + "the function \"" + expression +
                                   "\" cannot be differentiated with respect to " + variable + ": " + error.what());
@@ -84,7 +88,7 @@ ResolvedPerAtom ShellFunctionForceImpl::composition(const ShellFunctionForce& fo
                               "setCustomFunction(), e.g. \"(x^4+y^4+z^4)/r^4\" (a function of x, y, z and r)");
     ParsedExpression f;
     try {
-        f = Lepton::Parser::parse(expression).optimize(plumedNamedConstants());
+        f = optimizedExpression(Lepton::Parser::parse(expression), plumedNamedConstants());
     } catch (const std::exception& error) {
         throw OpenMMException(string(ClassName) + "the function \"" + expression + "\" cannot be parsed: " +
                               error.what());

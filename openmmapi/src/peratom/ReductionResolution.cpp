@@ -103,8 +103,8 @@ Lepton::ParsedExpression parsed(const ReductionText& text, const string& express
                                 Lepton::ParsedExpression& derivative, const string& fix) {
     Lepton::ParsedExpression value;
     try {
-        value = Lepton::Parser::parse(expression).optimize();
-        derivative = value.differentiate(variable).optimize();
+        value = optimizedExpression(Lepton::Parser::parse(expression));
+        derivative = optimizedExpression(value.differentiate(variable));
     } catch (const std::exception& error) {
         throw text.error(string("internal error: cannot parse its expression: ") + error.what());
     }

@@ -31,7 +31,7 @@ void parseCustom(SwitchingFunctionConstants& c, const std::function<void(const s
              "(SwitchingSettings::setCustomExpression()), e.g. \"1/(1+x^6)\"");
     Lepton::ParsedExpression value;
     try {
-        value = Lepton::Parser::parse(expression).optimize(plumedNamedConstants());
+        value = optimizedExpression(Lepton::Parser::parse(expression), plumedNamedConstants());
     } catch (const std::exception& error) {
         refuse(string("cannot be parsed: ") + error.what());
     }
@@ -44,9 +44,9 @@ void parseCustom(SwitchingFunctionConstants& c, const std::function<void(const s
         if (variable != "x" && variable != "x2")
             refuse("uses \"" + variable + "\"; it may use only x = (r - d0)/r0 or x2 = r^2/r0^2 (PLUMED's CUSTOM)");
     c.customVariable = (usesX2 ? "x2" : "x");
-    c.customValue = value.optimize();
+    c.customValue = value; // optimized above
     try {
-        c.customDerivative = c.customValue.differentiate(c.customVariable).optimize();
+        c.customDerivative = optimizedExpression(c.customValue.differentiate(c.customVariable));
     } catch (const std::exception& error) {
         refuse("cannot be differentiated with respect to " + c.customVariable + ": " + error.what());
     }

@@ -1,6 +1,7 @@
 #include "ReferencePerAtomEngine.h"
 #include "ReferencePairLoop.h"
 #include "openmm/OpenMMException.h"
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -151,6 +152,8 @@ void ReferencePerAtomEngine::applyForces(ReferencePlatform::PlatformData& data, 
                                          const vector<double>& dEdNumbers) const {
     if (force->hasNonFinitePosition(*data.positions))
         return; // no finite answer: no force (the energy is NaN)
+    if (std::all_of(dEdNumbers.begin(), dEdNumbers.end(), [](double weight) { return weight == 0.0; }))
+        return; // no weight, also where the energy is not finite: no force (the local pass would meet 0 * NaN)
     const int components = force->perAtom.numComponents;
     const int entries = force->groupA.size();
     vector<Vec3> extended;

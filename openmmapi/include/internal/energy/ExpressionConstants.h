@@ -3,6 +3,7 @@
 
 #include "lepton/ExpressionTreeNode.h"
 #include "lepton/Operation.h"
+#include "lepton/ParsedExpression.h"
 #include "internal/windowsExportCoordination.h"
 #include <map>
 #include <string>
@@ -43,6 +44,17 @@ void forEachConstant(const Lepton::ExpressionTreeNode& node, const Visit& visit)
  * function, a shell function).
  */
 OPENMM_EXPORT_COORDINATION const std::map<std::string, double>& plumedNamedConstants();
+
+/**
+ * Lepton's optimize() of an expression (with `constants` as its named constants, optimize(constants)), where that
+ * returns: Lepton folds each part without a variable into a constant and then simplifies until the tree stops
+ * changing, which it never does once a constant is NaN (NaN != NaN), so an expression with a part such as 0/0 made
+ * optimize() loop for ever. Such an expression throws an OpenMMException that names the part (the callers add what
+ * the expression is) instead.
+ */
+OPENMM_EXPORT_COORDINATION Lepton::ParsedExpression optimizedExpression(
+    const Lepton::ParsedExpression& expression,
+    const std::map<std::string, double>& constants = std::map<std::string, double>());
 
 } // namespace CoordinationPlugin
 

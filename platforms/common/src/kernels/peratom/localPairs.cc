@@ -56,7 +56,8 @@ DEVICE void localSweep(const int pass, const bool checked, const int diagonal, c
                 if (pass == 1)
                     for (int c = 0; c < LOCAL_SUMS; c++)
                         sum[c] += (mixed) t * (mixed) data[c * NUM_A + otherSlot];
-                else {
+                else if (live) {
+                    // (Not live: no finite energy, whose u may be NaN; 0 * NaN would reach the gradient rows.)
                     // The owner's share of dE/dt: G_own . [1, u_other] (the other's first LOCAL_SUMS numbers).
                     real share = 0;
                     for (int c = 0; c < LOCAL_SUMS; c++)
