@@ -414,27 +414,32 @@ def target_numbers(rows):
     return lines
 
 
+def number_species_times(rows):
+    """Family N's CoordinationNumberForce SPECIES rows: the added ms per step by (atoms, precision)."""
+    return {(r["atoms"], r["precision"]): r["added_ms_per_step"] for r in find(rows, PLUGIN, case="N")
+            if r["label"].startswith("N SPECIES") and r["status"] == "ok"}
+
+
+def versus_number_species(row, numbers, limit):
+    """A family Q row against family N's CoordinationNumberForce SPECIES on the same atoms (same precision): at most
+    `limit` times its added time, PASS/MISS (numbers: number_species_times)."""
+    ours, theirs = row["added_ms_per_step"], numbers.get((row["atoms"], row["precision"]))
+    if not theirs:
+        return f"- {row['label']} <= {limit:g}x CoordinationNumberForce SPECIES: not measured (no N row)"
+    return (f"- {row['label']} <= {limit:g}x CoordinationNumberForce SPECIES on the same atoms ({row['precision']}): "
+            f"{ours / theirs:.2f}x ({ours:.4g} vs {theirs:.4g} ms) -> {verdict(ours <= limit * theirs)}")
+
+
 def target_steinhardt(rows):
     """Q: SteinhardtForce Q6 SPECIES (Mean + MoreThan) at 1k atoms <= 0.020 ms added per step; at 10k and 100k
     <= 2.5x family N's CoordinationNumberForce SPECIES on the same atoms (same precision)."""
     q6 = [r for r in find(rows, PLUGIN, case="Q") if r["status"] == "ok" and r["label"].startswith("Q Q6")]
     if not q6:
         return ["- Q: SteinhardtForce targets: not measured"]
-    numbers = {(r["atoms"], r["precision"]): r["added_ms_per_step"] for r in find(rows, PLUGIN, case="N")
-               if r["label"].startswith("N SPECIES") and r["status"] == "ok"}
-    lines = []
-    for r in q6:
-        ours, theirs = r["added_ms_per_step"], numbers.get((r["atoms"], r["precision"]))
-        if r["atoms"] == "1000":
-            lines.append(f"- {r['label']} <= 0.020 ms added per step ({r['precision']}): {ours:.4g} ms -> "
-                         f"{verdict(ours <= 0.020)}")
-        elif theirs:
-            lines.append(f"- {r['label']} <= 2.5x CoordinationNumberForce SPECIES on the same atoms "
-                         f"({r['precision']}): {ours / theirs:.2f}x ({ours:.4g} vs {theirs:.4g} ms) -> "
-                         f"{verdict(ours <= 2.5 * theirs)}")
-        else:
-            lines.append(f"- {r['label']} <= 2.5x CoordinationNumberForce SPECIES: not measured (no N row)")
-    return lines
+    numbers = number_species_times(rows)
+    return [f"- {r['label']} <= 0.020 ms added per step ({r['precision']}): {r['added_ms_per_step']:.4g} ms -> "
+            f"{verdict(r['added_ms_per_step'] <= 0.020)}" if r["atoms"] == "1000"
+            else versus_number_species(r, numbers, 2.5) for r in q6]
 
 
 def target_local_steps(rows):
@@ -444,17 +449,8 @@ def target_local_steps(rows):
              and r["atoms"] != "1000"]
     if not local:
         return ["- Q: LOCAL_Q6 and LOCAL_AVERAGE targets: not measured"]
-    numbers = {(r["atoms"], r["precision"]): r["added_ms_per_step"] for r in find(rows, PLUGIN, case="N")
-               if r["label"].startswith("N SPECIES") and r["status"] == "ok"}
-    lines = []
-    for r in local:
-        ours, theirs = r["added_ms_per_step"], numbers.get((r["atoms"], r["precision"]))
-        if theirs:
-            lines.append(f"- {r['label']} <= 4x CoordinationNumberForce SPECIES on the same atoms ({r['precision']}): "
-                         f"{ours / theirs:.2f}x ({ours:.4g} vs {theirs:.4g} ms) -> {verdict(ours <= 4 * theirs)}")
-        else:
-            lines.append(f"- {r['label']} <= 4x CoordinationNumberForce SPECIES: not measured (no N row)")
-    return lines
+    numbers = number_species_times(rows)
+    return [versus_number_species(r, numbers, 4) for r in local]
 
 
 def target_contacts(rows):

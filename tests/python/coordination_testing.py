@@ -24,10 +24,10 @@ runs on every precision.
 """
 import functools
 import itertools
-import zlib
 import math
 import os
 import re
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 

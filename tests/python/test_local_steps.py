@@ -346,26 +346,14 @@ def test_a_lone_entry_has_s_0_and_no_force(case, kind, step):
 @pytest.mark.parametrize("step", [AVERAGE, DOT])
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_an_evaluation_with_a_value_that_is_not_a_number_applies_no_force(case, step):
-    """A pair term that is NaN (a Custom shell function sqrt(x) of a pair with x < 0) makes every value of the
-    evaluation NaN (the non-finite rule): the energy is NaN and no force is applied, also through the local step,
-    whose passes then meet NaN local vectors with weights of 0."""
+    """A pair term that is NaN (a Custom switching function, no cutoff, NaN beyond x = 2.5, as at the pairs of the
+    lone atom 5) makes every value of the evaluation NaN (the non-finite rule): the energy is NaN and no force is
+    applied, also through the local step, whose passes then meet NaN local vectors with weights of 0."""
     case = require_local_step_case(case)
-    force = ShellFunctionForce(ShellFunctionForce.Custom, "10*(mean-0.2)^2")
-    force.setCustomFunction("sqrt(x)*y")
-    force.setNormalizeCustomFunction(True)
-    force.addReduction(PerAtomForce.Mean)
-    force.setGroupA(range(5))
-    force.setSwitchingSettings(EDGE_SWITCH[0])
-    force.setUsesPeriodicBoundaryConditions(False)
-    force.setLocalStep(AVERAGE)
-    force.setLocalSwitchingSettings(switch(0.35, 0.0, 6, 12, 1.2)[0])
-    if step == DOT:
-        # LocalDotProduct needs vectors: a Q6 whose Custom switching function (no cutoff) is NaN beyond x = 2.5, as
-        # at the pairs of the lone atom 5.
-        switching = SwitchingSettings.custom("select(step(x-2), sqrt(2.5-x), 1/(1+x^6))", 0.3, 0.0, math.inf)
-        switching.setStretch(False)
-        force = build("Q6", range(6), energy="10*(mean-0.2)^2", reductions=[PerAtomForce.Mean], step=DOT,
-                      switching=switching, local=switch(0.35, 0.0, 6, 12, 1.2)[0], periodic=False)
+    switching = SwitchingSettings.custom("select(step(x-2), sqrt(2.5-x), 1/(1+x^6))", 0.3, 0.0, math.inf)
+    switching.setStretch(False)
+    force = build("Q6", range(6), energy="10*(mean-0.2)^2", reductions=[PerAtomForce.Mean], step=step,
+                  switching=switching, local=switch(0.35, 0.0, 6, 12, 1.2)[0], periodic=False)
     context = context_of(force, CLUSTER, case=case)
     energy_value, forces = energy_and_forces(context)
     assert math.isnan(energy_value), energy_value

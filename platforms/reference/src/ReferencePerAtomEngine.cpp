@@ -150,10 +150,10 @@ ReferencePerAtomEngine::Evaluation ReferencePerAtomEngine::evaluate(ReferencePla
 
 void ReferencePerAtomEngine::applyForces(ReferencePlatform::PlatformData& data, const Evaluation& evaluation,
                                          const vector<double>& dEdNumbers) const {
-    if (force->hasNonFinitePosition(*data.positions))
-        return; // no finite answer: no force (the energy is NaN)
+    // No weight, no force: also where the evaluation has no finite energy (a coordinate or a value not finite, whose
+    // local vectors the local pass would meet as 0 * NaN), where PerAtomReductions gives every weight 0.
     if (std::all_of(dEdNumbers.begin(), dEdNumbers.end(), [](double weight) { return weight == 0.0; }))
-        return; // no weight, also where the energy is not finite: no force (the local pass would meet 0 * NaN)
+        return;
     const int components = force->perAtom.numComponents;
     const int entries = force->groupA.size();
     vector<Vec3> extended;

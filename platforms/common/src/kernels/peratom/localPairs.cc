@@ -57,8 +57,8 @@ DEVICE void localSweep(const int pass, const bool checked, const int diagonal, c
                     for (int c = 0; c < LOCAL_SUMS; c++)
                         sum[c] += (mixed) t * (mixed) data[c * NUM_A + otherSlot];
                 else if (live) {
-                    // (Not live: no finite energy, whose u may be NaN; 0 * NaN would reach the gradient rows.)
-                    // The owner's share of dE/dt: G_own . [1, u_other] (the other's first LOCAL_SUMS numbers).
+                    // The owner's share of dE/dt: G_own . [1, u_other] (the other's first LOCAL_SUMS numbers); none
+                    // where the evaluation has no finite energy, whose u may be NaN (0 * NaN in the gradient rows).
                     real share = 0;
                     for (int c = 0; c < LOCAL_SUMS; c++)
                         share += ownShare[c] * data[c * NUM_A + otherSlot];
