@@ -29,7 +29,15 @@ namespace CoordinationPlugin {
  * Highest   highest        ""                                             max_i q_i
  * Lowest    lowest         ""                                             min_i q_i
  * Moment    moment_k       "k", an integer >= 2                           sum_i (q_i - mean)^k / N
+ * VectorMean vmean         ""                                             |sum_i u_i| / N   (SteinhardtForce only)
+ * VectorSum vsum           ""                                             |sum_i u_i|       (SteinhardtForce only)
  * @endcode
+ *
+ * VectorMean and VectorSum are PLUMED's VMEAN and VSUM of a Q_l action, the global order parameter: the norm (over
+ * all 2l + 1 orders) of the mean or the sum of the entries' vectors u_i = q_lm(i) / N_i (u_i = 0 for an entry with
+ * no neighbours, where PLUMED has 0/0). They are of a SteinhardtForce without a local step (PLUMED's LOCAL_Q_l and
+ * LOCAL_AVERAGE have no VMEAN); a Context refuses them elsewhere. Where the vector sum is 0 their value is 0 and
+ * its gradient, which the norm lacks there, is taken as 0.
  *
  * The switching function s of MoreThan and LessThan is PLUMED's SWITCH={...} of any type (RATIONAL, EXP,
  * GAUSSIAN, SMAP, CUBIC, TANH, COSINUS, Q, CUSTOM), applied to the number q_i with no units; RATIONAL without
@@ -74,7 +82,11 @@ public:
         /** PLUMED's LOWEST: the smallest q_i. */
         Lowest = 9,
         /** PLUMED's MOMENTS: a central moment of the q_i. */
-        Moment = 10
+        Moment = 10,
+        /** PLUMED's VMEAN (SteinhardtForce): the norm of the mean of the vectors q_lm(i) / N_i. */
+        VectorMean = 11,
+        /** PLUMED's VSUM (SteinhardtForce): the norm of the sum of the vectors q_lm(i) / N_i. */
+        VectorSum = 12
     };
     /**
      * Get the number of reductions.
@@ -87,8 +99,8 @@ public:
      * Checked when a Context is created (an OpenMMException names a bad parameter or a repeated name).
      *
      * @param type         one of the ReductionType values
-     * @param parameters   the text of PLUMED's keyword (see the class comment): "" for Sum, Mean, Highest
-     *                     and Lowest; a switching function for MoreThan and LessThan ("RATIONAL R_0=4");
+     * @param parameters   the text of PLUMED's keyword (see the class comment): "" for Sum, Mean, Highest,
+     *                     Lowest, VectorMean and VectorSum; a switching function for MoreThan and LessThan ("RATIONAL R_0=4");
      *                     "GAUSSIAN LOWER=a UPPER=b SMEAR=s" for Between; "BETA=b" for Min, Max and AltMin;
      *                     the power ("2") for Moment
      * @param name         the variable's name in the energy expression; "" (the default) means the type's
@@ -117,7 +129,7 @@ public:
     void setReductionParameters(int index, ReductionType type, const std::string& parameters, const std::string& name);
     /**
      * The name a reduction has when none is given: PLUMED's component name ("sum", "mean", "morethan",
-     * "lessthan", "between", "min", "max", "altmin", "highest", "lowest", "moment_k").
+     * "lessthan", "between", "min", "max", "altmin", "highest", "lowest", "moment_k", "vmean", "vsum").
      *
      * @param type         the reduction's type
      * @param parameters   its parameters (Moment's power is part of its name)

@@ -25,9 +25,9 @@ void PerAtomForceXml::readReductions(const SerializationNode& node, PerAtomForce
          CoordinationBiasForceXml::items(node.getChildNode("Reductions"), "Reduction", "Reductions", className)) {
         const string where = "reduction " + std::to_string(force.getNumReductions());
         const int type = CoordinationBiasForceXml::intProperty(reduction, "type", where + "'s type", className);
-        if (type < PerAtomForce::Sum || type > PerAtomForce::Moment)
+        if (type < PerAtomForce::Sum || type > PerAtomForce::VectorSum)
             throw OpenMMException(className + ": the XML's " + where + " has type " + std::to_string(type) +
-                                  "; it must be 0 (Sum) to 10 (Moment)");
+                                  "; it must be 0 (Sum) to 12 (VectorSum)");
         force.addReduction((PerAtomForce::ReductionType) type, reduction.getStringProperty("parameters"),
                            reduction.getStringProperty("name"));
     }

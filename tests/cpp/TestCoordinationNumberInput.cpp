@@ -370,8 +370,8 @@ TEST(CoordinationNumberInput, MalformedXmlIsRejected) {
                                     {"CoordinationNumberForce", "version 4"});
     expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "localStep=\"0\"", "localStep=\"3\"")); },
                                     {"localStep 3"});
-    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "type=\"10\"", "type=\"11\"")); },
-                                    {"reduction 10", "type 11"});
+    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "type=\"10\"", "type=\"13\"")); },
+                                    {"reduction 10", "type 13"});
     expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "rPower=\"1.5\"", "rPower=\"-1\"")); }, {"rPower"});
     expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "mode=\"1\"", "mode=\"5\"")); },
                                     {"CoordinationNumberForce: the XML has mode 5"});

@@ -469,7 +469,7 @@ TEST(CoordinationNumbers, InvalidReductionsAreRefusedWithTheirName) {
     force.setMode(CoordinationForce::Pair);
     force.setGroupB({0, 1, 2, 3});
     refused(force, {"Pair mode", "SPECIES"});
-    expectOpenMMExceptionMentioning([&] { force.addReduction((Numbers::ReductionType) 11); }, {"unknown reduction type"});
+    expectOpenMMExceptionMentioning([&] { force.addReduction((Numbers::ReductionType) 13); }, {"unknown reduction type"});
     expectOpenMMExceptionMentioning([&] { force.setReductionParameters(0, Numbers::Sum, "", ""); },
                                     {"index 0", "no reductions"});
 }

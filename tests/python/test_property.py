@@ -165,6 +165,9 @@ REDUCTION_PARAMETERS = {
     CoordinationNumberForce.Highest: ([""], ["1"]),
     CoordinationNumberForce.Lowest: ([""], ["1"]),
     CoordinationNumberForce.Moment: (["2", "3", "4", "64", " 2 "], ["65", "1", "0", "-2", "2.5", "x", ""]),
+    # Of a SteinhardtForce without a local step; refused for the other classes.
+    CoordinationNumberForce.VectorMean: ([""], ["1"]),
+    CoordinationNumberForce.VectorSum: ([""], ["x"]),
 }
 #: Reduction names: the default (the type's PLUMED name), or one of its own; 15 % of the time a clash with another
 #: reduction or a global parameter, or a name Lepton cannot use.
@@ -498,34 +501,77 @@ def beyond_gpu_fixed_point(force, ref_s):
     return bool(np.any(~(numbers < 2.0**42 / entries)) or np.any(too_small))
 
 
+def tiny_normalising_weights(system, positions):
+    """Whether a per-atom force whose values are divided by their weights N_i = sum_j sigma(r_ij) (SteinhardtForce, a
+    normalised ShellFunctionForce) has an entry with 0 < N_i < 2^-52 * 1e9: a GPU's fixed-point sums hold N_i and the
+    weighted terms to an absolute 2^-52, more than 1e-9 of such an N_i (docs, limitations). N_i are the Reference
+    platform's coordination numbers of a CoordinationNumberForce on the same pairs."""
+    force = as_coordination_force(system.getForce(0))
+    normalised = isinstance(force, SteinhardtForce) or (isinstance(force, ShellFunctionForce) and (
+        force.getShellFunction() != ShellFunctionForce.Custom or force.getNormalizeCustomFunction()))
+    if not normalised:
+        return False
+    numbers = CoordinationNumberForce()
+    numbers.setSwitchingSettings(force.getSwitchingSettings())
+    numbers.setMode(force.getMode())
+    numbers.setGroupA(force.getGroupA())
+    if force.getMode() != CoordinationForce.Self:
+        numbers.setGroupB(force.getGroupB())
+    numbers.setUsesPeriodicBoundaryConditions(force.usesPeriodicBoundaryConditions())
+    copy = mm.System()
+    for _ in range(system.getNumParticles()):
+        copy.addParticle(1.0)
+    copy.setDefaultPeriodicBoxVectors(*system.getDefaultPeriodicBoxVectors())
+    copy.addForce(numbers)
+    try:
+        context = mm.Context(copy, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName("Reference"))
+        context.setPositions(positions)
+        weights = np.abs(np.array(numbers.getCoordinationNumbers(context)))
+    except Exception:  # noqa: BLE001
+        return False
+    return bool(np.any((weights > 0) & (weights < 2.0**-52 * 1e9)))
+
+
 def energy_slope(force, s, parameters):
-    """|dE/ds| of a CoordinationForce's energy at the Reference platform's s (a central difference of the
-    expression, evaluated in Python with the Context's global parameters); 1 for the other classes."""
+    """The largest |dE/dv| over the energy's variables v (a CoordinationForce's s, a per-atom force's reductions) at
+    the Reference platform's values (a central difference of the expression in each, evaluated in Python with the
+    Context's global parameters); 1 for the other classes, or where Python cannot evaluate the expression."""
     force = as_coordination_force(force)
-    if not isinstance(force, CoordinationForce) or s is None or len(s) != 1 or not math.isfinite(s[0]):
+    if isinstance(force, PerAtomForce) and s is not None:
+        count = force.getNumCollectiveVariables()
+        variables = {force.getCollectiveVariableName(i): float(s[i]) for i in range(count)}
+    elif isinstance(force, CoordinationForce) and s is not None and len(s) == 1:
+        variables = {"s": float(s[0])}
+    else:
+        return 1.0
+    if not all(math.isfinite(value) for value in variables.values()):
         return 1.0
     names = {force.getGlobalParameterName(i): force.getGlobalParameterDefaultValue(i)
              for i in range(force.getNumGlobalParameters())}
     names.update(parameters)
     expression = force.getEnergyFunction().replace("^", "**")
-    namespace = {"log": math.log, "sqrt": math.sqrt, "exp": math.exp, "min": min, **names}
-    value = float(s[0])
-    step = max(abs(value), 1e-300) * 1e-6
-    try:
-        upper = eval(expression, {"__builtins__": {}}, {**namespace, "s": value + step})  # noqa: S307
-        lower = eval(expression, {"__builtins__": {}}, {**namespace, "s": value - step})  # noqa: S307
-        slope = abs((upper - lower) / (2 * step))
-    except (ArithmeticError, ValueError):
-        return 1.0
-    return max(slope, 1.0) if math.isfinite(slope) else 1.0
+    namespace = {"log": math.log, "sqrt": math.sqrt, "exp": math.exp, "min": min, **names, **variables}
+    slope = 1.0
+    for name, value in variables.items():
+        step = max(abs(value), 1e-300) * 1e-6
+        try:
+            upper = eval(expression, {"__builtins__": {}}, {**namespace, name: value + step})  # noqa: S307
+            lower = eval(expression, {"__builtins__": {}}, {**namespace, name: value - step})  # noqa: S307
+            derivative = abs((upper - lower) / (2 * step))
+        except (ArithmeticError, ValueError, NameError, TypeError, SyntaxError):
+            return 1.0
+        if math.isfinite(derivative):
+            slope = max(slope, derivative)
+    return slope
 
 
-def check_against_reference(reference, outcome, platform, positions, conditioning, gpu, force=None, slope=1.0):
+def check_against_reference(reference, outcome, platform, positions, conditioning, gpu, force=None, slope=1.0,
+                            tiny_weights=False):
     kind, value = outcome
     ref_kind, ref_value = reference
     if gpu and ref_kind == "values" and kind == "create" and any(bound in str(value) for bound in GPU_BOUNDS):
         return  # a bound of the GPU platforms, stated in the message
-    if gpu and kind == "values" and ref_kind == "values" and beyond_gpu_fixed_point(force, ref_value[2]):
+    if gpu and kind == "values" and ref_kind == "values" and (tiny_weights or beyond_gpu_fixed_point(force, ref_value[2])):
         # The GPU's documented limit: NaN with no force, or finite numbers to the fixed point's resolution.
         energy, forces, _ = value
         assert (math.isnan(energy) and not np.any(forces)) or (math.isfinite(energy) and np.all(np.isfinite(forces))), \
@@ -602,11 +648,13 @@ def check_system(system, positions, parameters, description, platforms):
             assert not np.any(forces), f"{description}\nReference: NaN energy with forces {forces}"
     conditioning = max(1.0, 8 * largest_exponent(system.getForce(0)) * EPSILON / RELATIVE)
     slope = energy_slope(system.getForce(0), value[2], parameters) if kind == "values" else 1.0
+    tiny = kind == "values" and any(platform != "CPU" for platform, _ in platforms) and tiny_normalising_weights(
+        system, positions)
     for platform, precision in platforms:
         outcome = evaluate(system, positions, platform, precision, parameters)
         try:
             check_against_reference(reference, outcome, platform, positions, conditioning, precision is not None,
-                                    system.getForce(0), slope)
+                                    system.getForce(0), slope, tiny)
         except AssertionError as failure:
             raise AssertionError(f"{description}\n{failure}") from None
     return kind

@@ -106,6 +106,7 @@ def test_fromplumedfile_reads_the_regtests_q6_and_q4_to_plumeds_printed_values(c
     "LESS_THAN2={RATIONAL R_0=0.6} HIGHEST MOMENTS=2,3",
     "q4: Q4 SPECIES=1-20 SWITCH={GAUSSIAN R_0=0.2 D_MAX=0.8} BETWEEN={GAUSSIAN LOWER=0.1 UPPER=0.4 SMEAR=0.5} "
     "MIN={BETA=0.1} MAX={BETA=0.2} ALT_MIN={BETA=3}",
+    "q6: Q6 SPECIESA=1-10 SPECIESB=1-40 R_0=0.3 NN=6 VSUM MEAN VMEAN",
 ])
 def test_q_l_lines_read_and_write_back_unchanged(line):
     force = openmmcoordination.fromPlumed(line)
@@ -126,8 +127,7 @@ def test_a_q6_vector_takes_plumed_2_10_functions_as_reductions():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("Q6 SPECIES=1-4 R_0=1 VMEAN", "VMEAN .* is not supported yet; remove it"),
-    ("Q4 SPECIES=1-4 R_0=1 VSUM", "VSUM .* is not supported yet; remove it"),
+    ("Q6 SPECIES=1-4 R_0=1 VMEAN={x}", "VMEAN is a flag"),
     ("Q6 SPECIES=1-4 R_0=1 R_POWER=2", "R_POWER"),
     ("Q6 SPECIESA=1-4 R_0=1", "SPECIESA needs SPECIESB"),
     ("Q6 SPECIES=1-4 R_0=1 MASK=m", "MASK is not supported"),

@@ -21,9 +21,10 @@ void PerAtomForce::setLocalStep(LocalStep step) {
 namespace {
 
 void checkReductionType(const string& where, PerAtomForce::ReductionType type) {
-    if ((int) type < PerAtomForce::Sum || (int) type > PerAtomForce::Moment)
+    if ((int) type < PerAtomForce::Sum || (int) type > PerAtomForce::VectorSum)
         throw OpenMMException(where + ": unknown reduction type " + std::to_string((int) type) +
-                              "; use Sum, Mean, MoreThan, LessThan, Between, Min, Max, AltMin, Highest, Lowest or Moment");
+                              "; use Sum, Mean, MoreThan, LessThan, Between, Min, Max, AltMin, Highest, Lowest, "
+                              "Moment, VectorMean or VectorSum");
 }
 
 string trimmed(const string& text) {
@@ -58,7 +59,7 @@ void PerAtomForce::setReductionParameters(int index, ReductionType type, const s
 
 string PerAtomForce::getDefaultReductionName(ReductionType type, const string& parameters) {
     static const char* const names[] = {"sum", "mean", "morethan", "lessthan", "between", "min",
-                                        "max", "altmin", "highest", "lowest", "moment"};
+                                        "max", "altmin", "highest", "lowest", "moment", "vmean", "vsum"};
     checkReductionType("PerAtomForce::getDefaultReductionName", type);
     if (type == Moment)
         return string("moment_") + trimmed(parameters);

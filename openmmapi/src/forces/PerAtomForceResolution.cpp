@@ -37,6 +37,19 @@ ResolvedPerAtomForce PerAtomForceResolution::resolve(const PerAtomForce& force, 
         resolved.localPairs = std::move(pairs);
     }
     resolved.perAtom.reductions = ReductionResolution::resolve(force, force.getGroupA().size());
+    for (const ResolvedReduction& reduction : resolved.perAtom.reductions) {
+        if (!reduction.vector)
+            continue;
+        const string what = force.getForceClassName() + ": reduction \"" + reduction.name + "\" (" +
+                            (reduction.type == PerAtomForce::VectorMean ? "VectorMean, PLUMED's VMEAN" : "VectorSum, PLUMED's VSUM") + ")";
+        if (resolved.perAtom.pairTerm != ResolvedPerAtom::PairTerm::SphericalHarmonics)
+            throw OpenMMException(what + " is of a SteinhardtForce's q_l vectors; this force's " + values +
+                                  " are numbers: use Mean or Sum");
+        if (local != PerAtomForce::NoLocalStep)
+            throw OpenMMException(what + " is of the q_l vectors, which a local step replaces by its numbers s_i "
+                                  "(PLUMED's LOCAL_Q_l and LOCAL_AVERAGE have no VMEAN or VSUM): use Mean or Sum, or "
+                                  "put it on a SteinhardtForce of its own without the local step");
+    }
     resolved.energy = ResolvedEnergy::resolve(
         force, {"a reduction's name",
                 "add a reduction of that name with addReduction(), or a global parameter with addGlobalParameter()"});

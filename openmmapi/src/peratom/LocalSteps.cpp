@@ -19,7 +19,7 @@ namespace {
 double metricNorm(const double* a, int n) {
     double sum = 0.0;
     for (int c = 0; c < n; c++)
-        sum += ResolvedPerAtom::localMetric(c) * a[c] * a[c];
+        sum += ResolvedPerAtom::vectorMetric(c) * a[c] * a[c];
     return std::sqrt(sum);
 }
 
@@ -30,9 +30,13 @@ void LocalSteps::localVector(const double* v, double* u) const {
         u[0] = steps.atomStep(v, nullptr);
         return;
     }
-    // v = (N, q_lm): Average takes q / N, DotProduct q / |q|; 0 where that is 0/0 (no neighbour).
+    if (step == ResolvedPerAtom::LocalStep::Average) {
+        steps.averageVector(v, u);
+        return;
+    }
+    // v = (N, q_lm): DotProduct takes q / |q|; 0 where that is 0/0.
     const double* q = v + 1;
-    const double scale = (step == ResolvedPerAtom::LocalStep::Average ? v[0] : metricNorm(q, numComponents));
+    const double scale = metricNorm(q, numComponents);
     for (int c = 0; c < numComponents; c++)
         u[c] = (scale == 0.0 ? 0.0 : q[c] / scale);
 }
@@ -45,20 +49,11 @@ void LocalSteps::localVectorBackward(const double* v, const double* dEdu, double
             dEdv[c] += dEdu[0] * gradient[c];
         return;
     }
-    const double* q = v + 1;
     if (step == ResolvedPerAtom::LocalStep::Average) {
-        // u_c = q_c / N: dE/dq_c = dE/du_c / N, dE/dN = -sum_c dE/du_c q_c / N^2.
-        const double n = v[0];
-        if (n == 0.0)
-            return;
-        double dEdN = 0.0;
-        for (int c = 0; c < numComponents; c++) {
-            dEdv[1 + c] += dEdu[c] / n;
-            dEdN -= dEdu[c] * q[c] / (n * n);
-        }
-        dEdv[0] += dEdN;
+        steps.averageVectorBackward(v, dEdu, dEdv);
         return;
     }
+    const double* q = v + 1;
     // u_c = q_c / |q|, |q|^2 = sum_c metric_c q_c^2: dE/dq_k = (dE/du_k - metric_k u_k sum_c dE/du_c u_c) / |q|.
     const double norm = metricNorm(q, numComponents);
     if (norm == 0.0)
@@ -67,7 +62,7 @@ void LocalSteps::localVectorBackward(const double* v, const double* dEdu, double
     for (int c = 0; c < numComponents; c++)
         dot += dEdu[c] * q[c] / norm;
     for (int k = 0; k < numComponents; k++)
-        dEdv[1 + k] += (dEdu[k] - ResolvedPerAtom::localMetric(k) * (q[k] / norm) * dot) / norm;
+        dEdv[1 + k] += (dEdu[k] - ResolvedPerAtom::vectorMetric(k) * (q[k] / norm) * dot) / norm;
 }
 
 double LocalSteps::localValue(const double* u, const double* sums, double* dsdu, double* dsdSums) const {
@@ -85,12 +80,12 @@ double LocalSteps::localValue(const double* u, const double* sums, double* dsdu,
             return 0.0;
         double dot = 0.0;
         for (int c = 0; c < numComponents; c++)
-            dot += ResolvedPerAtom::localMetric(c) * u[c] * p[c];
+            dot += ResolvedPerAtom::vectorMetric(c) * u[c] * p[c];
         const double s = dot / w;
         if (dsdu != nullptr) {
             for (int c = 0; c < numComponents; c++) {
-                dsdu[c] = ResolvedPerAtom::localMetric(c) * p[c] / w;
-                dsdSums[1 + c] = ResolvedPerAtom::localMetric(c) * u[c] / w;
+                dsdu[c] = ResolvedPerAtom::vectorMetric(c) * p[c] / w;
+                dsdSums[1 + c] = ResolvedPerAtom::vectorMetric(c) * u[c] / w;
             }
             dsdSums[0] = -s / w;
         }
@@ -113,7 +108,7 @@ double LocalSteps::localValue(const double* u, const double* sums, double* dsdu,
     const double s = norm / denominator;
     if (dsdu != nullptr && norm != 0.0) {
         for (int c = 0; c < numComponents; c++)
-            dsdu[c] = dsdSums[1 + c] = ResolvedPerAtom::localMetric(c) * a[c] / (norm * denominator);
+            dsdu[c] = dsdSums[1 + c] = ResolvedPerAtom::vectorMetric(c) * a[c] / (norm * denominator);
         dsdSums[0] = -s / denominator;
     }
     return s;

@@ -5,7 +5,9 @@ using namespace CoordinationPlugin;
 using std::string;
 using std::vector;
 
-PerAtomReductions::PerAtomReductions(const ResolvedPerAtomForce& force) : energy(force.energy) {
+PerAtomReductions::PerAtomReductions(const ResolvedPerAtomForce& force)
+    : energy(force.energy),
+      numVectorComponents(force.perAtom.hasVectorReductions() ? force.perAtom.vectorComponents() : 0) {
     for (const ResolvedReduction& reduction : force.perAtom.reductions) {
         reductions.push_back(reduction); // (every field, so none added later is lost)
         programs.push_back({reduction.term.createProgram(), reduction.termDerivative.createProgram(),
@@ -13,11 +15,27 @@ PerAtomReductions::PerAtomReductions(const ResolvedPerAtomForce& force) : energy
     }
 }
 
-void PerAtomReductions::sums(int r, const vector<double>& q, double mean, double& sum, double& derivativeSum,
-                             int& extremeEntry) const {
+double PerAtomReductions::vectorSumOf(const vector<double>& vectors, vector<double>& vectorSum) const {
+    vectorSum.assign(numVectorComponents, 0.0);
+    if (numVectorComponents == 0)
+        return 0.0;
+    for (size_t i = 0; i < vectors.size(); i++)
+        vectorSum[i % numVectorComponents] += vectors[i];
+    double norm = 0.0;
+    for (int c = 0; c < numVectorComponents; c++)
+        norm += ResolvedPerAtom::vectorMetric(c) * vectorSum[c] * vectorSum[c];
+    return std::sqrt(norm);
+}
+
+void PerAtomReductions::sums(int r, const vector<double>& q, double mean, double vectorNorm, double& sum,
+                             double& derivativeSum, int& extremeEntry) const {
     const ResolvedReduction& reduction = reductions[r];
     sum = derivativeSum = 0.0;
     extremeEntry = -1;
+    if (reduction.vector) {
+        sum = vectorNorm;
+        return;
+    }
     if (reduction.extreme || reduction.logSumExp) {
         const bool highest = (reduction.extreme ? reduction.highest : reduction.lseHighest);
         for (int i = 0; i < (int)q.size(); i++)
@@ -54,13 +72,15 @@ double meanOf(const vector<double>& q) {
 
 } // namespace
 
-void PerAtomReductions::evaluate(const vector<double>& q, vector<double>& values) const {
+void PerAtomReductions::evaluate(const vector<double>& q, const vector<double>& vectors, vector<double>& values) const {
     const double mean = meanOf(q);
+    vector<double> vectorSum;
+    const double vectorNorm = vectorSumOf(vectors, vectorSum);
     values.resize(programs.size());
     for (int r = 0; r < (int)programs.size(); r++) {
         double sum, derivativeSum;
         int extremeEntry;
-        sums(r, q, mean, sum, derivativeSum, extremeEntry);
+        sums(r, q, mean, vectorNorm, sum, derivativeSum, extremeEntry);
         values[r] = value(r, sum, derivativeSum);
     }
 }
@@ -74,20 +94,24 @@ double PerAtomReductions::value(int r, double sum, double derivativeSum) const {
     return programs[r].outer.evaluate({{ResolvedReduction::outerVariable(), sum}});
 }
 
-double PerAtomReductions::evaluateEnergy(OpenMM::ContextImpl& context, const vector<double>& q, vector<double>& weights,
-                                         std::map<string, double>* derivatives) const {
+double PerAtomReductions::evaluateEnergy(OpenMM::ContextImpl& context, const vector<double>& q,
+                                         const vector<double>& vectors, vector<double>& weights,
+                                         vector<double>& vectorWeights, std::map<string, double>* derivatives) const {
     const int numEntries = q.size();
     const double mean = meanOf(q);
+    vector<double> vectorSum;
+    const double vectorNorm = vectorSumOf(vectors, vectorSum);
     const int numReductions = programs.size();
     vector<double> sum(numReductions), derivativeSum(numReductions), values(numReductions);
     vector<int> extremeEntry(numReductions);
     for (int r = 0; r < numReductions; r++) {
-        sums(r, q, mean, sum[r], derivativeSum[r], extremeEntry[r]);
+        sums(r, q, mean, vectorNorm, sum[r], derivativeSum[r], extremeEntry[r]);
         values[r] = value(r, sum[r], derivativeSum[r]);
     }
     EnergyEvaluator::Values result = energy.evaluate(context, values);
     result.finite = result.finite && std::isfinite(mean);
     weights.assign(numEntries, 0.0);
+    vectorWeights.assign(numVectorComponents, 0.0);
     for (int r = 0; r < numReductions && result.finite; r++) {
         const double dEdR = result.variableDerivatives[r];
         const ResolvedReduction& reduction = reductions[r];
@@ -97,6 +121,16 @@ double PerAtomReductions::evaluateEnergy(OpenMM::ContextImpl& context, const vec
         }
         if (dEdR == 0.0)
             continue; // E does not depend on this reduction here (a non-finite term' would still be no force)
+        if (reduction.vector) {
+            // dR/du_c = outer'(S) metric_c V_c / S for every entry; 0 where S = 0.
+            if (vectorNorm == 0.0)
+                continue;
+            const double scale =
+                dEdR * programs[r].outerDerivative.evaluate({{ResolvedReduction::outerVariable(), vectorNorm}});
+            for (int c = 0; c < numVectorComponents; c++)
+                vectorWeights[c] += scale * ResolvedPerAtom::vectorMetric(c) * vectorSum[c] / vectorNorm;
+            continue;
+        }
         if (reduction.logSumExp) {
             const double qm = sum[r], S = derivativeSum[r];
             for (int i = 0; i < numEntries; i++) {
@@ -117,9 +151,12 @@ double PerAtomReductions::evaluateEnergy(OpenMM::ContextImpl& context, const vec
     }
     for (int i = 0; i < numEntries && result.finite; i++)
         result.finite = std::isfinite(weights[i]);
+    for (int c = 0; c < numVectorComponents && result.finite; c++)
+        result.finite = std::isfinite(vectorWeights[c]);
     if (!result.finite) {
         energy.markNonFinite(result);
         weights.assign(numEntries, 0.0);
+        vectorWeights.assign(numVectorComponents, 0.0);
     }
     energy.addParameterDerivatives(result, derivatives);
     return result.energy;

@@ -212,3 +212,21 @@ double PerAtomSteps::atomStep(const double* v, double* gradient) const {
     }
     return q;
 }
+
+void PerAtomSteps::averageVector(const double* v, double* u) const {
+    // v = (N, q_lm): u = q / N, 0 where N = 0 (no neighbour).
+    const double n = v[0];
+    for (int c = 1; c < numComponents; c++)
+        u[c - 1] = (n == 0.0 ? 0.0 : v[c] / n);
+}
+
+void PerAtomSteps::averageVectorBackward(const double* v, const double* dEdu, double* dEdv) const {
+    // u_c = q_c / N: dE/dq_c = dE/du_c / N, dE/dN = -sum_c dE/du_c q_c / N^2.
+    const double n = v[0];
+    if (n == 0.0)
+        return;
+    for (int c = 1; c < numComponents; c++) {
+        dEdv[c] += dEdu[c - 1] / n;
+        dEdv[0] -= dEdu[c - 1] * v[c] / (n * n);
+    }
+}

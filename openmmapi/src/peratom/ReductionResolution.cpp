@@ -122,7 +122,8 @@ Lepton::ParsedExpression parsed(const ReductionText& text, const string& express
 
 vector<ResolvedReduction> ReductionResolution::resolve(const PerAtomForce& force, int numEntries) {
     static const char* const typeNames[] = {"Sum", "Mean", "MoreThan", "LessThan", "Between", "Min",
-                                            "Max", "AltMin", "Highest", "Lowest", "Moment"};
+                                            "Max", "AltMin", "Highest", "Lowest", "Moment",
+                                            "VectorMean", "VectorSum"};
     vector<ResolvedReduction> reductions;
     const string v = ResolvedReduction::termVariable(), S = ResolvedReduction::outerVariable();
     const string count = exactNumberText(numEntries);
@@ -147,7 +148,8 @@ vector<ResolvedReduction> ReductionResolution::resolve(const PerAtomForce& force
             throw text.error("another reduction has this name; give each reduction its own name (the third argument "
                              "of addReduction)");
         const bool noParameters = (type == PerAtomForce::Sum || type == PerAtomForce::Mean ||
-                                   type == PerAtomForce::Highest || type == PerAtomForce::Lowest);
+                                   type == PerAtomForce::Highest || type == PerAtomForce::Lowest ||
+                                   type == PerAtomForce::VectorMean || type == PerAtomForce::VectorSum);
         string parameters = text.parameters;
         parameters.erase(0, parameters.find_first_not_of(" \t"));
         if (noParameters && !parameters.empty())
@@ -180,6 +182,13 @@ vector<ResolvedReduction> ReductionResolution::resolve(const PerAtomForce& force
         case PerAtomForce::Lowest:
             reduction.extreme = true;
             reduction.highest = (type == PerAtomForce::Highest);
+            break;
+        case PerAtomForce::VectorMean:
+        case PerAtomForce::VectorSum:
+            // S is the norm of the vector sum (ResolvedReduction); term is unused.
+            reduction.vector = true;
+            if (type == PerAtomForce::VectorMean)
+                outer = S + "/" + count;
             break;
         case PerAtomForce::Moment: {
             int power = 0;

@@ -24,8 +24,8 @@ namespace {
 typedef PerAtomForce::ReductionType ReductionType;
 
 /** PLUMED's keyword for each reduction type, in the order of PerAtomForce::ReductionType. */
-const char* const ReductionKeywords[] = {"SUM", "MEAN", "MORE_THAN", "LESS_THAN", "BETWEEN", "MIN",
-                                         "MAX", "ALT_MIN", "HIGHEST", "LOWEST", "MOMENTS"};
+const char* const ReductionKeywords[] = {"SUM", "MEAN", "MORE_THAN", "LESS_THAN", "BETWEEN", "MIN", "MAX",
+                                         "ALT_MIN", "HIGHEST", "LOWEST", "MOMENTS", "VMEAN", "VSUM"};
 const int NumReductionTypes = sizeof(ReductionKeywords) / sizeof(ReductionKeywords[0]);
 /** The powers a Moment reduction takes (CoordinationNumberResolution's bounds). */
 const int MinMomentPower = 2, MaxMomentPower = 64;
@@ -40,8 +40,8 @@ string trimmed(const string& text) {
 }
 
 bool isFlagReduction(ReductionType type) {
-    return type == PerAtomForce::Sum || type == PerAtomForce::Mean ||
-           type == PerAtomForce::Highest || type == PerAtomForce::Lowest;
+    return type == PerAtomForce::Sum || type == PerAtomForce::Mean || type == PerAtomForce::Highest ||
+           type == PerAtomForce::Lowest || type == PerAtomForce::VectorMean || type == PerAtomForce::VectorSum;
 }
 
 bool isNumberedReduction(ReductionType type) {
@@ -324,10 +324,6 @@ PerAtomForce* PlumedPerAtom::read(PlumedAction& action, double nm) {
     if (keywords.has("MASK"))
         throw keywords.error("MASK is not supported: the force computes the value of every atom of SPECIES (or "
                              "SPECIESA); remove MASK, or list only the atoms you need");
-    for (const char* key : {"VMEAN", "VSUM"})
-        if (keywords.takeFlag(key) || keywords.has(key))
-            throw keywords.error(string(key) + " (the norm of the " + (key[1] == 'M' ? "mean" : "sum") +
-                                 " of the q_l vectors) is not supported yet; remove it");
     if (!action.getLabel().empty())
         force->setName(action.getLabel());
     const bool species = keywords.has("SPECIES"), speciesA = keywords.has("SPECIESA"), speciesB = keywords.has("SPECIESB");

@@ -70,14 +70,15 @@ private:
     void setParameters(const ResolvedPerAtomForce& force);
     /**
      * q of A's entries in group order, or s with a local step (all NaN for a non-finite position); the entries'
-     * values in entryValues.
+     * values in entryValues; with vector reductions, the vectors u_i in group order into vectors.
      */
-    void computeNumbers(OpenMM::ContextImpl& context, std::vector<double>& numbers);
+    void computeNumbers(OpenMM::ContextImpl& context, std::vector<double>& numbers, std::vector<double>& vectors);
     /**
-     * The forces of the weighted pair terms (after computeNumbers), from dE/dq (or dE/ds) per slot of A, added to
-     * forces.
+     * The forces of the weighted pair terms (after computeNumbers), from dE/dq (or dE/ds) per slot of A and dE/du
+     * (vectorWeights, the same for every entry), added to forces.
      */
-    void applyForces(OpenMM::ContextImpl& context, const std::vector<double>& weights, std::vector<OpenMM::Vec3>& forces);
+    void applyForces(OpenMM::ContextImpl& context, const std::vector<double>& weights,
+                     const std::vector<double>& vectorWeights, std::vector<OpenMM::Vec3>& forces);
     /** One pass over the prepared work items (Forces: the gradient of the weighted terms; else the values). */
     template <bool Forces>
     void runNumberPass(OpenMM::ContextImpl& context);

@@ -83,10 +83,13 @@ void CpuPerAtomForceKernel<Interface>::runNumberPass(ContextImpl& context) {
 }
 
 template <class Interface>
-void CpuPerAtomForceKernel<Interface>::computeNumbers(ContextImpl& context, vector<double>& numbers) {
+void CpuPerAtomForceKernel<Interface>::computeNumbers(ContextImpl& context, vector<double>& numbers,
+                                                      vector<double>& vectors) {
     const int sizeA = engine.getGroups().groupA.size();
+    const int d = reductions.getNumVectorComponents();
     if (!engine.prepare(context)) {
         numbers.assign(sizeA, std::numeric_limits<double>::quiet_NaN());
+        vectors.assign((long long)sizeA * d, std::numeric_limits<double>::quiet_NaN());
         entryValues.assign((long long)sizeA * numComponents, std::numeric_limits<double>::quiet_NaN());
         return;
     }
@@ -113,11 +116,18 @@ void CpuPerAtomForceKernel<Interface>::computeNumbers(ContextImpl& context, vect
     for (const std::pair<int, int>& repeated : repeatedSlots)
         numbers[repeated.first] = numbers[repeated.second];
     ResolvedPerAtom::applyNonFiniteRule(numbers);
+    vectors.resize((long long)sizeA * d);
+    if (d == 0)
+        return;
+    for (int e = 0; e < sizeA; e++)
+        steps->averageVector(&entryValues[(long long)e * numComponents], &vectors[(long long)entriesA.slot[e] * d]);
+    for (const std::pair<int, int>& repeated : repeatedSlots)
+        std::copy_n(&vectors[(long long)repeated.second * d], d, &vectors[(long long)repeated.first * d]);
 }
 
 template <class Interface>
 void CpuPerAtomForceKernel<Interface>::applyForces(ContextImpl& context, const vector<double>& weights,
-                                                   vector<Vec3>& forces) {
+                                                   const vector<double>& vectorWeights, vector<Vec3>& forces) {
     const CpuCoordinationEntries& entriesA = engine.getEntriesA();
     const int sizeA = entriesA.size();
     entryWeights.assign((long long)sizeA * numComponents, 0.0);
@@ -131,13 +141,18 @@ void CpuPerAtomForceKernel<Interface>::applyForces(ContextImpl& context, const v
     }
     else
         for (int e = 0; e < sizeA; e++) {
-            const double weight = weights[(int)entriesA.slot[e]];
-            if (weight == 0.0)
-                continue; // no force from this entry
+            // dE/dq dq/dv (none where dE/dq is 0), then dE/du du/dv of the vector reductions; an entry repeated in A
+            // has a slot each, and each slot adds its own share.
+            const double* values = &entryValues[(long long)e * numComponents];
             double* entryWeight = &entryWeights[(long long)e * numComponents];
-            steps->atomStep(&entryValues[(long long)e * numComponents], entryWeight);
-            for (int c = 0; c < numComponents; c++)
-                entryWeight[c] *= weight;
+            const double weight = weights[(int)entriesA.slot[e]];
+            if (weight != 0.0) {
+                steps->atomStep(values, entryWeight);
+                for (int c = 0; c < numComponents; c++)
+                    entryWeight[c] *= weight;
+            }
+            if (!vectorWeights.empty())
+                steps->averageVectorBackward(values, vectorWeights.data(), entryWeight);
         }
     runNumberPass<true>(context);
     engine.applyGradient(forces, 1.0);
@@ -146,26 +161,30 @@ void CpuPerAtomForceKernel<Interface>::applyForces(ContextImpl& context, const v
 template <class Interface>
 double CpuPerAtomForceKernel<Interface>::execute(ContextImpl& context, bool includeForces, bool includeEnergy) {
     ReferencePlatform::PlatformData& data = *static_cast<ReferencePlatform::PlatformData*>(context.getPlatformData());
-    vector<double> numbers, weights;
-    computeNumbers(context, numbers);
-    const double energy = reductions.evaluateEnergy(context, numbers, weights, data.energyParameterDerivatives);
+    vector<double> numbers, vectors, weights, vectorWeights;
+    computeNumbers(context, numbers, vectors);
+    const double energy =
+        reductions.evaluateEnergy(context, numbers, vectors, weights, vectorWeights, data.energyParameterDerivatives);
     // No weight: no force (also where the energy is not finite, or a position).
-    if (includeForces && std::any_of(weights.begin(), weights.end(), [](double w) { return w != 0.0; })) {
-        applyForces(context, weights, *data.forces);
+    const auto nonZero = [](double w) { return w != 0.0; };
+    if (includeForces && (std::any_of(weights.begin(), weights.end(), nonZero) ||
+                          std::any_of(vectorWeights.begin(), vectorWeights.end(), nonZero))) {
+        applyForces(context, weights, vectorWeights, *data.forces);
     }
     return energy;
 }
 
 template <class Interface>
 void CpuPerAtomForceKernel<Interface>::getPerAtomValues(ContextImpl& context, vector<double>& values) {
-    computeNumbers(context, values);
+    vector<double> vectors;
+    computeNumbers(context, values, vectors);
 }
 
 template <class Interface>
 void CpuPerAtomForceKernel<Interface>::getCollectiveVariableValues(ContextImpl& context, vector<double>& values) {
-    vector<double> numbers;
-    computeNumbers(context, numbers);
-    reductions.evaluate(numbers, values);
+    vector<double> numbers, vectors;
+    computeNumbers(context, numbers, vectors);
+    reductions.evaluate(numbers, vectors, values);
 }
 
 template class CoordinationPlugin::CpuPerAtomForceKernel<CalcCoordinationNumberForceKernel>;

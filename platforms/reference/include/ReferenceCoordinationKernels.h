@@ -64,17 +64,16 @@ public:
     double execute(OpenMM::ContextImpl& context, bool includeForces, bool includeEnergy) override {
         OpenMM::ReferencePlatform::PlatformData& data = ReferencePairLoop::dataOf(context);
         const ReferencePerAtomEngine::Evaluation evaluation = engine->evaluate(data);
-        std::vector<double> weights;
-        const double energy =
-            reductions.evaluateEnergy(context, evaluation.numbers, weights, data.energyParameterDerivatives);
+        std::vector<double> weights, vectorWeights;
+        const double energy = reductions.evaluateEnergy(context, evaluation.numbers, evaluation.vectors, weights,
+                                                        vectorWeights, data.energyParameterDerivatives);
         if (includeForces)
-            engine->applyForces(data, evaluation, weights);
+            engine->applyForces(data, evaluation, weights, vectorWeights);
         return energy;
     }
     void getCollectiveVariableValues(OpenMM::ContextImpl& context, std::vector<double>& values) override {
-        std::vector<double> numbers;
-        getPerAtomValues(context, numbers);
-        reductions.evaluate(numbers, values);
+        const ReferencePerAtomEngine::Evaluation evaluation = engine->evaluate(ReferencePairLoop::dataOf(context));
+        reductions.evaluate(evaluation.numbers, evaluation.vectors, values);
     }
     void getPerAtomValues(OpenMM::ContextImpl& context, std::vector<double>& values) override {
         values = engine->evaluate(ReferencePairLoop::dataOf(context)).numbers;

@@ -22,7 +22,8 @@ namespace CoordinationPlugin {
  * - the per-atom step: each entry's number q_i from its values;
  * - with a local step, each entry's local vector u_i, the local pass (every pair of distinct entries of A adds
  *   [t, t u_j] to entry i's local sums and [t, t u_i] to entry j's) and s_i (LocalSteps);
- * - backward (applyForces): from dE/dq_i (or dE/ds_i) back through each step to -dE/dx.
+ * - with VectorMean or VectorSum, each entry's vector u_i = q_lm / N_i (PerAtomSteps::averageVector);
+ * - backward (applyForces): from dE/dq_i (or dE/ds_i) and dE/du back through each step to -dE/dx.
  *
  * The reductions and the energy of the q_i (or s_i) are PerAtomReductions'.
  */
@@ -35,14 +36,19 @@ public:
         std::vector<double> values;
         /** With a local step: u_i (the local vectors) and [W_i, P_i] (the local sums), entry-major. */
         std::vector<double> local, sums;
-        /** What the reductions take: q_i, or s_i with a local step. */
+        /** What the reductions take: q_i, or s_i with a local step... */
         std::vector<double> numbers;
+        /** ...and with VectorMean or VectorSum, the vectors u_i (entry-major; else empty). */
+        std::vector<double> vectors;
     };
     /** One evaluation at the positions. */
     Evaluation evaluate(OpenMM::ReferencePlatform::PlatformData& data) const;
-    /** The backward passes: -sum_i dE/dnumbers_i dnumbers_i/dx added to data's forces. */
+    /**
+     * The backward passes: -sum_i (dE/dnumbers_i dnumbers_i/dx + dE/du du_i/dx) added to data's forces (dEdVectors:
+     * dE/du, the same for every entry, empty without vector reductions).
+     */
     void applyForces(OpenMM::ReferencePlatform::PlatformData& data, const Evaluation& evaluation,
-                     const std::vector<double>& dEdNumbers) const;
+                     const std::vector<double>& dEdNumbers, const std::vector<double>& dEdVectors) const;
 
 private:
     /**

@@ -130,6 +130,12 @@ ReferencePerAtomEngine::Evaluation ReferencePerAtomEngine::evaluate(ReferencePla
     if (!localSteps) {
         for (int i = 0; i < entries; i++)
             evaluation.numbers[i] = steps->atomStep(&evaluation.values[i * components], nullptr);
+        if (force->perAtom.hasVectorReductions()) {
+            const int d = force->perAtom.vectorComponents();
+            evaluation.vectors.resize(entries * d);
+            for (int i = 0; i < entries; i++)
+                steps->averageVector(&evaluation.values[i * components], &evaluation.vectors[i * d]);
+        }
         return evaluation;
     }
     const int d = localSteps->getNumComponents(), numSums = localSteps->getNumSums();
@@ -149,10 +155,11 @@ ReferencePerAtomEngine::Evaluation ReferencePerAtomEngine::evaluate(ReferencePla
 }
 
 void ReferencePerAtomEngine::applyForces(ReferencePlatform::PlatformData& data, const Evaluation& evaluation,
-                                         const vector<double>& dEdNumbers) const {
+                                         const vector<double>& dEdNumbers, const vector<double>& dEdVectors) const {
     // No weight, no force: also where the evaluation has no finite energy (a coordinate or a value not finite, whose
     // local vectors the local pass would meet as 0 * NaN), where PerAtomReductions gives every weight 0.
-    if (std::all_of(dEdNumbers.begin(), dEdNumbers.end(), [](double weight) { return weight == 0.0; }))
+    const auto zero = [](double weight) { return weight == 0.0; };
+    if (std::all_of(dEdNumbers.begin(), dEdNumbers.end(), zero) && std::all_of(dEdVectors.begin(), dEdVectors.end(), zero))
         return;
     const int components = force->perAtom.numComponents;
     const int entries = force->groupA.size();
@@ -169,6 +176,10 @@ void ReferencePerAtomEngine::applyForces(ReferencePlatform::PlatformData& data, 
             for (int c = 0; c < components; c++)
                 dEdValues[i * components + c] = dEdNumbers[i] * gradient[c];
         }
+        if (!dEdVectors.empty())
+            for (int i = 0; i < entries; i++)
+                steps->averageVectorBackward(&evaluation.values[i * components], dEdVectors.data(),
+                                             &dEdValues[i * components]);
     }
     else {
         // dE/ds_i through s_i to dE/du_i and dE/d[W_i, P_i], the local pass backward, then u_i to dE/dv_i.

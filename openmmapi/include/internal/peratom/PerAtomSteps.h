@@ -47,6 +47,14 @@ public:
      * where q is 0 for lack of neighbours or of a vector).
      */
     double atomStep(const double* v, double* gradient) const;
+    /**
+     * SphericalHarmonics: an entry's vector u = q_lm / N of its values v (ResolvedPerAtom::vectorComponents() numbers,
+     * the real components of the orders m >= 0; 0 where N = 0), which VectorMean, VectorSum and the local step's
+     * Average take.
+     */
+    void averageVector(const double* v, double* u) const;
+    /** SphericalHarmonics: dE/dv of an entry (added to dEdv) from dE/du of its averageVector() and its values v. */
+    void averageVectorBackward(const double* v, const double* dEdu, double* dEdv) const;
 
 private:
     ResolvedPerAtom::PairTerm kind;

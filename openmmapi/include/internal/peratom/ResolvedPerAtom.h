@@ -26,6 +26,11 @@ namespace CoordinationPlugin {
  * (>= 1), l = log S, and R = q_m + beta l (Max), q_m - l/beta (AltMin), q_m/(1 + q_m l/beta) (Min; beta/(l +
  * beta/q_m) where q_m l/beta overflows). dR/dq_i = p_i h_i with p_i = exp(d_i)/S, h_i = 1 (Max, AltMin) or
  * (R/q_i)^2 (Min; 1 where q_i = 0, its limit: then q_i = q_m and R = 0). A non-finite q gives a NaN R.
+ *
+ * VectorMean and VectorSum (vector) are of the entries' vectors u_i (ResolvedPerAtom::vectorComponents() numbers each,
+ * ResolvedPerAtom::vectorMetric() weighing them): S = |V| = sqrt(sum_c metric_c V_c^2) with V = sum_i u_i, and R =
+ * outer(S) (S / N or S). dR/du_i,c = outer'(S) metric_c V_c / S, the same for every entry (0 where S = 0); they do
+ * not depend on the q_i.
  */
 struct ResolvedReduction {
     PerAtomForce::ReductionType type = PerAtomForce::Sum;
@@ -36,6 +41,7 @@ struct ResolvedReduction {
     bool logSumExp = false;                          ///< Min, Max or AltMin (beta; term and outer are unused)
     double beta = 0.0;                               ///< BETA of Min, Max and AltMin
     bool lseHighest = false;                         ///< logSumExp: the largest u is at the highest q
+    bool vector = false;                             ///< VectorMean or VectorSum (of the vectors u_i; term unused)
     /** term(v), term'(v) of termVariable(); outer(S), outer'(S) of outerVariable() (N substituted). */
     Lepton::ParsedExpression term, termDerivative, outer, outerDerivative;
     static const char* termVariable() { return "v"; }
@@ -147,7 +153,7 @@ struct ResolvedPerAtom {
      * The step over each entry's neighbourhood between the q_i and the reductions (PerAtomForce::LocalStep). Each
      * entry has a local vector u_i of localComponents() numbers (localVector: q_i itself, or of SphericalHarmonics
      * q_lm / N (Average) or q_lm / |q_l| (DotProduct), as the real components of the orders m >= 0, which
-     * localMetric() weighs 1 for m = 0 and 2 for m > 0 in a dot product, counting the negative orders); the local
+     * vectorMetric() weighs 1 for m = 0 and 2 for m > 0 in a dot product, counting the negative orders); the local
      * pass adds, for each counted pair of distinct entries of A (both ways), [t, t u_j] to entry i's local sums
      * [W_i, P_i], t the local switching function; then s_i = (u_i + P_i) / (1 + W_i) (Average of one number),
      * |u_i + P_i| / (1 + W_i) (Average of vectors), or u_i . P_i / W_i (DotProduct; 0 where W_i = 0).
@@ -155,9 +161,21 @@ struct ResolvedPerAtom {
     enum class LocalStep { None, Average, DotProduct };
     LocalStep localStep = LocalStep::None;
     /** The size of the local vector u_i: 2l + 1 for SphericalHarmonics, else 1 (q_i). */
-    int localComponents() const { return pairTerm == PairTerm::SphericalHarmonics ? 2 * degree + 1 : 1; }
-    /** The weight of local component c in a dot product: 1 for c = 0 (m = 0), 2 for the others (m and -m). */
-    static double localMetric(int c) { return c == 0 ? 1.0 : 2.0; }
+    int localComponents() const { return pairTerm == PairTerm::SphericalHarmonics ? vectorComponents() : 1; }
+    /**
+     * The size of an entry's vector u_i = q_lm(i) / N_i of SphericalHarmonics (0 where N_i = 0), which VectorMean and
+     * VectorSum sum, and LocalStep::Average averages: the real components of the orders m >= 0, 2l + 1 numbers.
+     */
+    int vectorComponents() const { return 2 * degree + 1; }
+    /** The weight of vector component c in a norm or dot product: 1 for c = 0 (m = 0), 2 for the others (m and -m). */
+    static double vectorMetric(int c) { return c == 0 ? 1.0 : 2.0; }
+    /** Whether a reduction is of the vectors u_i (VectorMean, VectorSum). */
+    bool hasVectorReductions() const {
+        for (const ResolvedReduction& reduction : reductions)
+            if (reduction.vector)
+                return true;
+        return false;
+    }
     PairTerm pairTerm = PairTerm::SwitchTimesPower;
     int numComponents = 1;
     double rPower = 0.0;

@@ -33,6 +33,7 @@ struct CommonPerAtomPlan {
     int numB = 0;
     int numComponents = 1;        // values per entry (ResolvedPerAtom::numComponents)
     int numReductions = 0;
+    int numVectorComponents = 0;  // the size of the entries' vectors where VectorMean or VectorSum needs them, else 0
     int numParameterDerivatives = 0;
     int numParts = 0;             // blocks of the phases over the entries (a partial sum each)
     bool secondPass = false;      // a reduction of c_i - mean or a log-sum-exp (an extra phase)

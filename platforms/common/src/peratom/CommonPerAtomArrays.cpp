@@ -27,10 +27,13 @@ void CommonPerAtomArrays::initialize(ComputeContext& cc, const CommonPerAtomPlan
     numberResults.initialize(cc, plan.numReductions + 1, mixedSize, "coordinationNumberResults");
     const int parts = plan.numParts, reductions = std::max(plan.numReductions, 1);
     numberPartialFixed.initialize<long long>(cc, 2 * parts, "coordinationNumberPartialFixed");
-    numberPartialSums.initialize(cc, 2 * reductions * parts, mixedSize, "coordinationNumberPartialSums");
+    // Two rows per reduction, then one per component of the vector sum (perAtomFinish.cc).
+    numberPartialSums.initialize(cc, (2 * reductions + plan.numVectorComponents) * parts, mixedSize,
+                                 "coordinationNumberPartialSums");
     numberPartialIndices.initialize<int>(cc, reductions * parts, "coordinationNumberPartialIndices");
-    numberCoefficients.initialize(cc, 3 * reductions + plan.numParameterDerivatives + 1, mixedSize,
-                                  "coordinationNumberCoefficients");
+    // Three per reduction, the parameter derivatives, the mean, and G of the vector reductions (perAtomFinish.cc).
+    numberCoefficients.initialize(cc, 3 * reductions + plan.numParameterDerivatives + 1 + plan.numVectorComponents,
+                                  mixedSize, "coordinationNumberCoefficients");
     numberIndices.initialize<int>(cc, reductions, "coordinationNumberIndices");
     numberState.initialize<int>(cc, 3, "coordinationNumberState");
     numberState.upload(vector<int>(3, 0));

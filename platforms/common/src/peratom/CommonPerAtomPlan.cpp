@@ -21,6 +21,7 @@ CommonPerAtomPlan CommonPerAtomPlan::create(const ResolvedPerAtom& perAtom, cons
                               std::to_string(MaxReductions) +
                               " per force: spread them over several forces, or use "
                               "the Reference or CPU platform");
+    p.numVectorComponents = (perAtom.hasVectorReductions() ? perAtom.vectorComponents() : 0);
     p.numParameterDerivatives = energy.parameterDerivatives.size();
     p.numParts = std::max(1, std::min((p.numA + BlockSize - 1) / BlockSize, cc.getNumThreadBlocks()));
     for (const ResolvedReduction& reduction : perAtom.reductions)

@@ -138,7 +138,7 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
         return utilities.createExpressions(expressions, variables, functions, functionNames, prefix, "mixed");
     };
     string entryDeclare, entryAccumulate, entryReduce, secondReferences, secondDeclare, secondAccumulate, secondReduce,
-        combine, energy, store, weight;
+        combine, energy, store, weight, vectorScale;
     vector<string> energyVariables, energyDerivativeTargets, parameterDerivativeSources;
     energy += "mixed energy = 0;\n";
     bool secondPass = false;
@@ -211,10 +211,17 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
             string sumCode = "mixed termSum" + Q + " = 0, termCompensation" + Q + " = 0;\n";
             string reduceCode = "{\nconst mixed total = sumOverBlock(termSum" + Q + ", reduceTemp);\n"
                                 "if (LOCAL_ID == 0)\npartialSums" + part + " = total;\n}\n";
-            combine += "mixed numberSum" + Q + ", numberDerivativeSum" + Q + " = 0;\n{\nmixed sum = 0, compensation = 0;\n"
-                       "for (int p = LOCAL_ID; p < numParts; p += LOCAL_SIZE)\n"
-                       "compensatedAdd(&sum, &compensation, partial[" + Q + " * numParts + p]);\n"
-                       "numberSum" + Q + " = sumOverBlock(sum, reduceTemp);\n}\n";
+            if (reduction.vector) {
+                // S = |V| of the entries' vectors (perAtomFinish.cc, VECTOR_REDUCTIONS); its weights are G's.
+                combine += "mixed numberSum" + Q + " = vectorNorm, numberDerivativeSum" + Q + " = 0;\n";
+                vectorScale += (vectorScale.empty() ? "" : " + ") + string("numberEnergyDerivative") + Q +
+                               " * numberOuterDerivative" + Q;
+            }
+            else
+                combine += "mixed numberSum" + Q + ", numberDerivativeSum" + Q + " = 0;\n{\nmixed sum = 0, compensation = 0;\n"
+                           "for (int p = LOCAL_ID; p < numParts; p += LOCAL_SIZE)\n"
+                           "compensatedAdd(&sum, &compensation, partial[" + Q + " * numParts + p]);\n"
+                           "numberSum" + Q + " = sumOverBlock(sum, reduceTemp);\n}\n";
             if (reduction.centred) {
                 secondPass = true;
                 map<string, Lepton::ParsedExpression> both = term;
@@ -230,7 +237,7 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
                            "compensatedAdd(&sum, &compensation, partial[(" + NR + " + " + Q + ") * numParts + p]);\n"
                            "numberDerivativeSum" + Q + " = sumOverBlock(sum, reduceTemp);\n}\n";
             }
-            else {
+            else if (!reduction.vector) {
                 entryDeclare += sumCode;
                 entryAccumulate += "{\nconst mixed v = c;\nmixed term = 0;\n" + generate(term, termVariables, "numberTerm" + Q + "_") +
                                    "compensatedAdd(&termSum" + Q + ", &termCompensation" + Q + ", term);\n}\n";
@@ -245,15 +252,22 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
                      (reduction.centred ? "numberDerivativeSum" + Q + " / (mixed) NUM_A" : string("0")) + ";\n"
                      "numberCoefficients[3 * " + Q + " + 2] = numberEnergyDerivative" + Q + ";\n";
             // A reduction whose dE/dR is exactly 0 contributes nothing (not even a non-finite term').
-            weight += "if (coefficients[3 * " + Q + " + 2] != 0) {\nconst mixed v = c" + (reduction.centred ? " - mean" : "") +
-                      ";\nmixed termDerivative = 0;\n" + generate(termDerivative, termVariables, "numberWeight" + Q + "_") +
-                      "w += coefficients[3 * " + Q + "] * (termDerivative - coefficients[3 * " + Q + " + 1]);\n}\n";
+            if (!reduction.vector)
+                weight += "if (coefficients[3 * " + Q + " + 2] != 0) {\nconst mixed v = c" + (reduction.centred ? " - mean" : "") +
+                          ";\nmixed termDerivative = 0;\n" + generate(termDerivative, termVariables, "numberWeight" + Q + "_") +
+                          "w += coefficients[3 * " + Q + "] * (termDerivative - coefficients[3 * " + Q + " + 1]);\n}\n";
         }
         energyVariables.push_back("numberReduction" + Q);
         energyDerivativeTargets.push_back("numberEnergyDerivative" + Q);
     }
     if (secondPass)
         defines["NUMBERS_SECOND_PASS"] = "1";
+    if (!vectorScale.empty()) {
+        if (numbers.pairTerm != ResolvedPerAtom::PairTerm::SphericalHarmonics || numbers.localStep != ResolvedPerAtom::LocalStep::None)
+            throw OpenMMException("CommonPerAtomProgram: a vector reduction of a force without q_l vectors");
+        defines["VECTOR_REDUCTIONS"] = "1";
+        replacements["NUMBERS_VECTOR_SCALE"] = vectorScale;
+    }
     // E of the reductions, dE/dR (numberEnergyDerivative<q>) and the parameter derivatives, which the weights' phase
     // stores among the coefficients and the energy's phase adds from there.
     for (int i = 0; i < plan.numParameterDerivatives; i++) {

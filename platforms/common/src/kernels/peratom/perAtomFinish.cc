@@ -4,9 +4,19 @@
  * in the last block of pass 1, FUSED_FINISH): c in A's order, the reductions, E and dE/dR (code generated on the host),
  * and the weight w_i = dE/dc_i of each entry.
  * Host defines: NUM_REDUCTIONS, NUMBERS_BLOCK_SIZE, NUMBER_PARTS, NUMBERS_MEAN_INDEX, NUMBERS_SECOND_PASS, REDUCTION_MIN,
- * REDUCTION_MAX. Host replacements: NUMBERS_ENTRY_*, NUMBERS_SECOND_*, NUMBERS_COMBINE, NUMBERS_ENERGY, NUMBERS_STORE, NUMBERS_WEIGHT,
- * NUMBERS_ADD_PARAMETER_DERIVATIVES (CommonPerAtomProgram).
+ * REDUCTION_MAX, VECTOR_REDUCTIONS. Host replacements: NUMBERS_ENTRY_*, NUMBERS_SECOND_*, NUMBERS_COMBINE,
+ * NUMBERS_ENERGY, NUMBERS_STORE, NUMBERS_WEIGHT, NUMBERS_VECTOR_SCALE, NUMBERS_ADD_PARAMETER_DERIVATIVES
+ * (CommonPerAtomProgram).
+ *
+ * VECTOR_REDUCTIONS (VectorMean, VectorSum of a SteinhardtForce without a local step): the entry phase also sums each
+ * entry's vector u_i = averageVector(v_i) per component and part (partialSums from row 2 NUM_REDUCTIONS on); the
+ * energy's phase adds the parts to V, whose norm is such a reduction's S, and stores G = dE/du = (sum over the
+ * vector reductions of dE/dR outer'(S)) metric V / S among the coefficients (from NUMBERS_VECTOR_INDEX); the weights'
+ * phase adds G du_i/dv_i to every entry's weights.
  */
+#ifdef VECTOR_REDUCTIONS
+#define NUMBERS_VECTOR_INDEX (NUMBERS_MEAN_INDEX + 1)
+#endif
 
 /**
  * A log-sum-exp reduction of type `type` (REDUCTION_MIN, REDUCTION_MAX, else AltMin) with its beta, shifted by its
@@ -89,6 +99,11 @@ DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOB
         LOCAL_STEP_PARAMS) {
     FIXED_ROWS fixed = numbersFixed;
     mm_long hiSum = 0, loSum = 0;
+#ifdef VECTOR_REDUCTIONS
+    mixed vectorSum[VECTOR_COMPONENTS], vectorCompensation[VECTOR_COMPONENTS];
+    for (int component = 0; component < VECTOR_COMPONENTS; component++)
+        vectorSum[component] = vectorCompensation[component] = 0;
+#endif
     NUMBERS_ENTRY_DECLARE
     for (int i = index; i < NUM_A; i += stride) {
         const int row = rowOfSlotA[i];
@@ -129,6 +144,15 @@ DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOB
             hiSum += hi;
             loSum += lo;
         }
+#ifdef VECTOR_REDUCTIONS
+        {
+            mixed u[VECTOR_COMPONENTS];
+            averageVector(v, u);
+            for (int component = 0; component < VECTOR_COMPONENTS; component++)
+                compensatedAdd(&vectorSum[component], &vectorCompensation[component],
+                               (nonFinitePositions ? NOT_A_NUMBER_MIXED : u[component]));
+        }
+#endif
 #endif
         numberValues[i] = c;
         NUMBERS_ENTRY_ACCUMULATE
@@ -139,6 +163,13 @@ DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOB
         partialFixed[2 * part] = hiSum;
         partialFixed[2 * part + 1] = loSum;
     }
+#ifdef VECTOR_REDUCTIONS
+    for (int component = 0; component < VECTOR_COMPONENTS; component++) {
+        const mixed total = sumOverBlock(vectorSum[component], reduceTemp);
+        if (LOCAL_ID == 0)
+            partialSums[(2 * NUM_REDUCTIONS + component) * numParts + part] = total;
+    }
+#endif
     NUMBERS_ENTRY_REDUCE
 }
 
@@ -168,6 +199,19 @@ DEVICE void numbersEnergy(int numParts, GLOBAL const mm_long* RESTRICT partialFi
     GLOBAL volatile const mixed* partial = partialSums;
     GLOBAL volatile const int* partialIndex = partialIndices;
     const mixed mean = numbersMean(partialFixed, numParts, longTemp);
+#ifdef VECTOR_REDUCTIONS
+    // V = sum of the entries' vectors (the parts in a fixed order) and its norm, the S of VectorMean and VectorSum.
+    mixed vectorSum[VECTOR_COMPONENTS];
+    mixed vectorNorm = 0;
+    for (int component = 0; component < VECTOR_COMPONENTS; component++) {
+        mixed sum = 0, compensation = 0;
+        for (int p = LOCAL_ID; p < numParts; p += LOCAL_SIZE)
+            compensatedAdd(&sum, &compensation, partial[(2 * NUM_REDUCTIONS + component) * numParts + p]);
+        vectorSum[component] = sumOverBlock(sum, reduceTemp);
+        vectorNorm += vectorMetric(component) * vectorSum[component] * vectorSum[component];
+    }
+    vectorNorm = sqrt(vectorNorm);
+#endif
     // The reductions' sums (numberSum<q>, numberDerivativeSum<q>; extreme: numberExtreme<q>, the entry).
     NUMBERS_COMBINE
     // The reductions (numberReduction<q>), E, dE/dR (numberEnergyDerivative<q>), the parameter derivatives, and
@@ -178,6 +222,12 @@ DEVICE void numbersEnergy(int numParts, GLOBAL const mm_long* RESTRICT partialFi
         numberCoefficients[NUMBERS_MEAN_INDEX] = mean;
         numberState[0] = (finite ? 1 : 0);
         NUMBERS_STORE
+#ifdef VECTOR_REDUCTIONS
+        // G = dE/du of every entry; 0 where V = 0 (the norm has no gradient there) or there is no finite energy.
+        const mixed scale = (finite && vectorNorm != 0 ? (NUMBERS_VECTOR_SCALE) / vectorNorm : (mixed) 0);
+        for (int component = 0; component < VECTOR_COMPONENTS; component++)
+            numberCoefficients[NUMBERS_VECTOR_INDEX + component] = scale * vectorMetric(component) * vectorSum[component];
+#endif
     }
 }
 
@@ -190,6 +240,15 @@ DEVICE void numbersWeights(int index, int stride, GLOBAL const mixed* RESTRICT n
     const bool finite = ((GLOBAL volatile const int*) numberState)[0] != 0;
     const mixed mean = coefficients[NUMBERS_MEAN_INDEX];
     bool notFinite = false;
+#ifdef VECTOR_REDUCTIONS
+    // G = dE/du, the same for every entry (numbersEnergy).
+    mixed vectorWeights[VECTOR_COMPONENTS];
+    bool vectorActive = false;
+    for (int component = 0; component < VECTOR_COMPONENTS; component++) {
+        vectorWeights[component] = (finite ? coefficients[NUMBERS_VECTOR_INDEX + component] : (mixed) 0);
+        vectorActive = vectorActive || vectorWeights[component] != 0;
+    }
+#endif
     for (int i = index; i < NUM_A; i += stride) {
         const mixed c = numberValues[i];
         mixed w = 0;
@@ -229,17 +288,30 @@ DEVICE void numbersWeights(int index, int stride, GLOBAL const mixed* RESTRICT n
         notFinite = notFinite || !REAL_IS_FINITE(weight);
         numberWeights[rowOfSlotA[i]] = weight;
 #else
-        // dE/dv = w dq/dv per component (none where w is 0, also where v is not finite).
+        // dE/dv = w dq/dv per component (none where w is 0, also where v is not finite), plus G du/dv of the vector
+        // reductions.
         const int row = rowOfSlotA[i];
-        mixed v[NUM_COMPONENTS], gradient[NUM_COMPONENTS];
+#ifdef VECTOR_REDUCTIONS
+        const bool active = (w != 0 || vectorActive);
+#else
+        const bool active = (w != 0);
+#endif
+        mixed v[NUM_COMPONENTS], dEdv[NUM_COMPONENTS];
         for (int component = 0; component < NUM_COMPONENTS; component++) {
-            v[component] = (w == 0 ? (mixed) 0 : numberComponents[component * NUM_A + i]);
-            gradient[component] = 0;
+            v[component] = (active ? numberComponents[component * NUM_A + i] : (mixed) 0);
+            dEdv[component] = 0;
         }
-        if (w != 0)
-            atomStep(v, gradient);
+        if (w != 0) {
+            atomStep(v, dEdv);
+            for (int component = 0; component < NUM_COMPONENTS; component++)
+                dEdv[component] *= w;
+        }
+#ifdef VECTOR_REDUCTIONS
+        if (vectorActive)
+            averageVectorBackward(v, vectorWeights, dEdv);
+#endif
         for (int component = 0; component < NUM_COMPONENTS; component++) {
-            const real weight = (w == 0 ? (real) 0 : (real) (w * gradient[component]));
+            const real weight = (real) dEdv[component];
             notFinite = notFinite || !REAL_IS_FINITE(weight);
             numberWeights[component * NUM_A + row] = weight;
         }

@@ -303,31 +303,56 @@ DEVICE mixed atomStep(const mixed* v, mixed* gradient) {
 #endif
 }
 
+/** The weight of vector component c in a norm or dot product: 1 for c = 0 (m = 0), 2 for the others (m and -m). */
+DEVICE mixed vectorMetric(int c) {
+    return (c == 0 ? (mixed) 1 : (mixed) 2);
+}
+
+#ifdef HARMONICS_DEGREE
+/** The size of an entry's vector u = q_lm / N: the real components of the orders m >= 0. */
+#define VECTOR_COMPONENTS (2 * HARMONICS_DEGREE + 1)
+/**
+ * SteinhardtForce's vector u = q_lm / N of an entry's values v (0 where N = 0), which VectorMean, VectorSum and the
+ * local step's Average take (PerAtomSteps::averageVector is the host's).
+ */
+DEVICE void averageVector(const mixed* v, mixed* u) {
+    const mixed n = v[0];
+    for (int c = 0; c < VECTOR_COMPONENTS; c++)
+        u[c] = (n == 0 ? (mixed) 0 : v[1 + c] / n);
+}
+
+/** dE/dv of an entry (NUM_COMPONENTS numbers, added to dEdv) from dE/du of its averageVector and its values v. */
+DEVICE void averageVectorBackward(const mixed* v, const mixed* dEdu, mixed* dEdv) {
+    // u_c = q_c / N: dE/dq_c = dE/du_c / N, dE/dN = -sum_c dE/du_c q_c / N^2.
+    const mixed n = v[0];
+    if (n == 0)
+        return;
+    for (int c = 0; c < VECTOR_COMPONENTS; c++) {
+        dEdv[1 + c] += dEdu[c] / n;
+        dEdv[0] -= dEdu[c] * v[1 + c] / (n * n);
+    }
+}
+#endif
+
 #ifdef LOCAL_STEP
 /**
  * The local step (ResolvedPerAtom::LocalStep; LocalSteps is the host's): an entry's local vector u (LOCAL_COMPONENTS
  * numbers) from its values, s from u and its local sums [W, P] (LOCAL_SUMS numbers), and their gradients.
- * LOCAL_VECTORS: u is SteinhardtForce's q_lm over N (LOCAL_STEP_AVERAGE) or over |q_l| (LOCAL_STEP_DOT), whose dot
- * product weighs component 0 (m = 0) 1 and the others (m and -m) 2; else u = q_i.
+ * LOCAL_VECTORS: u is SteinhardtForce's q_lm over N (LOCAL_STEP_AVERAGE: averageVector) or over |q_l|
+ * (LOCAL_STEP_DOT), whose dot product weighs the components by vectorMetric; else u = q_i.
  */
-DEVICE mixed localMetric(int c) {
-    return (c == 0 ? (mixed) 1 : (mixed) 2);
-}
-
 DEVICE mixed localNorm(const mixed* a) {
     mixed sum = 0;
     for (int c = 0; c < LOCAL_COMPONENTS; c++)
-        sum += localMetric(c) * a[c] * a[c];
+        sum += vectorMetric(c) * a[c] * a[c];
     return sqrt(sum);
 }
 
 DEVICE void localVector(const mixed* v, mixed* u) {
-#ifdef LOCAL_VECTORS
-#ifdef LOCAL_STEP_AVERAGE
-    const mixed scale = v[0];
-#else
+#if defined(LOCAL_VECTORS) && defined(LOCAL_STEP_AVERAGE)
+    averageVector(v, u);
+#elif defined(LOCAL_VECTORS)
     const mixed scale = localNorm(v + 1);
-#endif
     for (int c = 0; c < LOCAL_COMPONENTS; c++)
         u[c] = (scale == 0 ? (mixed) 0 : v[1 + c] / scale);
 #else
@@ -341,14 +366,7 @@ DEVICE void localVectorBackward(const mixed* v, const mixed* dEdu, mixed* dEdv) 
     for (int c = 0; c < NUM_COMPONENTS; c++)
         dEdv[c] = 0;
 #ifdef LOCAL_STEP_AVERAGE
-    // u_c = q_c / N: dE/dq_c = dE/du_c / N, dE/dN = -sum_c dE/du_c q_c / N^2.
-    const mixed n = v[0];
-    if (n == 0)
-        return;
-    for (int c = 0; c < LOCAL_COMPONENTS; c++) {
-        dEdv[1 + c] = dEdu[c] / n;
-        dEdv[0] -= dEdu[c] * v[1 + c] / (n * n);
-    }
+    averageVectorBackward(v, dEdu, dEdv);
 #else
     // u_c = q_c / |q|: dE/dq_k = (dE/du_k - metric_k u_k sum_c dE/du_c u_c) / |q|.
     const mixed norm = localNorm(v + 1);
@@ -358,7 +376,7 @@ DEVICE void localVectorBackward(const mixed* v, const mixed* dEdu, mixed* dEdv) 
     for (int c = 0; c < LOCAL_COMPONENTS; c++)
         dot += dEdu[c] * v[1 + c] / norm;
     for (int k = 0; k < LOCAL_COMPONENTS; k++)
-        dEdv[1 + k] = (dEdu[k] - localMetric(k) * (v[1 + k] / norm) * dot) / norm;
+        dEdv[1 + k] = (dEdu[k] - vectorMetric(k) * (v[1 + k] / norm) * dot) / norm;
 #endif
 #else
     atomStep(v, dEdv);
@@ -382,12 +400,12 @@ DEVICE mixed localValue(const mixed* u, const mixed* sums, mixed* dsdu, mixed* d
         return 0;
     mixed dot = 0;
     for (int c = 0; c < LOCAL_COMPONENTS; c++)
-        dot += localMetric(c) * u[c] * sums[1 + c];
+        dot += vectorMetric(c) * u[c] * sums[1 + c];
     const mixed s = dot / w;
     if (dsdu != 0) {
         for (int c = 0; c < LOCAL_COMPONENTS; c++) {
-            dsdu[c] = localMetric(c) * sums[1 + c] / w;
-            dsdSums[1 + c] = localMetric(c) * u[c] / w;
+            dsdu[c] = vectorMetric(c) * sums[1 + c] / w;
+            dsdSums[1 + c] = vectorMetric(c) * u[c] / w;
         }
         dsdSums[0] = -s / w;
     }
@@ -403,7 +421,7 @@ DEVICE mixed localValue(const mixed* u, const mixed* sums, mixed* dsdu, mixed* d
     const mixed s = norm / denominator;
     if (dsdu != 0 && norm != 0) {
         for (int c = 0; c < LOCAL_COMPONENTS; c++) {
-            dsdu[c] = localMetric(c) * a[c] / (norm * denominator);
+            dsdu[c] = vectorMetric(c) * a[c] / (norm * denominator);
             dsdSums[1 + c] = dsdu[c];
         }
         dsdSums[0] = -s / denominator;
