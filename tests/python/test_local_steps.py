@@ -361,6 +361,24 @@ def test_an_evaluation_with_a_value_that_is_not_a_number_applies_no_force(case, 
     assert np.all(np.isnan(force.getPerAtomValues(context)))
 
 
+@pytest.mark.parametrize("step", [AVERAGE, DOT])
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_a_coordinate_that_is_not_finite_gives_nan_where_no_local_pair_counts(case, step):
+    """An infinite coordinate makes every value NaN (the non-finite rule), also where the local step's s would not
+    read them: LOCAL_Q_l of an entry with no counted local pair is 0, and here none counts (t's cutoff 0.1 nm)."""
+    case = require_local_step_case(case)
+    force = build("Q6", range(5), energy="10*(mean-0.2)^2+highest", reductions=[PerAtomForce.Mean,
+                  PerAtomForce.Highest], step=step, switching=EDGE_SWITCH[0], local=switch(0.02, 0.0, 6, 12, 0.1)[0],
+                  periodic=False)
+    positions = CLUSTER[:5].copy()
+    positions[1, 2] = -math.inf
+    context = context_of(force, positions, case=case)
+    energy_value, forces = energy_and_forces(context)
+    assert math.isnan(energy_value), energy_value
+    assert not np.any(forces), forces
+    assert np.all(np.isnan(force.getCollectiveVariableValues(context)))
+
+
 @pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("kind", ["Q6", "Q3", "CN", "SimpleCubic"])
 @pytest.mark.parametrize("case", ALL_CASES)

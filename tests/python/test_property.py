@@ -27,7 +27,7 @@ import pytest
 
 from coordination_testing import PLATFORM_CASES, case_params, require_case
 from openmmcoordination import (ContactMapForce, CoordinationForce, CoordinationNumberForce, PerAtomForce,
-                                ShellFunctionForce, SteinhardtForce)
+                                ShellFunctionForce, SteinhardtForce, SwitchingSettings)
 
 CASES = int(os.environ.get("COORDINATION_PROPERTY_CASES", "500"))
 GPU_CASES = int(os.environ.get("COORDINATION_PROPERTY_GPU_CASES", "50"))
@@ -210,6 +210,14 @@ def build_per_atom_force(draw, num_atoms, make):
     call(force, "setEnergyFunction", "undefined" if rng.random() < 0.03 else energy)
     if rng.random() < 0.3:
         call(force, "addEnergyParameterDerivative", "k")
+    if rng.random() < 0.4:
+        # A local step (LOCAL_AVERAGE, LOCAL_Q_l; refused for a class without it, or an unknown step) with a
+        # rational t of its own.
+        call(force, "setLocalStep", draw.pick([PerAtomForce.LocalAverage, PerAtomForce.LocalDotProduct, 7]))
+        local = SwitchingSettings.rational(draw.length((0.05, 0.5)), int(rng.integers(2, 13)), 0,
+                                           draw.length((0.0, 0.2)) if rng.random() < 0.3 else 0.0,
+                                           draw.length((0.6, 1.5)) if rng.random() < 0.8 else 0.0)
+        call(force, "setLocalSwitchingSettings", local)
     return force, ("k", "s0", "cap")
 
 
@@ -507,29 +515,36 @@ def tiny_normalising_weights(system, positions):
     weighted terms to an absolute 2^-52, more than 1e-9 of such an N_i (docs, limitations). N_i are the Reference
     platform's coordination numbers of a CoordinationNumberForce on the same pairs."""
     force = as_coordination_force(system.getForce(0))
+    if not isinstance(force, PerAtomForce):
+        return False
     normalised = isinstance(force, SteinhardtForce) or (isinstance(force, ShellFunctionForce) and (
         force.getShellFunction() != ShellFunctionForce.Custom or force.getNormalizeCustomFunction()))
-    if not normalised:
-        return False
-    numbers = CoordinationNumberForce()
-    numbers.setSwitchingSettings(force.getSwitchingSettings())
-    numbers.setMode(force.getMode())
-    numbers.setGroupA(force.getGroupA())
-    if force.getMode() != CoordinationForce.Self:
-        numbers.setGroupB(force.getGroupB())
-    numbers.setUsesPeriodicBoundaryConditions(force.usesPeriodicBoundaryConditions())
-    copy = mm.System()
-    for _ in range(system.getNumParticles()):
-        copy.addParticle(1.0)
-    copy.setDefaultPeriodicBoxVectors(*system.getDefaultPeriodicBoxVectors())
-    copy.addForce(numbers)
-    try:
-        context = mm.Context(copy, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName("Reference"))
-        context.setPositions(positions)
-        weights = np.abs(np.array(numbers.getCoordinationNumbers(context)))
-    except Exception:  # noqa: BLE001
-        return False
-    return bool(np.any((weights > 0) & (weights < 2.0**-52 * 1e9)))
+    settings = [(force.getSwitchingSettings(), force.getMode())] if normalised else []
+    if force.getLocalStep() == PerAtomForce.LocalDotProduct:
+        # LOCAL_Q_l divides by the local weights W_i = sum_j t(r_ij) over the pairs of A.
+        settings.append((force.getLocalSwitchingSettings(), CoordinationForce.Self))
+    for switching, mode in settings:
+        numbers = CoordinationNumberForce()
+        numbers.setSwitchingSettings(switching)
+        numbers.setMode(mode)
+        numbers.setGroupA(force.getGroupA())
+        if mode != CoordinationForce.Self:
+            numbers.setGroupB(force.getGroupB())
+        numbers.setUsesPeriodicBoundaryConditions(force.usesPeriodicBoundaryConditions())
+        copy = mm.System()
+        for _ in range(system.getNumParticles()):
+            copy.addParticle(1.0)
+        copy.setDefaultPeriodicBoxVectors(*system.getDefaultPeriodicBoxVectors())
+        copy.addForce(numbers)
+        try:
+            context = mm.Context(copy, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName("Reference"))
+            context.setPositions(positions)
+            weights = np.abs(np.array(numbers.getCoordinationNumbers(context)))
+        except Exception:  # noqa: BLE001
+            continue
+        if np.any((weights > 0) & (weights < 2.0**-52 * 1e9)):
+            return True
+    return False
 
 
 def energy_slope(force, s, parameters):

@@ -150,6 +150,10 @@ ReferencePerAtomEngine::Evaluation ReferencePerAtomEngine::evaluate(ReferencePla
     for (int i = 0; i < entries; i++)
         evaluation.numbers[i] =
             localSteps->localValue(&evaluation.local[i * d], &evaluation.sums[i * numSums], nullptr, nullptr);
+    // The rule holds through the step: NaN values are NaN numbers, also where an entry's s would not read its own
+    // u (LocalDotProduct without a counted pair is 0).
+    if (std::any_of(evaluation.values.begin(), evaluation.values.end(), [](double v) { return !std::isfinite(v); }))
+        evaluation.numbers.assign(entries, std::numeric_limits<double>::quiet_NaN());
     ResolvedPerAtom::applyNonFiniteRule(evaluation.numbers);
     return evaluation;
 }
