@@ -46,7 +46,7 @@ namespace CoordinationPlugin {
  *                does not scale.
  * Q1, Q3, Q4, Q6 SteinhardtForce of degree 1, 3, 4 or 6 with the energy "0": the keywords of
  *                COORDINATIONNUMBER (without R_POWER), the same reductions, and the flags VMEAN and VSUM
- *                (VectorMean "vmean", VectorSum "vsum": PLUMED's components q6_vmean and q6_vsum).
+ *                (VectorMean "vmean", VectorSum "vsum": the components q6_vmean and q6_vsum of PLUMED).
  * SIMPLECUBIC, TETRAHEDRAL, FCCUBIC, COORDINATION_SHELL_FUNCTION
  *                ShellFunctionForce (SimpleCubic, Tetrahedral, FCCubic with ALPHA, Custom with FUNCTION)
  *                with the energy "0": the keywords and reductions of COORDINATIONNUMBER; PHI, THETA and

@@ -223,6 +223,11 @@ protected:
     Box box() const { return boxNamed(boxName()); }
     /** This run's instance of a setting matrix (its covering design's share). */
     int instance() const { return matrixInstance(mode(), boxName()); }
+    /**
+     * Whether this instance runs on this platform case's precision (onThisPrecision of mode + box), so that each
+     * precision meets every mode and every box.
+     */
+    bool instanceOnThisPrecision() const { return onThisPrecision((int) mode() + matrixBoxIndex(boxName())); }
     /** A setting's trace: the mode, the box and the settings. */
     std::string traceOf(const SwitchingSettings& settings) const {
         return modeName(mode()) + " " + boxName() + " " + describe(settings);

@@ -29,6 +29,8 @@ class BruteForceMatrix : public ModeAndBoxTest {};
 } // namespace
 
 TEST_P(BruteForceMatrix, CoordinationEnergyAndForcesMatchTheIndependentSum) {
+    if (!instanceOnThisPrecision())
+        GTEST_SKIP() << "COORDINATION_TEST_QUICK: this instance runs on another precision (onThisPrecision)";
     const Box box = this->box();
     unsigned seed = 1000 * (int)mode() + box.name.size();
     for (const SwitchingSettings& settings : switchingMatrix(instance())) {

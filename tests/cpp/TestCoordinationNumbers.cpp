@@ -211,6 +211,8 @@ class CoordinationNumbersMatrix : public ModeAndBoxTest {};
 } // namespace
 
 TEST_P(CoordinationNumbersMatrix, NumbersReductionsEnergyAndForcesMatchTheBruteForce) {
+    if (!instanceOnThisPrecision())
+        GTEST_SKIP() << "COORDINATION_TEST_QUICK: this instance runs on another precision (onThisPrecision)";
     const CoordinationForce::Mode mode = this->mode();
     const Box box = roundedToFloat(this->box());
     const int instance = this->instance();

@@ -198,6 +198,8 @@ TEST(GpuCulledSystem, EveryTypeWithACutoffMatchesTheReferencePlatform) {
     }
     const std::vector<SwitchingSettings> cases = culledCases();
     for (size_t index = 0; index < cases.size(); index++) {
+        if (!onThisPrecision(index))
+            continue; // COORDINATION_TEST_QUICK: a type's culling runs on one precision
         const SwitchingSettings& settings = cases[index];
         // Alternate Self (periodic) and Dual (no PBC, atoms spread beyond the box so that OpenMM's cell
         // offsets matter).
@@ -237,12 +239,12 @@ TEST(GpuCulledSystem, UpdateParametersInContextChangesTheTypeAsANewContextWould)
     CoordinationContext tested(forceFor(rational, CoordinationForce::Self, all, {}, true), positions, box);
     tested.evaluate();
     // From Rational to each type and back, always with a cutoff, then to no cutoff at all (no culling). Covering
-    // design (quickMatrices()): the types EveryTypeWithACutoff ran in this Self system (every other one), whose
-    // kernel sources are compiled already.
+    // design (quickMatrices()): the types EveryTypeWithACutoff ran in this Self system (every other one, those of
+    // this precision), whose kernel sources are compiled already.
     std::vector<SwitchingSettings> sequence;
     const std::vector<SwitchingSettings> cases = culledCases();
     for (size_t index = 0; index < cases.size(); index++)
-        if (!quickMatrices() || index % 2 == 0)
+        if (!quickMatrices() || (index % 2 == 0 && onThisPrecision(index)))
             sequence.push_back(cases[index]);
     sequence.push_back(rational);
     sequence.push_back(typedSettings(CoordinationForce::Gaussian, 0.2, 0.0, Infinity, true));

@@ -79,8 +79,12 @@ void checkNonFiniteCoordinates(int count, const std::vector<int>& atoms, const s
     const std::vector<Vec3> positions = spacedPositions(count, Vec3(edge, edge, edge), 77, true, false);
     const Box periodic = Box::cube(edge);
     const SwitchingSettings settings = rationalSettings(0.25, 6, 0, 0.0, 0.8);
+    int share = 0;
     for (const GroupsCase& groups : groupCases(count))
         for (const Box& box : {Box::none(), periodic}) {
+            // COORDINATION_TEST_QUICK: each mode and box of the GPU's culled path on one precision.
+            if (!onThisPrecision(share++) && count > 1000)
+                continue;
             CoordinationForce force =
                 makeForce(settings, groups.mode, groups.groupA, groups.groupB, "s", box.periodic());
             CoordinationContext system(force, positions, box);

@@ -66,6 +66,21 @@ inline bool quickMatrices() {
 }
 
 /**
+ * Whether share `share` of a matrix that checks the engine's logic rather than arithmetic in one precision runs on this
+ * platform case. With COORDINATION_TEST_QUICK=1 on a GPU platform, the shares are spread over the two precisions
+ * tools/run-tests.sh runs this suite in there (share mod 2: single, double), so that each runs on one of them; mixed
+ * precision (float pair terms, double sums), which that script leaves to the Python suite, runs every share, as does
+ * every precision without the quick mode (tools/gpu-check.sh). Every switching type is still checked against the
+ * Reference platform in every precision (GpuSwitchingMatrix).
+ */
+inline bool onThisPrecision(int share) {
+    const PlatformCase& platformCase = testPlatform();
+    if (!quickMatrices() || !platformCase.isGpu() || platformCase.precision.empty() || platformCase.precision == "mixed")
+        return true;
+    return share % 2 == (platformCase.precision == "single" ? 0 : 1);
+}
+
+/**
  * Every tolerance of the suite, by precision. In double precision (Reference, CPU, GPU double) the
  * brute-force oracle (long double) differs by rounding in a sum of ~1000 terms; in single and mixed
  * precision the GPU kernels must give s, energies and forces within 1e-5 relative (issue #3).

@@ -162,6 +162,8 @@ TEST(SwitchingFunctionDefinitions, FollowPlumedsSpecialRules) {
 }
 
 TEST_P(TypedMatrix, CoordinationEnergyAndForcesMatchTheIndependentSum) {
+    if (!instanceOnThisPrecision())
+        GTEST_SKIP() << "COORDINATION_TEST_QUICK: this instance runs on another precision (onThisPrecision)";
     const Box box = roundedToFloat(this->box());
     unsigned seed = 2000 * (int)mode() + box.name.size();
     for (const SwitchingSettings& settings : typedMatrix(mode(), boxName())) {

@@ -18,7 +18,8 @@ def pytest_collection_modifyitems(config, items):
         case = callspec.params.get("case") if callspec is not None else None
         if (item.get_closest_marker("spread_over_precisions") is not None
                 and isinstance(case, coordination_testing.PlatformCase) and case.gpu):
-            setting = callspec.id.replace(case.id, "", 1).strip("-")
+            # The test's name with its other parameters: tests without any spread too, each on its own precision.
+            setting = item.originalname + "[" + callspec.id.replace(case.id, "", 1).strip("-") + "]"
             if coordination_testing.spread_precision(setting) != case.precision:
                 elsewhere.append(item)
                 continue

@@ -213,7 +213,8 @@ def spreads_settings():
 
 
 def spread_precision(setting):
-    """The GPU precision that runs a setting (its parameter id without the case) of a spread test, in every run."""
+    """The GPU precision that runs a setting (the test's name and its parameter id without the case) of a spread test,
+    in every run."""
     return PRECISIONS[zlib.crc32(setting.encode()) % len(PRECISIONS)]
 
 

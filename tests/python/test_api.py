@@ -126,6 +126,7 @@ PAIR_SUM_CASES = {
 }
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("periodic", [False, True], ids=["no PBC", "PBC"])
 @pytest.mark.parametrize("rule", PAIR_SUM_CASES)
 @pytest.mark.parametrize("case", ALL_CASES)
@@ -564,6 +565,7 @@ UPDATES = {
 }
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("change", UPDATES)
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_update_parameters_in_context_gives_what_a_new_context_gives(case, change):
@@ -632,6 +634,7 @@ def pairs_within(positions, mode, group_a, group_b, edge, cutoff):
     return int(np.count_nonzero((delta ** 2).sum(axis=1) <= cutoff * cutoff))
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case,name", case_matrix(ALL_CASES, CANDIDATE_GROUPS))
 def test_candidate_pairs_are_every_pair_without_a_cutoff_and_at_least_those_within_it(case, name):
     """Without a cutoff every platform tests every pair of the sum (Self n(n-1)/2, Dual nA*nB, Pair nA,

@@ -361,6 +361,7 @@ def test_energy_parameter_derivatives(case):
 # ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_inside_a_custom_cv_force_the_value_is_the_reduction(case):
     case = require_case(case)

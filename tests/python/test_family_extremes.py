@@ -296,6 +296,7 @@ def test_a_contact_weight_whose_slope_overflows_gives_nan_energy_and_no_force(ca
     assert math.isnan(energy) and not forces.any()
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_many_reductions_are_linear_on_the_host_and_bounded_with_a_clear_error_on_a_gpu(case):
     case = require_case(case)

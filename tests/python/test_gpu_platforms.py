@@ -76,6 +76,7 @@ DETERMINISM_GROUPS = {
 }
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case,mode", case_matrix(GPU_CASES, DETERMINISM_GROUPS))
 def test_same_positions_give_bitwise_identical_results(case, mode):
     mode_value, group_a, group_b = DETERMINISM_GROUPS[mode]
@@ -239,6 +240,7 @@ def away_from_cutoff(positions, group_a, group_b, cutoff, edge, margin=1e-5):
     raise AssertionError("could not move the pairs away from the cutoff")
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case,name", case_matrix(GPU_CASES, ["Self rectangular", "Dual no PBC"]))
 def test_neighbour_list_follows_small_moves(case, name):
     """Thirty small random steps (about half the half skin per atom and step): the list is kept
@@ -278,6 +280,7 @@ def count_pairs_within(positions, atoms, cutoff, edge):
     return len(found) // 2  # each pair of distinct atoms is found from both ends (and no atom with itself)
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", GPU_CASES)
 def test_neighbour_list_holds_every_pair_within_its_cutoff_and_few_beyond(case):
     """Self over a random box at water density (100 atoms/nm^3), dmax = 0.8 nm: the tile kernel's candidate
@@ -299,6 +302,7 @@ def test_neighbour_list_holds_every_pair_within_its_cutoff_and_few_beyond(case):
     assert within >= 0.22 * candidates, f"list efficiency {within / candidates:.3f} ({within} of {candidates})"
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", GPU_CASES)
 def test_unbalanced_dual_lists_the_larger_group_as_rows(case):
     """Dual of a small group spread over a large one (1 atom in 200 against the rest, water density,
@@ -346,6 +350,7 @@ def test_dual_pairs_half_a_box_apart_take_the_reference_image_in_either_order(ca
         assert_matches(evaluate(context, force), evaluate(reference, force), case, f"A of {len(group_a)} atoms")
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", GPU_CASES)
 def test_candidate_pairs_after_the_list_overflowed(case):
     """The atoms crowd together between two re-sorts, so the list's next build needs more room than it has:
@@ -371,6 +376,7 @@ def test_candidate_pairs_after_the_list_overflowed(case):
     assert_matches(evaluate(context, force), evaluate(reference, force), case, "crowded")
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", GPU_CASES)
 def test_neighbour_list_grows_when_it_overflows(case):
     """A dense system with a long cutoff needs far more list room than the kernel's first guess (8 chunks of
@@ -502,6 +508,7 @@ REORDER_PHASES = [
 ]
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", GPU_CASES)
 def test_groups_follow_atom_reordering_during_dynamics(case):
     # OpenMM reorders atoms on the device and wraps each molecule into the box (every 250 steps). A
@@ -773,6 +780,7 @@ def update_steps():
     ]
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", GPU_CASES)
 def test_update_parameters_in_context_gives_what_a_fresh_context_gives(case):
     force = coordination_force(CoordinationForce.Self, range(0, 200), energy="0.5*k*(s-s0)^2",

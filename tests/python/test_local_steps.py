@@ -411,6 +411,7 @@ def test_a_local_switching_function_that_counts_no_pair(case, kind):
                 np.testing.assert_allclose(forces, plain_forces, rtol=1e-10, atol=1e-12 * np.abs(plain_forces).max())
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("kind, step", [("Q6", DOT), ("Q4", AVERAGE), ("CN", AVERAGE)])
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_an_atom_listed_twice_in_group_a(case, kind, step):
@@ -562,6 +563,7 @@ def test_a_bad_local_switching_function_is_refused_at_context_creation(kind, r0)
         context_of(force, CLUSTER[:3])
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_update_parameters_changes_the_local_switching_but_not_the_step(case):
     case = require_local_step_case(case)
@@ -593,6 +595,7 @@ def test_update_parameters_changes_the_local_switching_but_not_the_step(case):
         plain.updateParametersInContext(plain_context)
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("kind, step", [("Q6", DOT), ("CN", AVERAGE)])
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_energy_parameter_derivatives_with_a_local_step(case, kind, step):

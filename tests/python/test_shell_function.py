@@ -409,6 +409,7 @@ def test_ideal_shells_give_plumeds_values():
         assert force.getShellValues(context_of(force, positions))[0] == pytest.approx(value, rel=1e-13), shape.id
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_each_entry_sees_the_bond_vector_from_itself_to_its_neighbour(case):
     """Two atoms in Self mode: s_0 = f(d) and s_1 = f(-d) (times sigma(|d|) unnormalised), so Tetrahedral's s_1 is
@@ -750,6 +751,7 @@ def test_python_arguments_follow_openmms_conventions():
     assert "SIMPLECUBIC" in ShellFunctionForce.__doc__ and "s_i" in ShellFunctionForce.getShellValues.__doc__
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_inside_a_custom_cv_force_and_with_updated_parameters(case):
     case = require_case(case)

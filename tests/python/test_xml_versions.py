@@ -190,6 +190,7 @@ def test_the_current_version_holds_everything_an_older_file_held(name):
     assert held_in(original, written, "Force") == []
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case, name", case_matrix(ALL_CASES, FILES))
 def test_the_written_xml_reads_back_to_the_reference_numbers(case, name):
     """Writing the force read from a file and reading that XML back gives the same numbers as the file."""
