@@ -98,14 +98,17 @@ wheel_job() {
     grep -q "wheel smoke test: [0-9]* passed, 0 failed" "$reports/wheel.log"
 }
 
-# Longest first: the GPU cases of both suites, then the rest.
+# Longest first: the GPU cases of both suites (the Python shards first, each suite's last case first: double
+# precision has the most tests), then the rest.
 jobs=()
-for case in $cpp_cases; do [[ "$case" == OpenCL* || "$case" == CUDA* ]] && jobs+=("cpp_job $case"); done
 index=0
 for shard in $shards; do
-    [ "$index" -gt 0 ] && jobs+=("python_job $shard $index")
+    [ "$index" -gt 0 ] && jobs=("python_job $shard $index" "${jobs[@]}")
     index=$((index + 1))
 done
+gpu_cpp=()
+for case in $cpp_cases; do [[ "$case" == OpenCL* || "$case" == CUDA* ]] && gpu_cpp=("cpp_job $case" "${gpu_cpp[@]}"); done
+jobs+=("${gpu_cpp[@]}")
 jobs+=("python_job ${shards%% *} 0")
 for case in $cpp_cases; do [[ "$case" == OpenCL* || "$case" == CUDA* ]] || jobs+=("cpp_job $case"); done
 jobs+=("wheel_job" "docs_job")

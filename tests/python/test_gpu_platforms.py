@@ -400,6 +400,7 @@ def test_neighbour_list_grows_when_it_overflows(case):
     assert_matches(evaluate(context, force), expected, case, "after a re-sort")
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", GPU_CASES)
 def test_a_nan_position_in_a_culled_tile_reaches_s(case):
     """Dual: a small group A in one corner and a large group B filling a long box, so that most tiles of B
@@ -424,6 +425,7 @@ def test_a_nan_position_in_a_culled_tile_reaches_s(case):
     assert np.isnan(force.getCoordination(context)), "a NaN position was culled away"
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", GPU_CASES)
 @pytest.mark.parametrize("culled", [False, True], ids=["all-tiles", "culled"])
 def test_an_infinite_coordinate_gives_nan_and_no_force_as_on_the_reference_platform(case, culled):

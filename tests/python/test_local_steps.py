@@ -343,6 +343,7 @@ def test_a_lone_entry_has_s_0_and_no_force(case, kind, step):
                                    atol=2e-6 * np.abs(forces).max())
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("step", [AVERAGE, DOT])
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_an_evaluation_with_a_value_that_is_not_a_number_applies_no_force(case, step):
@@ -361,6 +362,7 @@ def test_an_evaluation_with_a_value_that_is_not_a_number_applies_no_force(case, 
     assert np.all(np.isnan(force.getPerAtomValues(context)))
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("step", [AVERAGE, DOT])
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_a_coordinate_that_is_not_finite_gives_nan_where_no_local_pair_counts(case, step):
@@ -616,6 +618,7 @@ def test_energy_parameter_derivatives_with_a_local_step(case, kind, step):
     assert_close(derivatives["m0"], -2 * 3.0 * (mean - 0.2), case, what="dE/dm0")
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_inside_a_custom_cv_force(case):
     case = require_local_step_case(case)

@@ -386,6 +386,7 @@ def test_python_arguments_follow_openmms_conventions():
     assert "Q_l" in SteinhardtForce.__doc__ and "Q_l(i)" in SteinhardtForce.getOrderParameters.__doc__
 
 
+@pytest.mark.spread_over_precisions
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_inside_a_custom_cv_force_and_with_updated_parameters(case):
     case = require_case(case)
