@@ -540,6 +540,35 @@ def energy_only(context, groups=-1):
         mm.unit.kilojoule_per_mole)
 
 
+def short_nve_run(bias, case):
+    """A short NVE run with the force `bias` (put in force group 1): 20 atoms of 20 u with a soft Lennard-Jones
+    repulsion in a periodic 1.6 nm box, 300 K, Verlet at 0.5 fs, 40 x 10 steps. Returns the total energy after each
+    10 steps (kJ/mol) and the bias's energy before and after the run."""
+    box, count = 1.6, 20
+    system = make_system(count, [], np.diag([box] * 3))
+    for index in range(count):
+        system.setParticleMass(index, 20.0)
+    repulsion = mm.CustomNonbondedForce("4*0.5*((0.2/r)^12-(0.2/r)^6)")
+    repulsion.setNonbondedMethod(mm.CustomNonbondedForce.CutoffPeriodic)
+    repulsion.setCutoffDistance(0.7)
+    for _ in range(count):
+        repulsion.addParticle([])
+    system.addForce(repulsion)
+    bias.setForceGroup(1)
+    system.addForce(bias)
+    context = make_context(system, case, integrator=mm.VerletIntegrator(0.0005))
+    context.setPositions(random_positions(count, box, seed=11, minimum=0.25))
+    context.setVelocitiesToTemperature(300, 5)
+    before = energy_only(context, groups=1 << 1)
+    energies = []
+    for _ in range(40):
+        context.getIntegrator().step(10)
+        state = context.getState(getEnergy=True)
+        energies.append((state.getPotentialEnergy() + state.getKineticEnergy()).value_in_unit(
+            mm.unit.kilojoule_per_mole))
+    return np.array(energies), before, energy_only(context, groups=1 << 1)
+
+
 def finite_difference_forces(context, positions, groups=-1, step=1e-5):
     """-dE/dx by central differences of the energy (groups as energy_only), each coordinate moved by +-step nm; the
     context is left at `positions`."""

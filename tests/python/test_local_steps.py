@@ -31,7 +31,6 @@ from coordination_testing import (
     energy_and_forces,
     energy_only,
     finite_difference_forces,
-    make_context,
     make_system,
     plumed_tolerance,
     random_positions,
@@ -41,6 +40,7 @@ from coordination_testing import (
     registered_platforms,
     require_case,
     require_local_step_case,
+    short_nve_run,
 )
 import steinhardt_reference as oracle
 from openmmcoordination import (
@@ -463,31 +463,10 @@ def test_an_entry_whose_q_vector_vanishes(case, step):
 @pytest.mark.parametrize("case", DOUBLE_CASES)
 def test_energy_is_conserved_in_a_short_nve_run_with_a_local_q6_bias(case):
     case = require_local_step_case(case)
-    box, count = 1.6, 20
-    positions = random_positions(count, box, seed=11, minimum=0.25)
-    system = make_system(count, [], np.diag([box] * 3))
-    for index in range(count):
-        system.setParticleMass(index, 20.0)
-    repulsion = mm.CustomNonbondedForce("4*0.5*((0.2/r)^12-(0.2/r)^6)")
-    repulsion.setNonbondedMethod(mm.CustomNonbondedForce.CutoffPeriodic)
-    repulsion.setCutoffDistance(0.7)
-    for _ in range(count):
-        repulsion.addParticle([])
-    system.addForce(repulsion)
-    bias = build("Q6", range(count), energy="500*(mean-0.6)^2", reductions=[PerAtomForce.Mean],
+    bias = build("Q6", range(20), energy="500*(mean-0.6)^2", reductions=[PerAtomForce.Mean],
                  switching=switch(0.3, 0.0, 6, 12, 0.7)[0], step=DOT, local=switch(0.3, 0.0, 6, 12, 0.75)[0])
-    bias.setForceGroup(1)
-    system.addForce(bias)
-    context = make_context(system, case, integrator=mm.VerletIntegrator(0.0005))
-    context.setPositions(positions)
-    context.setVelocitiesToTemperature(300, 5)
-    assert abs(energy_only(context, groups=1 << 1)) > 1.0  # the bias acts
-    energies = []
-    for _ in range(40):
-        context.getIntegrator().step(10)
-        state = context.getState(getEnergy=True)
-        energies.append((state.getPotentialEnergy() + state.getKineticEnergy()).value_in_unit(
-            mm.unit.kilojoule_per_mole))
+    energies, before, _ = short_nve_run(bias, case)
+    assert abs(before) > 1.0  # the bias acts
     assert np.ptp(energies) < 1e-3 * max(1.0, np.abs(energies).max()), energies
 
 

@@ -30,7 +30,6 @@ from coordination_testing import (
     energy_and_forces,
     energy_only,
     finite_difference_forces,
-    make_context,
     make_system,
     plumed_tolerance,
     random_positions,
@@ -38,6 +37,7 @@ from coordination_testing import (
     read_dumped_forces,
     read_xyz,
     require_case,
+    short_nve_run,
 )
 import openmmcoordination
 import steinhardt_reference as oracle
@@ -606,30 +606,8 @@ def test_an_atom_without_neighbours_has_s_0_and_no_force(case, shape):
                                            ("Custom-neither", "100*(mean-0.5)^2")])
 def test_energy_is_conserved_in_a_short_nve_run(case, shape, energy):
     case = require_case(case)
-    box = 1.6
-    positions = random_positions(20, box, seed=11, minimum=0.25)
-    system = mm.System()
-    for _ in range(20):
-        system.addParticle(20.0)
-    system.setDefaultPeriodicBoxVectors(*[mm.Vec3(*row) for row in np.diag([box] * 3)])
-    repulsion = mm.CustomNonbondedForce("4*0.5*((0.2/r)^12-(0.2/r)^6)")
-    repulsion.setNonbondedMethod(mm.CustomNonbondedForce.CutoffPeriodic)
-    repulsion.setCutoffDistance(0.7)
-    for _ in range(20):
-        repulsion.addParticle([])
-    system.addForce(repulsion)
-    system.addForce(shell_force(shape, range(20), energy=energy, reductions=[ShellFunctionForce.Mean], r0=0.3,
-                                d0=0.0, n=6, m=12, dmax=0.7))
-    context = make_context(system, case, integrator=mm.VerletIntegrator(0.0005))
-    context.setPositions(positions)
-    context.setVelocitiesToTemperature(300, 5)
-    energies = []
-    for _ in range(40):
-        context.getIntegrator().step(10)
-        state = context.getState(getEnergy=True)
-        energies.append((state.getPotentialEnergy() + state.getKineticEnergy()).value_in_unit(
-            mm.unit.kilojoule_per_mole))
-    bias = energy_only(context, groups=1 << 0)
+    energies, _, bias = short_nve_run(shell_force(shape, range(20), energy=energy, reductions=[ShellFunctionForce.Mean],
+                                                  r0=0.3, d0=0.0, n=6, m=12, dmax=0.7), case)
     assert np.isfinite(bias)
     assert np.ptp(energies) < 1e-3 * max(1.0, np.abs(energies).max()), energies
 

@@ -26,13 +26,13 @@ from coordination_testing import (
     energy_and_forces,
     energy_only,
     finite_difference_forces,
-    make_context,
     make_system,
     plumed_tolerance,
     random_positions,
     read_colvar,
     read_xyz,
     require_case,
+    short_nve_run,
 )
 import openmmcoordination
 import steinhardt_reference as oracle
@@ -308,30 +308,9 @@ def test_one_neighbour_gives_the_norm_of_the_harmonics_at_every_degree():
 @pytest.mark.parametrize("case", DOUBLE_CASES)
 def test_energy_is_conserved_in_a_short_nve_run(case):
     case = require_case(case)
-    box = 1.6
-    positions = random_positions(20, box, seed=11, minimum=0.25)
-    system = mm.System()
-    for _ in range(20):
-        system.addParticle(20.0)
-    system.setDefaultPeriodicBoxVectors(*[mm.Vec3(*row) for row in np.diag([box] * 3)])
-    repulsion = mm.CustomNonbondedForce("4*0.5*((0.2/r)^12-(0.2/r)^6)")
-    repulsion.setNonbondedMethod(mm.CustomNonbondedForce.CutoffPeriodic)
-    repulsion.setCutoffDistance(0.7)
-    for _ in range(20):
-        repulsion.addParticle([])
-    system.addForce(repulsion)
-    system.addForce(steinhardt(6, range(20), energy="500*(mean-0.6)^2", reductions=[SteinhardtForce.Mean], r0=0.3,
-                               d0=0.0, n=6, m=12, dmax=0.7))
-    context = make_context(system, case, integrator=mm.VerletIntegrator(0.0005))
-    context.setPositions(positions)
-    context.setVelocitiesToTemperature(300, 5)
-    energies = []
-    for _ in range(40):
-        context.getIntegrator().step(10)
-        state = context.getState(getEnergy=True)
-        energies.append((state.getPotentialEnergy() + state.getKineticEnergy()).value_in_unit(
-            mm.unit.kilojoule_per_mole))
-    bias = energy_only(context, groups=1 << 0)
+    energies, _, bias = short_nve_run(steinhardt(6, range(20), energy="500*(mean-0.6)^2",
+                                                 reductions=[SteinhardtForce.Mean], r0=0.3, d0=0.0, n=6, m=12,
+                                                 dmax=0.7), case)
     assert np.isfinite(bias)
     assert np.ptp(energies) < 1e-3 * max(1.0, np.abs(energies).max()), energies
 

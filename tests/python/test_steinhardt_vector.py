@@ -21,11 +21,10 @@ from coordination_testing import (
     case_params,
     context_of,
     energy_and_forces,
-    energy_only,
     finite_difference_forces,
-    make_context,
     random_positions,
     require_case,
+    short_nve_run,
 )
 import openmmcoordination
 import steinhardt_reference as oracle
@@ -182,30 +181,9 @@ def test_an_evaluation_with_a_value_that_is_not_a_number_applies_no_force(case):
 @pytest.mark.parametrize("case", DOUBLE_CASES)
 def test_energy_is_conserved_in_a_short_nve_run(case):
     case = require_case(case)
-    box = 1.6
-    positions = random_positions(20, box, seed=11, minimum=0.25)
-    system = mm.System()
-    for _ in range(20):
-        system.addParticle(20.0)
-    system.setDefaultPeriodicBoxVectors(*[mm.Vec3(*row) for row in np.diag([box] * 3)])
-    repulsion = mm.CustomNonbondedForce("4*0.5*((0.2/r)^12-(0.2/r)^6)")
-    repulsion.setNonbondedMethod(mm.CustomNonbondedForce.CutoffPeriodic)
-    repulsion.setCutoffDistance(0.7)
-    for _ in range(20):
-        repulsion.addParticle([])
-    system.addForce(repulsion)
-    system.addForce(steinhardt(6, range(20), energy="2000*(vmean-0.3)^2", reductions=[SteinhardtForce.VectorMean],
-                               r0=0.3, d0=0.0, n=6, m=12, dmax=0.7))
-    context = make_context(system, case, integrator=mm.VerletIntegrator(0.0005))
-    context.setPositions(positions)
-    context.setVelocitiesToTemperature(300, 5)
-    energies = []
-    for _ in range(40):
-        context.getIntegrator().step(10)
-        state = context.getState(getEnergy=True)
-        energies.append((state.getPotentialEnergy() + state.getKineticEnergy()).value_in_unit(
-            mm.unit.kilojoule_per_mole))
-    bias = energy_only(context, groups=1 << 0)
+    energies, _, bias = short_nve_run(steinhardt(6, range(20), energy="2000*(vmean-0.3)^2",
+                                                 reductions=[SteinhardtForce.VectorMean], r0=0.3, d0=0.0, n=6, m=12,
+                                                 dmax=0.7), case)
     assert np.isfinite(bias) and bias > 1.0  # the bias is at work
     assert np.ptp(energies) < 1e-3 * max(1.0, np.abs(energies).max()), energies
 

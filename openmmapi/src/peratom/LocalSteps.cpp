@@ -13,18 +13,6 @@ LocalSteps::LocalSteps(const ResolvedPerAtom& perAtom, const PerAtomSteps& steps
         throw OpenMM::OpenMMException("LocalSteps: a local step the host platforms do not know");
 }
 
-namespace {
-
-/** sqrt(sum_c metric_c a_c^2): the norm over all 2l + 1 orders of the components of the orders m >= 0. */
-double metricNorm(const double* a, int n) {
-    double sum = 0.0;
-    for (int c = 0; c < n; c++)
-        sum += ResolvedPerAtom::vectorMetric(c) * a[c] * a[c];
-    return std::sqrt(sum);
-}
-
-} // namespace
-
 void LocalSteps::localVector(const double* v, double* u) const {
     if (!vectors) {
         u[0] = steps.atomStep(v, nullptr);
@@ -36,7 +24,7 @@ void LocalSteps::localVector(const double* v, double* u) const {
     }
     // v = (N, q_lm): DotProduct takes q / |q|; 0 where that is 0/0.
     const double* q = v + 1;
-    const double scale = metricNorm(q, numComponents);
+    const double scale = ResolvedPerAtom::vectorNorm(q, numComponents);
     for (int c = 0; c < numComponents; c++)
         u[c] = (scale == 0.0 ? 0.0 : q[c] / scale);
 }
@@ -55,7 +43,7 @@ void LocalSteps::localVectorBackward(const double* v, const double* dEdu, double
     }
     const double* q = v + 1;
     // u_c = q_c / |q|, |q|^2 = sum_c metric_c q_c^2: dE/dq_k = (dE/du_k - metric_k u_k sum_c dE/du_c u_c) / |q|.
-    const double norm = metricNorm(q, numComponents);
+    const double norm = ResolvedPerAtom::vectorNorm(q, numComponents);
     if (norm == 0.0)
         return;
     double dot = 0.0;
@@ -104,7 +92,7 @@ double LocalSteps::localValue(const double* u, const double* sums, double* dsdu,
     std::vector<double> a(numComponents);
     for (int c = 0; c < numComponents; c++)
         a[c] = u[c] + p[c];
-    const double norm = metricNorm(a.data(), numComponents);
+    const double norm = ResolvedPerAtom::vectorNorm(a.data(), numComponents);
     const double s = norm / denominator;
     if (dsdu != nullptr && norm != 0.0) {
         for (int c = 0; c < numComponents; c++)

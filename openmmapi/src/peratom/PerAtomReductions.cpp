@@ -21,10 +21,7 @@ double PerAtomReductions::vectorSumOf(const vector<double>& vectors, vector<doub
         return 0.0;
     for (size_t i = 0; i < vectors.size(); i++)
         vectorSum[i % numVectorComponents] += vectors[i];
-    double norm = 0.0;
-    for (int c = 0; c < numVectorComponents; c++)
-        norm += ResolvedPerAtom::vectorMetric(c) * vectorSum[c] * vectorSum[c];
-    return std::sqrt(norm);
+    return ResolvedPerAtom::vectorNorm(vectorSum.data(), numVectorComponents);
 }
 
 void PerAtomReductions::sums(int r, const vector<double>& q, double mean, double vectorNorm, double& sum,

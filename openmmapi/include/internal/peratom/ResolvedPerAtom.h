@@ -169,6 +169,13 @@ struct ResolvedPerAtom {
     int vectorComponents() const { return 2 * degree + 1; }
     /** The weight of vector component c in a norm or dot product: 1 for c = 0 (m = 0), 2 for the others (m and -m). */
     static double vectorMetric(int c) { return c == 0 ? 1.0 : 2.0; }
+    /** sqrt(sum_c vectorMetric(c) a_c^2): the norm over all 2l + 1 orders of n components of the orders m >= 0. */
+    static double vectorNorm(const double* a, int n) {
+        double sum = 0.0;
+        for (int c = 0; c < n; c++)
+            sum += vectorMetric(c) * a[c] * a[c];
+        return std::sqrt(sum);
+    }
     /** Whether a reduction is of the vectors u_i (VectorMean, VectorSum). */
     bool hasVectorReductions() const {
         for (const ResolvedReduction& reduction : reductions)
