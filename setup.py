@@ -22,17 +22,24 @@ class CMakeExtension(Extension):
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         package_dir = os.path.abspath(os.path.dirname(self.get_ext_fullpath(ext.name)))
-        build_dir = os.path.abspath(os.path.join(self.build_temp, "cmake"))
-        # Always configure afresh: pip's isolated build environments (where OpenMM is found) are temporary.
-        shutil.rmtree(build_dir, ignore_errors=True)
-        os.makedirs(build_dir)
+        # COORDINATION_BUILD_DIR: build in that CMake build directory, keep it, and build the C++ tests there too
+        # (tools/setup.sh test does, so the plugin is compiled once for the wheel and the tests). Otherwise
+        # configure afresh in a directory of this build: pip's isolated build environments (where OpenMM is
+        # found) are temporary.
+        shared_dir = os.environ.get("COORDINATION_BUILD_DIR")
+        if shared_dir:
+            build_dir = os.path.abspath(shared_dir)
+            os.makedirs(build_dir, exist_ok=True)
+        else:
+            build_dir = os.path.abspath(os.path.join(self.build_temp, "cmake"))
+            shutil.rmtree(build_dir, ignore_errors=True)
+            os.makedirs(build_dir)
         configure = [
             "cmake", "-S", ROOT, "-B", build_dir,
             "-DCMAKE_BUILD_TYPE=Release",
             "-DCOORDINATION_BUILD_PYTHON=ON",
-            "-DCOORDINATION_BUILD_TESTS=OFF",
+            "-DCOORDINATION_BUILD_TESTS=" + ("ON" if shared_dir else "OFF"),
             "-DPython3_EXECUTABLE=" + sys.executable,
-            "-DCMAKE_INSTALL_PREFIX=" + package_dir,
         ]
         for variable in ("OPENMM_DIR", "CUDA_INCLUDE_DIR"):
             if os.environ.get(variable):
@@ -40,7 +47,7 @@ class CMakeBuild(build_ext):
         subprocess.check_call(configure)
         jobs = str(os.cpu_count() or 2)
         subprocess.check_call(["cmake", "--build", build_dir, "--parallel", jobs])
-        subprocess.check_call(["cmake", "--install", build_dir])
+        subprocess.check_call(["cmake", "--install", build_dir, "--prefix", package_dir])
 
 
 def openmm_series():

@@ -11,6 +11,9 @@
 #   - the OpenCL plugin when the OpenCL headers and loader are installed (opencl-headers ocl-icd-opencl-dev);
 #   - the CUDA plugin when openmm-cuda-12/-13 is installed in PYTHON's environment and CUDA headers are found
 #     (CUDA_INCLUDE_DIR, else the toolkit's, else the nvidia-cuda-runtime/-crt headers that openmm-cuda pulls in).
+# COORDINATION_BUILD_DIR=DIR builds in that CMake build directory and keeps it, with the C++ tests (tools/setup.sh
+# test uses build/cpp, so the plugin is compiled once for the wheel and the tests); otherwise CMake configures
+# afresh in a directory of this build.
 # It finds OpenMM's libraries (site-packages/OpenMM.libs) through relative run paths, and OpenMM's own import
 # loads them first in any case: no LD_LIBRARY_PATH. auditwheel gives it the most compatible manylinux tag the
 # build allows (manylinux_2_34 on Debian 12) and does not copy OpenMM's libraries (nor libOpenCL, nor libcuda)
@@ -57,7 +60,7 @@ fi
 
 rm -rf build/wheel dist
 mkdir -p build/wheel dist
-echo "== building the wheel (pip wheel --no-build-isolation; CMake configures from scratch)"
+echo "== building the wheel (pip wheel --no-build-isolation${COORDINATION_BUILD_DIR:+, in $COORDINATION_BUILD_DIR})"
 "${pip[@]}" wheel --no-deps --no-build-isolation -w build/wheel . 2>&1 | grep -E "plugin:|rror" || true
 raw=(build/wheel/openmmcoordination-*.whl)
 [ -f "${raw[0]}" ] || { echo "build-wheel: no wheel was built" >&2; exit 1; }

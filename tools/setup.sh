@@ -102,7 +102,10 @@ fi
 
 # ---- build the wheel and install it ----------------------------------------------------------------------
 echo "== building the wheel (tools/build-wheel.sh)"
-"${cuda_env[@]}" bash tools/build-wheel.sh "$venv_python"
+# For the tests, the wheel is built in build/cpp with the C++ tests (the plugin is compiled once for both).
+shared_build=()
+[ "$what" = test ] && shared_build=(env "COORDINATION_BUILD_DIR=$PWD/build/cpp")
+"${cuda_env[@]}" "${shared_build[@]}" bash tools/build-wheel.sh "$venv_python"
 "${pip[@]}" install --no-deps --force-reinstall dist/openmmcoordination-*.whl
 
 if [ "$what" = test ]; then
@@ -121,8 +124,8 @@ if [ "$what" = demo ]; then
     exec "${cuda_env[@]}" "$venv_python" examples/nacl_metadynamics.py --out examples/output
 fi
 
-echo "== building the C++ tests"
+echo "== building the C++ tests (build/cpp, where the wheel was built)"
 jobs="$(nproc 2>/dev/null || echo 2)"
-cmake -S . -B build/cpp -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$venv_python" >/dev/null
+cmake -S . -B build/cpp -DCMAKE_BUILD_TYPE=Release -DCOORDINATION_BUILD_TESTS=ON -DPython3_EXECUTABLE="$venv_python" >/dev/null
 cmake --build build/cpp --parallel "$jobs" >/dev/null
 exec "${cuda_env[@]}" bash tools/run-tests.sh "$venv_python"
