@@ -23,16 +23,13 @@
 # runs every setting on every precision).
 #
 # OpenCL on the CPU (PoCL) is visible to these tests only: tools/setup.sh test writes an ICD directory
-# build/opencl-vendors (PoCL plus the machine's own ICDs) and this script points OCL_ICD_VENDORS at it, with PoCL's
-# continuation-based work-group method (POCL_WORK_GROUP_METHOD=cbs, unless set), whose kernels compile faster (a
-# cold subset of the C++ OpenCL suite: 92 s with PoCL's default, 82 s with cbs, every test passing).
+# build/opencl-vendors (PoCL plus the machine's own ICDs) and this script points OCL_ICD_VENDORS at it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 python="${1:-python3}"
 reports="build/test-reports"
 rm -rf "$reports" && mkdir -p "$reports"
 [ -d build/opencl-vendors ] && export OCL_ICD_VENDORS="$PWD/build/opencl-vendors"
-export POCL_WORK_GROUP_METHOD="${POCL_WORK_GROUP_METHOD:-cbs}"
 cpp_cases="${COORDINATION_TEST_CASES:-Reference CPU CPU:baseline:quick OpenCL:single:quick OpenCL:double:quick}"
 shards="${COORDINATION_TEST_SHARDS:-Reference,CPU OpenCL:single OpenCL:mixed OpenCL:double}"
 parallel="${COORDINATION_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}"
