@@ -17,23 +17,20 @@ SphericalHarmonics::SphericalHarmonics(int l) : degree(l) {
             ratio /= i;
         scale.push_back((m % 2 == 0 ? 1.0 : -1.0) * std::sqrt((2 * l + 1) / (4 * M_PI) * ratio));
     }
+    top = 1.0; // (2l-1)!!
+    for (int k = 3; k < 2 * l; k += 2)
+        top *= k;
+    for (int m = 0; m < l; m++)
+        inverseDivisor.push_back(1.0 / ((l - m) * (l + m + 1)));
 }
 
 void SphericalHarmonics::legendreDerivatives(double u, double* d) const {
     const int l = degree;
-    double start = 1.0; // D_mm = (2m-1)!!
-    for (int m = 0; m <= l; m++) {
-        if (m > 0)
-            start *= 2 * m - 1;
-        double below = 0.0, value = start; // D_n-1,m and D_nm, from n = m
-        for (int n = m + 1; n <= l; n++) {
-            const double next = ((2 * n - 1) * u * value - (n + m - 1) * below) / (n - m);
-            below = value;
-            value = next;
-        }
-        d[m] = value;
-    }
     d[l + 1] = 0.0; // the (l+1)-th derivative of a polynomial of degree l
+    d[l] = top;
+    const double oneMinusSquare = 1.0 - u * u;
+    for (int m = l - 1; m >= 0; m--)
+        d[m] = (2 * (m + 1) * u * d[m + 1] - oneMinusSquare * d[m + 2]) * inverseDivisor[m];
 }
 
 void SphericalHarmonics::evaluate(const Vec3& d, complex<double>* values, std::array<complex<double>, 3>* gradients) const {

@@ -25,9 +25,13 @@ namespace CoordinationPlugin {
  * dY_lm/dd = c_lm (m w^(m-1) D_lm(u) dw/dd + w^m D_l,m+1(u) du/dd),
  * du/dd = (e_z - u d/r) / r,  dw/dd = ((1, i, 0) - w d/r) / r.
  * @endcode
- * D_lm(u) comes from the upward recurrence in the degree of the associated Legendre functions (without their factor
- * (1-u^2)^(m/2)): D_mm = (2m-1)!!, D_m+1,m = (2m+1) u D_mm, (n-m) D_nm = (2n-1) u D_n-1,m - (n+m-1) D_n-2,m, which
- * keeps every digit where the expanded polynomial would cancel (near u = +-1 at large l).
+ * D_lm(u) comes from the recurrence in the order of Legendre's equation differentiated m times, downward from
+ * D_ll = (2l-1)!! and D_l,l+1 = 0:
+ * @code
+ * (l-m)(l+m+1) D_lm = 2(m+1) u D_l,m+1 - (1-u^2) D_l,m+2,
+ * @endcode
+ * l steps for all the orders (the recurrence in the degree takes l(l+1)/2), which keeps every digit where the
+ * expanded polynomial would cancel (near u = +-1 at large l) and rounds less than the recurrence in the degree.
  */
 class OPENMM_EXPORT_COORDINATION SphericalHarmonics {
 public:
@@ -39,6 +43,10 @@ public:
     int getDegree() const { return degree; }
     /** c_lm for m = 0 .. l (the GPU kernels' constants). */
     const std::vector<double>& getScales() const { return scale; }
+    /** D_ll = (2l-1)!!, where the recurrence in the order starts (a GPU kernel's constant). */
+    double getTopDerivative() const { return top; }
+    /** 1/((l-m)(l+m+1)) for m = 0 .. l-1, the recurrence's factors (the GPU kernels' constants). */
+    const std::vector<double>& getInverseDivisors() const { return inverseDivisor; }
     /**
      * Y_lm(d) into values[m] and, if gradients is not null, dY_lm/dd (x, y, z) into gradients[m], for m = 0 .. l; d
      * must not be 0 (the harmonics are not defined there).
@@ -58,6 +66,9 @@ private:
     int degree;
     /** c_lm for m = 0 .. l. */
     std::vector<double> scale;
+    /** (2l-1)!!, and 1/((l-m)(l+m+1)) for m = 0 .. l-1. */
+    double top;
+    std::vector<double> inverseDivisor;
     /** D_lm(u) for m = 0 .. l + 1 (D_l,l+1 = 0) into d. */
     void legendreDerivatives(double u, double* d) const;
 };

@@ -124,6 +124,11 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
         for (double scale : harmonics.getScales())
             scales += (scales.empty() ? "" : ", ") + string("(real) ") + cc.doubleToString(scale);
         defines["HARMONICS_SCALES"] = scales;
+        defines["HARMONICS_TOP"] = cc.doubleToString(harmonics.getTopDerivative());
+        string divisors;
+        for (double divisor : harmonics.getInverseDivisors())
+            divisors += string("(real) ") + cc.doubleToString(divisor) + ", ";
+        defines["HARMONICS_DIVISORS"] = divisors + "(real) 0";
     }
     else if (numbers.pairTerm == ResolvedPerAtom::PairTerm::ShellFunction)
         addShellFunction(cc, numbers, defines, replacements);

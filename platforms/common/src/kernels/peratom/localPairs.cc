@@ -16,20 +16,21 @@
 
 /**
  * One owner's sweep of the tile's others (pass 1: its sums of t x_other, in mixed precision in the tile's fixed
- * order, to fixed point once; pass 2: its share of the gradient, -g to its own and +g to the other's).
+ * order, to fixed point once and added to its rows of numbersFixed; pass 2: its share of the gradient, -g to its own
+ * and +g to the other's).
  * Shuffles: the others rotate round the warp with their slots and their gradient (heldGradient ends back on its own
  * lane). Local memory: others[lane + k], otherSlots[lane + k] and othersGradient[lane + k], stored twice.
  */
 #ifdef USE_WARP_SHUFFLE
 DEVICE void localSweep(const int pass, const bool checked, const int diagonal, const int lane, real4 other,
         int otherSlot, const real3 ownPos, const int ownSlot, const bool validOwn, const bool live,
-        GLOBAL const real* RESTRICT data, mm_long* ownHi, mm_long* ownLo, real3* ownGradient, real3* heldGradient,
-        bool* beyondRange, const bool wrap, BOX_PARAMS) {
+        GLOBAL const real* RESTRICT data, GLOBAL mm_long* RESTRICT numbersFixed, real3* ownGradient,
+        real3* heldGradient, bool* beyondRange, const bool wrap, BOX_PARAMS) {
 #else
 DEVICE void localSweep(const int pass, const bool checked, const int diagonal, const int lane,
         LOCAL_ARG const real4* others, LOCAL_ARG const mm_long* otherSlots, LOCAL_ARG real3* othersGradient,
         const real3 ownPos, const int ownSlot, const bool validOwn, const bool live, GLOBAL const real* RESTRICT data,
-        mm_long* ownHi, mm_long* ownLo, real3* ownGradient, bool* beyondRange, const bool wrap, BOX_PARAMS) {
+        GLOBAL mm_long* RESTRICT numbersFixed, real3* ownGradient, bool* beyondRange, const bool wrap, BOX_PARAMS) {
 #endif
     mixed sum[LOCAL_SUMS];
     real ownShare[LOCAL_SUMS]; // pass 2: G_own (0 where the evaluation has no finite energy: live false)
@@ -85,7 +86,8 @@ DEVICE void localSweep(const int pass, const bool checked, const int diagonal, c
     for (int c = 0; c < LOCAL_SUMS; c++) {
         const bool outside = beyondNumberRange(sum[c]);
         beyond = beyond || outside;
-        sumToFixed(outside ? (mixed) 0 : sum[c], &ownHi[c], &ownLo[c]);
+        if (pass == 1 && validOwn)
+            addSumToNumber(numbersFixed, c, ownSlot, outside ? (mixed) 0 : sum[c]);
     }
     *beyondRange = beyond;
     *ownGradient = gradientSum;
@@ -96,8 +98,8 @@ DEVICE void localSweep(const int pass, const bool checked, const int diagonal, c
 
 /**
  * One 32x32 tile of pass 1 or 2 (tiles.cc's processTile set-up done): the rows sweep the columns, then the columns
- * sweep the rows; pass 1 adds each owner's sums to its fixed-point rows (numbersFixed), pass 2 the gradients to the
- * gradient rows (if computeGradient). numberWeights is the pass's data (localData, or localForceData in pass 2).
+ * sweep the rows; pass 1 adds each owner's sums to its fixed-point rows (numbersFixed) as its sweep ends (holding
+ * one sweep's sums at a time), pass 2 the gradients to the gradient rows (if computeGradient). numberWeights is the pass's data (localData, or localForceData in pass 2).
  */
 DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCopy, const int lane, const real4 column,
         const real3 rowPos, const bool validRow, const bool validColumn, const int rowSlot, const int columnSlot,
@@ -113,17 +115,15 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     const bool checked = !fast;
     const bool live = (pass == 1 || ((GLOBAL volatile const int*) numberState)[0] != 0);
     const bool wrap = (fast && singleCopy ? false : (fast ? true : !singleCopy));
-    mm_long rowHi[LOCAL_SUMS], rowLo[LOCAL_SUMS], columnHi[LOCAL_SUMS], columnLo[LOCAL_SUMS];
     bool beyondRange = false;
     real3 rowGradient, columnTotal, rowHeld, columnHeld;
     const real4 rowAsOther = make_real4(rowPos.x, rowPos.y, rowPos.z, validRow ? (real) 1 : (real) 0);
     const real3 columnPosition = make_real3(column.x, column.y, column.z);
 #ifdef USE_WARP_SHUFFLE
     localSweep(pass, checked, diagonal ? 1 : 0, lane, column, validColumn ? columnSlot : 0, rowPos, rowSlot, validRow,
-               live, numberWeights, rowHi, rowLo, &rowGradient, &columnHeld, &beyondRange, wrap, BOX_ARGS);
+               live, numberWeights, numbersFixed, &rowGradient, &columnHeld, &beyondRange, wrap, BOX_ARGS);
     localSweep(pass, checked, diagonal ? 2 : 0, lane, rowAsOther, validRow ? rowSlot : 0, columnPosition, columnSlot,
-               validColumn, live, numberWeights, columnHi, columnLo, &columnTotal, &rowHeld, &beyondRange, wrap,
-               BOX_ARGS);
+               validColumn, live, numberWeights, numbersFixed, &columnTotal, &rowHeld, &beyondRange, wrap, BOX_ARGS);
 #else
     const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled others
     LOCAL_ARG mm_long* otherSlots = columnFixed + localBase;
@@ -135,7 +135,7 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     columnGradient[localBase + lane + TILE_SIZE] = make_real3(0, 0, 0);
     SYNC_THREADS;
     localSweep(pass, checked, diagonal ? 1 : 0, lane, columnPos + localBase, otherSlots, columnGradient + localBase,
-               rowPos, rowSlot, validRow, live, numberWeights, rowHi, rowLo, &rowGradient, &beyondRange, wrap, BOX_ARGS);
+               rowPos, rowSlot, validRow, live, numberWeights, numbersFixed, &rowGradient, &beyondRange, wrap, BOX_ARGS);
     SYNC_THREADS;
     real3 first = columnGradient[localBase + lane], second = columnGradient[localBase + lane + TILE_SIZE];
     columnHeld = make_real3(first.x + second.x, first.y + second.y, first.z + second.z);
@@ -148,8 +148,8 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     columnGradient[localBase + lane + TILE_SIZE] = make_real3(0, 0, 0);
     SYNC_THREADS;
     localSweep(pass, checked, diagonal ? 2 : 0, lane, columnPos + localBase, otherSlots, columnGradient + localBase,
-               columnPosition, columnSlot, validColumn, live, numberWeights, columnHi, columnLo, &columnTotal,
-               &beyondRange, wrap, BOX_ARGS);
+               columnPosition, columnSlot, validColumn, live, numberWeights, numbersFixed, &columnTotal, &beyondRange,
+               wrap, BOX_ARGS);
     SYNC_THREADS;
     first = columnGradient[localBase + lane];
     second = columnGradient[localBase + lane + TILE_SIZE];
@@ -159,12 +159,6 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     if (pass == 1) {
         if (beyondRange)
             numberState[2] = 1;
-        for (int c = 0; c < LOCAL_SUMS; c++) {
-            if (validRow)
-                addNumber(numbersFixed + 2 * c * NUM_A, rowSlot, rowHi[c], rowLo[c]);
-            if (validColumn)
-                addNumber(numbersFixed + 2 * c * NUM_A, columnSlot, columnHi[c], columnLo[c]);
-        }
     }
     else if (computeGradient) {
         if (validRow)

@@ -58,6 +58,12 @@ DEVICE void sumToFixed(mixed sum, mm_long* hi, mm_long* lo) {
     *lo = (mm_long) ((scaled - whole) * (mixed) 4294967296.0);
 }
 
+/** Add an entry's tile sum of component c (a sum that becomes fixed point once per tile) to its rows at `slot`. */
+DEVICE void addSumToNumber(GLOBAL mm_long* RESTRICT numbersFixed, const int c, const int slot, const mixed sum) {
+    mm_long hi, lo;
+    sumToFixed(sum, &hi, &lo);
+    addNumber(numbersFixed + 2 * c * NUM_A, slot, hi, lo);
+}
 
 /**
  * The fixed-point rows as the finish reads them: volatile where pass 1's last block reads the other blocks' sums

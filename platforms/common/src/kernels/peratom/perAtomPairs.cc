@@ -27,13 +27,13 @@
 #ifdef USE_WARP_SHUFFLE
 /**
  * Pass 1 of one tile by shuffles (as tilePairsShuffled): this lane's row sums and its column's sums of the terms
- * (NUM_COMPONENTS each). Each sum is accumulated in mixed precision over the tile's 32 steps, in their fixed order,
- * and converted to fixed point once: the same tile gives the same bits, and the tiles' fixed-point sums add up to the
- * same values in any order.
+ * (NUM_COMPONENTS each), added to their fixed-point rows. Each sum is accumulated in mixed precision over the tile's
+ * 32 steps, in their fixed order, and converted to fixed point once: the same tile gives the same bits, and the
+ * tiles' fixed-point sums add up to the same values in any order.
  */
 DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const int lane, real4 column,
-        const real3 rowPos, const bool validRow, mm_long* rowHi, mm_long* rowLo, mm_long* columnHi, mm_long* columnLo,
-        bool* beyondRange, const bool wrap, BOX_PARAMS) {
+        const real3 rowPos, const bool validRow, const bool validColumn, const int rowSlot, const int columnSlot,
+        GLOBAL mm_long* RESTRICT numbersFixed, bool* beyondRange, const bool wrap, BOX_PARAMS) {
     mixed sum[NUM_COMPONENTS], held[NUM_COMPONENTS];
     for (int c = 0; c < NUM_COMPONENTS; c++) {
         sum[c] = 0;
@@ -56,12 +56,17 @@ DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const 
             held[c] = __shfl_sync(0xffffffff, held[c], source);
 #endif
     }
-    // The range check once per sum that becomes fixed point (above), not per pair.
+    // The range check once per sum that becomes fixed point (above), not per pair. Each sum is added as soon as it
+    // is converted (converting them all first held 4 NUM_COMPONENTS 64-bit numbers at once).
     bool beyond = false;
     for (int c = 0; c < NUM_COMPONENTS; c++) {
         beyond = beyond || beyondNumberRange(sum[c]) || beyondNumberRange(held[c]);
-        sumToFixed(sum[c], &rowHi[c], &rowLo[c]);
-        sumToFixed(held[c], &columnHi[c], &columnLo[c]);
+        if (validRow)
+            addSumToNumber(numbersFixed, c, rowSlot, sum[c]);
+#ifdef MODE_SELF
+        if (validColumn)
+            addSumToNumber(numbersFixed, c, columnSlot, held[c]);
+#endif
     }
     *beyondRange = beyond;
 }
@@ -145,15 +150,16 @@ DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diag
 /**
  * One sweep of a tile in local memory for several components, whose column sums would not fit in local memory:
  * the owner (this lane's row, or in Self mode's second sweep its column) meets the others (others[lane + k], stored
- * twice) and sums its own terms in mixed precision in the tile's fixed order (pass 1), or adds the gradient of its
- * own weighted terms: -g to its own gradient, +g to the other's (pass 2; othersGradient, doubled as columnGradient).
+ * twice) and sums its own terms in mixed precision in the tile's fixed order, then adds them to its fixed-point rows
+ * (pass 1), or adds the gradient of its own weighted terms: -g to its own gradient, +g to the other's (pass 2;
+ * othersGradient, doubled as columnGradient).
  * Self mode runs it twice (the rows over the columns, then the columns over the rows), each pair once per
  * direction.
  */
 DEVICE void vectorSweepLocal(const int pass, const bool checked, const int diagonal, const int lane,
         LOCAL_ARG const real4* others, LOCAL_ARG real3* othersGradient, const real3 ownPos, const real* ownWeights,
-        const bool validOwn, mm_long* ownHi, mm_long* ownLo, real3* ownGradient, bool* beyondRange, const bool wrap,
-        BOX_PARAMS) {
+        const bool validOwn, const int ownSlot, GLOBAL mm_long* RESTRICT numbersFixed, real3* ownGradient,
+        bool* beyondRange, const bool wrap, BOX_PARAMS) {
     mixed sum[NUM_COMPONENTS];
     for (int c = 0; c < NUM_COMPONENTS; c++)
         sum[c] = 0;
@@ -181,7 +187,8 @@ DEVICE void vectorSweepLocal(const int pass, const bool checked, const int diago
     for (int c = 0; c < NUM_COMPONENTS; c++) {
         const bool outside = beyondNumberRange(sum[c]);
         beyond = beyond || outside;
-        sumToFixed(outside ? (mixed) 0 : sum[c], &ownHi[c], &ownLo[c]);
+        if (pass == 1 && validOwn)
+            addSumToNumber(numbersFixed, c, ownSlot, outside ? (mixed) 0 : sum[c]);
     }
     *beyondRange = beyond;
     *ownGradient = gradientSum;
@@ -218,26 +225,19 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
         weightsOfColumn[c] = 0;
 #endif
     }
-    mm_long rowHi[NUM_COMPONENTS], rowLo[NUM_COMPONENTS], columnHi[NUM_COMPONENTS], columnLo[NUM_COMPONENTS];
-    for (int c = 0; c < NUM_COMPONENTS; c++) {
-        rowHi[c] = 0;
-        rowLo[c] = 0;
-        columnHi[c] = 0;
-        columnLo[c] = 0;
-    }
     bool beyondRange = false;
     real3 rowGradient = make_real3(0, 0, 0), columnTotal = make_real3(0, 0, 0);
 #ifdef USE_WARP_SHUFFLE
     if (pass == 1) {
         if (fast && singleCopy)
-            numberValuesShuffled(false, false, lane, column, rowPos, validRow, rowHi, rowLo, columnHi, columnLo,
-                                 &beyondRange, false, BOX_ARGS);
+            numberValuesShuffled(false, false, lane, column, rowPos, validRow, validColumn, rowSlot, columnSlot,
+                                 numbersFixed, &beyondRange, false, BOX_ARGS);
         else if (fast)
-            numberValuesShuffled(false, false, lane, column, rowPos, validRow, rowHi, rowLo, columnHi, columnLo,
-                                 &beyondRange, true, BOX_ARGS);
+            numberValuesShuffled(false, false, lane, column, rowPos, validRow, validColumn, rowSlot, columnSlot,
+                                 numbersFixed, &beyondRange, true, BOX_ARGS);
         else
-            numberValuesShuffled(true, diagonal, lane, column, rowPos, validRow, rowHi, rowLo, columnHi, columnLo,
-                                 &beyondRange, !singleCopy, BOX_ARGS);
+            numberValuesShuffled(true, diagonal, lane, column, rowPos, validRow, validColumn, rowSlot, columnSlot,
+                                 numbersFixed, &beyondRange, !singleCopy, BOX_ARGS);
     }
     else {
         if (fast && singleCopy)
@@ -251,6 +251,7 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
                                  &columnTotal, !singleCopy, BOX_ARGS);
     }
 #elif defined(NUMBER_TERM)
+    mm_long rowHi = 0, rowLo = 0;
     const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled columns
     columnPos[localBase + lane] = column;
     columnPos[localBase + lane + TILE_SIZE] = column;
@@ -267,14 +268,22 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     columnLoSums[lane + TILE_SIZE] = 0;
     SYNC_THREADS;
     numberPairsLocal(pass, !fast, diagonal, lane, columnPos + localBase, columnWeight + localBase,
-                     columnGradient + localBase, columnHiSums, columnLoSums, rowPos, rowWeights[0], validRow, &rowHi[0],
-                     &rowLo[0], &rowGradient, &beyondRange, !singleCopy, BOX_ARGS);
+                     columnGradient + localBase, columnHiSums, columnLoSums, rowPos, rowWeights[0], validRow, &rowHi,
+                     &rowLo, &rowGradient, &beyondRange, !singleCopy, BOX_ARGS);
     SYNC_THREADS;
     const real3 first = columnGradient[localBase + lane], second = columnGradient[localBase + lane + TILE_SIZE];
     columnTotal = make_real3(first.x + second.x, first.y + second.y, first.z + second.z);
-    columnHi[0] = columnHiSums[lane] + columnHiSums[lane + TILE_SIZE];
-    columnLo[0] = columnLoSums[lane] + columnLoSums[lane + TILE_SIZE];
+    const mm_long columnHi = columnHiSums[lane] + columnHiSums[lane + TILE_SIZE];
+    const mm_long columnLo = columnLoSums[lane] + columnLoSums[lane + TILE_SIZE];
     SYNC_THREADS;
+    if (pass == 1) {
+        if (validRow)
+            addNumber(numbersFixed, rowSlot, rowHi, rowLo);
+#ifdef MODE_SELF
+        if (validColumn)
+            addNumber(numbersFixed, columnSlot, columnHi, columnLo);
+#endif
+    }
 #else
     // Several components: the rows sweep the columns, then (Self) the columns sweep the rows (vectorSweepLocal).
     const int localBase = (LOCAL_ID / TILE_SIZE) * 2 * TILE_SIZE; // this warp's doubled columns
@@ -284,7 +293,7 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     columnGradient[localBase + lane + TILE_SIZE] = make_real3(0, 0, 0);
     SYNC_THREADS;
     vectorSweepLocal(pass, !fast, diagonal ? 1 : 0, lane, columnPos + localBase, columnGradient + localBase, rowPos,
-                     rowWeights, validRow, rowHi, rowLo, &rowGradient, &beyondRange, !singleCopy, BOX_ARGS);
+                     rowWeights, validRow, rowSlot, numbersFixed, &rowGradient, &beyondRange, !singleCopy, BOX_ARGS);
     SYNC_THREADS;
     real3 first = columnGradient[localBase + lane], second = columnGradient[localBase + lane + TILE_SIZE];
     columnTotal = make_real3(first.x + second.x, first.y + second.y, first.z + second.z);
@@ -298,7 +307,7 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     SYNC_THREADS;
     real3 ownColumnGradient;
     vectorSweepLocal(pass, !fast, diagonal ? 2 : 0, lane, columnPos + localBase, columnGradient + localBase,
-                     make_real3(column.x, column.y, column.z), weightsOfColumn, validColumn, columnHi, columnLo,
+                     make_real3(column.x, column.y, column.z), weightsOfColumn, validColumn, columnSlot, numbersFixed,
                      &ownColumnGradient, &beyondRange, !singleCopy, BOX_ARGS);
     SYNC_THREADS;
     first = columnGradient[localBase + lane];
@@ -310,17 +319,10 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
     SYNC_THREADS;
 #endif
 #endif
+    // (Pass 1's sums are in their fixed-point rows already.)
     if (pass == 1) {
         if (beyondRange)
             numberState[2] = 1;
-        for (int c = 0; c < NUM_COMPONENTS; c++) {
-            if (validRow)
-                addNumber(numbersFixed + 2 * c * NUM_A, rowSlot, rowHi[c], rowLo[c]);
-#ifdef MODE_SELF
-            if (validColumn)
-                addNumber(numbersFixed + 2 * c * NUM_A, columnSlot, columnHi[c], columnLo[c]);
-#endif
-        }
     }
     else if (computeGradient) {
         if (validRow)

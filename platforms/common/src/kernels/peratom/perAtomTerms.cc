@@ -11,9 +11,10 @@
  * The pair's bond vector d points from the entry to its neighbour. In Self mode the neighbour's own term is the same
  * pair's at -d: component c times COLUMN_SIGN(c) (Y_lm(-d) = (-1)^l Y_lm(d); a shell part's parity, -1 only for the
  * component SHELL_ODD_COMPONENT).
- * Host defines: MIN_DISTANCE_SQUARED, MIN_SWITCH, R_POWER (where p != 0), HARMONICS_DEGREE and HARMONICS_SCALES
- * (c_lm = (-1)^m sqrt((2l + 1)/(4 pi) (l - m)!/(l + m)!) for m = 0 ... l), SHELL_FUNCTION, SHELL_PARTS,
- * SHELL_FIRST_PART, SHELL_ODD_COMPONENT, NUM_COMPONENTS (CommonPerAtomProgram).
+ * Host defines: MIN_DISTANCE_SQUARED, MIN_SWITCH, R_POWER (where p != 0), HARMONICS_DEGREE, HARMONICS_SCALES
+ * (c_lm = (-1)^m sqrt((2l + 1)/(4 pi) (l - m)!/(l + m)!) for m = 0 ... l), HARMONICS_TOP and HARMONICS_DIVISORS
+ * (legendreDerivatives), SHELL_FUNCTION, SHELL_PARTS, SHELL_FIRST_PART, SHELL_ODD_COMPONENT, NUM_COMPONENTS
+ * (CommonPerAtomProgram).
  */
 #if defined(HARMONICS_DEGREE) && HARMONICS_DEGREE % 2 == 1
 #define COLUMN_SIGN(c) ((c) == 0 ? 1 : -1)
@@ -167,23 +168,17 @@ DEVICE real3 pairGradient(real3* delta, const real* weights, const bool guard, c
 #else
 /**
  * Y_lm(d) = c_lm w^m D_lm(u) with u = z/r, w = (x + iy)/r and D_lm the m-th derivative of the Legendre polynomial
- * P_l: D_lm for m = 0 ... l + 1 into d[], by the upward recurrence in the degree from D_mm = (2m - 1)!! (as
- * SphericalHarmonics on the host: the expanded polynomial loses digits near l = 12).
+ * P_l: D_lm for m = 0 ... l + 1 into d[], by the recurrence in the order, downward from D_ll = (2l - 1)!!
+ * (HARMONICS_TOP) with the factors 1/((l - m)(l + m + 1)) (HARMONICS_DIVISORS), as SphericalHarmonics on the host:
+ * l steps, and fewer digits lost than by the expanded polynomial (near l = 12) or the recurrence in the degree.
  */
 DEVICE void legendreDerivatives(const real u, real* d) {
-    real start = 1;
-    for (int m = 0; m <= HARMONICS_DEGREE; m++) {
-        if (m > 0)
-            start *= (real) (2 * m - 1);
-        real below = 0, value = start;
-        for (int n = m + 1; n <= HARMONICS_DEGREE; n++) {
-            const real next = ((real) (2 * n - 1) * u * value - (real) (n + m - 1) * below) * (real) (1.0 / (n - m));
-            below = value;
-            value = next;
-        }
-        d[m] = value;
-    }
+    const real divisors[HARMONICS_DEGREE + 1] = {HARMONICS_DIVISORS};
+    const real oneMinusSquare = 1 - u * u;
     d[HARMONICS_DEGREE + 1] = 0;
+    d[HARMONICS_DEGREE] = (real) HARMONICS_TOP;
+    for (int m = HARMONICS_DEGREE - 1; m >= 0; m--)
+        d[m] = ((real) (2 * (m + 1)) * u * d[m + 1] - oneMinusSquare * d[m + 2]) * divisors[m];
 }
 
 DEVICE void pairTerms(real3* delta, real* terms, const bool wrap, BOX_PARAMS) {
