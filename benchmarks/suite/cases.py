@@ -164,13 +164,17 @@ def define_cases(quick):
     cases += [Case("T", f"T {name} dmax={dmax_label(dmax)}", "Self", (t_atoms,), dmax=dmax, switching=name)
               for name in SWITCHING_TYPES for dmax in (math.inf, 1.0) if name != "Cubic" or math.isfinite(dmax)]
     # C: the CPU platform (Reference and CPU at several thread counts): water-density boxes with the automatic
-    # cutoff (2.04 nm) and dmax = 1 nm, an unbalanced Dual, and PLUMED's lattice (as S0).
+    # cutoff (2.04 nm) and dmax = 1 nm, an unbalanced Dual, PLUMED's lattice (as S0) ...
     c_atoms = 2000 if quick else 20000
     cases += [Case("C", f"C N={short_count(c_atoms)} dmax={dmax_label(d)}", "Self", (c_atoms,), dmax=d) for d in (1.0, 0.0)]
     cases.append(Case("C", f"C Dual {short_count(c_atoms // 10)} x {short_count(c_atoms - c_atoms // 10)}", "Dual",
                       (c_atoms // 10, c_atoms - c_atoms // 10)))
     cases += [Case("C", f"C lattice N={short_count(n)}", "Self", (n,), geometry="lattice", r0=1.0, pbc=False)
               for n in ([125, 1000] if quick else [1000, 16000])]
+    # ... and family Q's Q6 SPECIES (Mean + MoreThan, dmax = 1 nm) at 10k atoms, whose harmonics are most of the work.
+    c_q6 = 1000 if quick else 10000
+    cases.append(Case("C", f"C Q6 SPECIES N={short_count(c_q6)} dmax=1 nm", "Self", (c_q6,), dmax=1.0, stretch=False,
+                      steinhardt=6))
     return cases
 
 
