@@ -23,13 +23,16 @@
 # runs every setting on every precision).
 #
 # OpenCL on the CPU (PoCL) is visible to these tests only: tools/setup.sh test writes an ICD directory
-# build/opencl-vendors (PoCL plus the machine's own ICDs) and this script points OCL_ICD_VENDORS at it.
+# build/opencl-vendors (PoCL plus the machine's own ICDs) and this script points OCL_ICD_VENDORS at it, with PoCL's
+# 'auto' work-group method (POCL_WORK_GROUP_METHOD=auto, unless set), whose kernels compile faster than with its
+# default: 15 cold C++ OpenCL tests took 44.6-48.2 s with it and 48.6-50.6 s without (PoCL 3.1, four runs each).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 python="${1:-python3}"
 reports="build/test-reports"
 rm -rf "$reports" && mkdir -p "$reports"
 [ -d build/opencl-vendors ] && export OCL_ICD_VENDORS="$PWD/build/opencl-vendors"
+export POCL_WORK_GROUP_METHOD="${POCL_WORK_GROUP_METHOD:-auto}"
 cpp_cases="${COORDINATION_TEST_CASES:-Reference CPU CPU:baseline:quick OpenCL:single:quick OpenCL:double:quick}"
 shards="${COORDINATION_TEST_SHARDS:-Reference,CPU OpenCL:single OpenCL:mixed OpenCL:double}"
 parallel="${COORDINATION_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}"
