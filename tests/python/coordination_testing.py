@@ -540,20 +540,26 @@ def energy_only(context, groups=-1):
         mm.unit.kilojoule_per_mole)
 
 
+def add_repulsion(system, count, mass, energy, cutoff):
+    """Give the system's first `count` particles `mass` (u) and add a periodic CustomNonbondedForce `energy` of r
+    with `cutoff` (nm) among them: the dynamics' own force, beside the bias under test."""
+    for index in range(count):
+        system.setParticleMass(index, mass)
+    repulsion = mm.CustomNonbondedForce(energy)
+    repulsion.setNonbondedMethod(mm.CustomNonbondedForce.CutoffPeriodic)
+    repulsion.setCutoffDistance(cutoff)
+    for _ in range(count):
+        repulsion.addParticle([])
+    system.addForce(repulsion)
+
+
 def short_nve_run(bias, case):
     """A short NVE run with the force `bias` (put in force group 1): 20 atoms of 20 u with a soft Lennard-Jones
     repulsion in a periodic 1.6 nm box, 300 K, Verlet at 0.5 fs, 40 x 10 steps. Returns the total energy after each
     10 steps (kJ/mol) and the bias's energy before and after the run."""
     box, count = 1.6, 20
     system = make_system(count, [], np.diag([box] * 3))
-    for index in range(count):
-        system.setParticleMass(index, 20.0)
-    repulsion = mm.CustomNonbondedForce("4*0.5*((0.2/r)^12-(0.2/r)^6)")
-    repulsion.setNonbondedMethod(mm.CustomNonbondedForce.CutoffPeriodic)
-    repulsion.setCutoffDistance(0.7)
-    for _ in range(count):
-        repulsion.addParticle([])
-    system.addForce(repulsion)
+    add_repulsion(system, count, 20.0, "4*0.5*((0.2/r)^12-(0.2/r)^6)", 0.7)
     bias.setForceGroup(1)
     system.addForce(bias)
     context = make_context(system, case, integrator=mm.VerletIntegrator(0.0005))

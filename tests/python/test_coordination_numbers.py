@@ -21,6 +21,7 @@ from coordination_testing import (
     ALL_CASES,
     DOUBLE_CASES,
     FINITE_DIFFERENCE_RELATIVE,
+    add_repulsion,
     assert_close,
     assert_forces_close,
     coordination_numbers_numpy,
@@ -393,14 +394,7 @@ def test_inside_a_custom_cv_force_the_value_is_the_reduction(case):
 def test_metadynamics_biases_a_reduction(case):
     case = require_case(case)
     system = make_system(NUM_ATOMS, [], BOX_VECTORS)
-    for index in range(NUM_ATOMS):
-        system.setParticleMass(index, 39.948)
-    repulsion = mm.CustomNonbondedForce("4*0.996*(0.3405/r)^12")
-    repulsion.setNonbondedMethod(mm.CustomNonbondedForce.CutoffPeriodic)
-    repulsion.setCutoffDistance(0.9)
-    for _ in range(NUM_ATOMS):
-        repulsion.addParticle([])
-    system.addForce(repulsion)
+    add_repulsion(system, NUM_ATOMS, 39.948, "4*0.996*(0.3405/r)^12", 0.9)
     force = number_force(energy="mean", names=("mean",))
     variable = app.BiasVariable(force, minValue=0.0, maxValue=10.0, biasWidth=0.3, gridWidth=201)
     metadynamics = app.Metadynamics(system, [variable], 120 * unit.kelvin, 5.0, 2.0 * unit.kilojoules_per_mole, 25)

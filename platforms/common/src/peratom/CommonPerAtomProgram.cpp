@@ -43,6 +43,14 @@ string mixedLiteral(ComputeContext& cc, const CommonPerAtomPlan& plan, const Res
     return "(mixed) " + cc.doubleToString(value, true);
 }
 
+/** The initialiser of a kernel's constant array of reals: "(real) a, (real) b, ...". */
+string realList(ComputeContext& cc, const vector<double>& values) {
+    string list;
+    for (double value : values)
+        list += (list.empty() ? "" : ", ") + string("(real) ") + cc.doubleToString(value);
+    return list;
+}
+
 } // namespace
 
 /**
@@ -120,15 +128,12 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
     if (numbers.pairTerm == ResolvedPerAtom::PairTerm::SphericalHarmonics) {
         defines["HARMONICS_DEGREE"] = cc.intToString(numbers.degree);
         const SphericalHarmonics harmonics(numbers.degree);
-        string scales;
-        for (double scale : harmonics.getScales())
-            scales += (scales.empty() ? "" : ", ") + string("(real) ") + cc.doubleToString(scale);
-        defines["HARMONICS_SCALES"] = scales;
+        defines["HARMONICS_SCALES"] = realList(cc, harmonics.getScales());
         defines["HARMONICS_TOP"] = cc.doubleToString(harmonics.getTopDerivative());
-        string divisors;
-        for (double divisor : harmonics.getInverseDivisors())
-            divisors += string("(real) ") + cc.doubleToString(divisor) + ", ";
-        defines["HARMONICS_DIVISORS"] = divisors + "(real) 0";
+        // l factors, and a 0 so that the kernel's array (l + 1 long) is never empty.
+        vector<double> divisors = harmonics.getInverseDivisors();
+        divisors.push_back(0.0);
+        defines["HARMONICS_DIVISORS"] = realList(cc, divisors);
     }
     else if (numbers.pairTerm == ResolvedPerAtom::PairTerm::ShellFunction)
         addShellFunction(cc, numbers, defines, replacements);
