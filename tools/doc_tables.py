@@ -132,7 +132,8 @@ def cpu_summary():
              ("20k water atoms, Self, automatic dmax 2.04 nm", "C N=20k dmax=auto", None),
              ("Dual 2k × 18k, automatic dmax", "C Dual 2k x 18k", None),
              ("PLUMED's lattice, 1k atoms", "C lattice N=1k", "S0 lattice N=1k"),
-             ("PLUMED's lattice, 16k atoms", "C lattice N=16k", "S0 lattice N=16k")]
+             ("PLUMED's lattice, 16k atoms", "C lattice N=16k", "S0 lattice N=16k"),
+             ("Q6 (SteinhardtForce), 10k atoms, Self, dmax 1 nm", "C Q6 SPECIES N=10k dmax=1 nm", None)]
     lines = ["| case | CPU, 1 thread | CPU, best (threads; × Reference) | Reference | PLUMED CPU, 16 threads |",
              "|---|---:|---:|---:|---:|"]
     for title, label, plumed_label in cases:
