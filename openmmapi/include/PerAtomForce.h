@@ -208,6 +208,28 @@ public:
      * @param switching   its settings
      */
     void setLocalSwitchingSettings(const SwitchingSettings& switching) { localSwitching = switching; }
+    /**
+     * Get the local step's neighbours (PLUMED's SPECIESB of LOCAL_Q_l and LOCAL_AVERAGE).
+     *
+     * @return the 0-based particle indices (and centre ids), in the order given; default empty: the step's pairs are
+     *         the pairs of distinct entries of group A
+     */
+    const std::vector<int>& getLocalNeighbors() const { return localNeighbors; }
+    /**
+     * Set the local step's neighbours: with atoms listed here, the step's pairs are (entry i of group A, entry j of
+     * this list), and only they. Each neighbour j has its own q_j (its vector q_lm(j) for a SteinhardtForce) from the
+     * same pairs as an entry of group A would: with group B's atoms in Dual mode, with group A's in Self mode, and
+     * the same switching function; s_i, the reductions and getPerAtomValues() stay those of group A's entries. A
+     * neighbour that is also an entry of group A pairs with the other entries (an atom never with itself: such a pair
+     * counts 0, as every pair closer than DBL_EPSILON in r^2). This is PLUMED's LOCAL_Q_l or LOCAL_AVERAGE with
+     * SPECIESA=a SPECIESB=b where the actions a and b differ only in their central atoms. LocalAverage's own term is
+     * the entry's own q_i (PLUMED's LOCAL_AVERAGE of a Q_l action adds the vector of the i-th atom of SPECIESB instead:
+     * a difference the user guide states).
+     *
+     * @param atoms   0-based particle indices, or centres (the ids addCenter() returned); empty for the pairs of
+     *                group A; a non-empty list needs a local step (checked where a Context is created)
+     */
+    void setLocalNeighbors(const std::vector<int>& atoms) { localNeighbors = atoms; }
 
 protected:
     /**
@@ -230,6 +252,7 @@ private:
     std::vector<ReductionInfo> reductions;
     LocalStep localStep;
     SwitchingSettings localSwitching;
+    std::vector<int> localNeighbors;
 };
 
 // Declared private in PerAtomForce: left out of the API reference.

@@ -56,8 +56,11 @@ namespace CoordinationPlugin {
  *                degree; LOCAL_AVERAGE: any action above), with its groups, switching function, centres
  *                and periodicity, the local step (LocalDotProduct, LocalAverage) with the switching
  *                function of this line (SWITCH={...} or the keyword form), and its reductions; energy
- *                "0". NOPBC only where the SPECIES action has it; SPECIESA/SPECIESB are refused (not
- *                supported yet).
+ *                "0". NOPBC only where the SPECIES action has it. SPECIESA=a SPECIESB=b: the force of
+ *                a with b's central atoms as its local neighbours (setLocalNeighbors), where b differs
+ *                from a only in its central atoms (otherwise refused, saying so); refused for LOCAL_AVERAGE
+ *                of Q_l actions (PLUMED's own term of atom i is then the i-th SPECIESB vector). One label
+ *                each (a list of actions is refused).
  * CONTACTMAP     ContactMapForce with the energy "s" (SUM: Sum; CMDIST: Distance) or "0" (neither: Components,
  *                one variable contact_n per contact, the components contact-n of PLUMED). ATOMS1=a,b, ATOMS2=...
  *                (numbered from 1; PLUMED stops at the first missing number, so a later one is refused), each
@@ -149,7 +152,9 @@ public:
      *                CoordinationNumberForce (another degree throws an OpenMMException); a force with a local
      *                step: its per-atom action labelled "<label>_species" without reductions, then the LOCAL_Q_l
      *                or LOCAL_AVERAGE line of that SPECIES with the reductions (fromPlumed() reads the two lines
-     *                back as one force); a ContactMapForce: CONTACTMAP in PLUMED's multi-line form, one line per
+     *                back as one force); with local neighbours, also their action "<label>_neighbors" (the same
+     *                settings, the neighbours as SPECIESA) and SPECIESA=, SPECIESB= on the local line (LocalAverage
+     *                of a SteinhardtForce with local neighbours throws: PLUMED's own term differs); a ContactMapForce: CONTACTMAP in PLUMED's multi-line form, one line per
      *                contact, one SWITCH where every contact has the same switching function, REFERENCEn
      *                and WEIGHTn for every contact where one differs from the default (REFERENCEn always
      *                with CMDIST), an automatic cutoff written as its value (D_MAX), Cubic's unused r0 not

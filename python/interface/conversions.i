@@ -128,6 +128,7 @@ INDEX_ARGUMENT(PerAtomForce, getReductionParameters, _arguments.REDUCTION_INDEX)
     (type, parameters) = _arguments.reduction((type, parameters), "getDefaultReductionName", cls="PerAtomForce")
 %}
 INTEGER_ARGUMENT(PerAtomForce, setLocalStep, step, _arguments.LOCAL_STEP)
+CONVERT(PerAtomForce, setLocalNeighbors, atoms, atoms(atoms, "setLocalNeighbors", cls=self.__class__.__name__))
 %ignore CoordinationPlugin::PerAtomForce::ReductionInfo;
 %ignore CoordinationPlugin::PerAtomForce::perAtomValues;
 

@@ -13,19 +13,6 @@ namespace {
 
 typedef CoordinationBiasForceXml Xml;
 
-void writeGroup(SerializationNode& parent, const string& name, const vector<int>& group) {
-    SerializationNode& node = parent.createChildNode(name);
-    for (int atom : group)
-        node.createChildNode("Atom").setIntProperty("index", atom);
-}
-
-vector<int> readGroup(const SerializationNode& parent, const string& name, const string& className) {
-    vector<int> group;
-    for (const SerializationNode& atom : parent.getChildNode(name).getChildren())
-        group.push_back(Xml::intProperty(atom, "index", name + " entry " + std::to_string(group.size()), className));
-    return group;
-}
-
 /** The centres: their weighting and flag, and their particles (with a weight each for WeightedCenter). */
 void writeCenters(const PairSwitchingForce& force, SerializationNode& node) {
     SerializationNode& centers = node.createChildNode("Centers");
@@ -69,6 +56,20 @@ void readCenters(const SerializationNode& node, PairSwitchingForce& force, const
 }
 
 } // namespace
+
+void PairSwitchingForceXml::writeGroup(SerializationNode& parent, const string& name, const vector<int>& group) {
+    SerializationNode& node = parent.createChildNode(name);
+    for (int atom : group)
+        node.createChildNode("Atom").setIntProperty("index", atom);
+}
+
+vector<int> PairSwitchingForceXml::readGroup(const SerializationNode& parent, const string& name,
+                                             const string& className) {
+    vector<int> group;
+    for (const SerializationNode& atom : parent.getChildNode(name).getChildren())
+        group.push_back(Xml::intProperty(atom, "index", name + " entry " + std::to_string(group.size()), className));
+    return group;
+}
 
 void PairSwitchingForceXml::writeSwitching(const SwitchingSettings& switching, SerializationNode& node) {
     node.setDoubleProperty("r0", switching.getR0());

@@ -4,6 +4,7 @@
 #include "PairSwitchingForce.h"
 #include "openmm/serialization/SerializationNode.h"
 #include <string>
+#include <vector>
 
 namespace CoordinationPlugin {
 
@@ -24,6 +25,11 @@ public:
     /** Reads a switching function's settings of the given format from node's attributes. */
     static SwitchingSettings readSwitching(const OpenMM::SerializationNode& node, int format,
                                            const std::string& className);
+    /** Writes a group of atoms as a child of parent named name, with a child "Atom" (index) per entry. */
+    static void writeGroup(OpenMM::SerializationNode& parent, const std::string& name, const std::vector<int>& group);
+    /** Reads the group writeGroup() wrote; errors start with "className: ". */
+    static std::vector<int> readGroup(const OpenMM::SerializationNode& parent, const std::string& name,
+                                      const std::string& className);
     /** Reads settings of the given format into force (its energy too); errors start with "className: ". */
     static void read(const OpenMM::SerializationNode& node, int format, PairSwitchingForce& force,
                      const std::string& className);

@@ -36,9 +36,11 @@ void PerAtomForceXml::readReductions(const SerializationNode& node, PerAtomForce
 void PerAtomForceXml::writeLocalStep(const PerAtomForce& force, SerializationNode& node) {
     node.setIntProperty("localStep", (int) force.getLocalStep());
     PairSwitchingForceXml::writeSwitching(force.getLocalSwitchingSettings(), node.createChildNode("LocalSwitching"));
+    PairSwitchingForceXml::writeGroup(node, "LocalNeighbors", force.getLocalNeighbors());
 }
 
-void PerAtomForceXml::readLocalStep(const SerializationNode& node, PerAtomForce& force, const string& className) {
+void PerAtomForceXml::readLocalStep(const SerializationNode& node, PerAtomForce& force, const string& className,
+                                    bool withNeighbors) {
     const int step = CoordinationBiasForceXml::intProperty(node, "localStep", "localStep", className);
     if (step < PerAtomForce::NoLocalStep || step > PerAtomForce::LocalDotProduct)
         throw OpenMMException(className + ": the XML has localStep " + std::to_string(step) +
@@ -46,4 +48,6 @@ void PerAtomForceXml::readLocalStep(const SerializationNode& node, PerAtomForce&
     force.setLocalStep((PerAtomForce::LocalStep) step);
     force.setLocalSwitchingSettings(PairSwitchingForceXml::readSwitching(
         node.getChildNode("LocalSwitching"), PairSwitchingForceXml::CurrentFormat, className));
+    if (withNeighbors)
+        force.setLocalNeighbors(PairSwitchingForceXml::readGroup(node, "LocalNeighbors", className));
 }

@@ -18,12 +18,16 @@ public:
     /** Adds the reductions node holds to force; errors start with "className: ". */
     static void readReductions(const OpenMM::SerializationNode& node, PerAtomForce& force, const std::string& className);
     /**
-     * Writes the force's local step: an attribute "localStep" and a child "LocalSwitching" with the switching
-     * function's attributes (PairSwitchingForceXml::writeSwitching).
+     * Writes the force's local step: an attribute "localStep", a child "LocalSwitching" with the switching
+     * function's attributes (PairSwitchingForceXml::writeSwitching) and a group "LocalNeighbors".
      */
     static void writeLocalStep(const PerAtomForce& force, OpenMM::SerializationNode& node);
-    /** Reads the local step writeLocalStep() wrote into force; errors start with "className: ". */
-    static void readLocalStep(const OpenMM::SerializationNode& node, PerAtomForce& force, const std::string& className);
+    /**
+     * Reads the local step writeLocalStep() wrote into force (withNeighbors: with its "LocalNeighbors", which older
+     * versions did not write); errors start with "className: ".
+     */
+    static void readLocalStep(const OpenMM::SerializationNode& node, PerAtomForce& force, const std::string& className,
+                              bool withNeighbors);
 };
 
 } // namespace CoordinationPlugin

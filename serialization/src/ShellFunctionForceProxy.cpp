@@ -14,7 +14,8 @@ namespace {
 // Version 1: the pair settings (PairSwitchingForceXml's format 3), the function (its type, the Custom expression and
 // whether it is normalised, FCCubic's alpha) and the reductions.
 // Version 2 adds the local step (PerAtomForceXml::writeLocalStep).
-const int CurrentVersion = 2;
+// Version 3 adds the local step's neighbours (LocalNeighbors).
+const int CurrentVersion = 3;
 const char* const ClassName = "ShellFunctionForce";
 
 } // namespace
@@ -45,6 +46,6 @@ template <> void* ForceProxy<ShellFunctionForce>::deserialize(const Serializatio
     });
     PerAtomForceXml::readReductions(node, *force, ClassName);
     if (version >= 2)
-        PerAtomForceXml::readLocalStep(node, *force, ClassName);
+        PerAtomForceXml::readLocalStep(node, *force, ClassName, version >= 3);
     return force.release();
 }

@@ -13,7 +13,8 @@ namespace {
 
 // Version 1: the pair settings (PairSwitchingForceXml's format 3), the degree and the reductions.
 // Version 2 adds the local step (PerAtomForceXml::writeLocalStep).
-const int CurrentVersion = 2;
+// Version 3 adds the local step's neighbours (LocalNeighbors).
+const int CurrentVersion = 3;
 const char* const ClassName = "SteinhardtForce";
 
 } // namespace
@@ -35,6 +36,6 @@ template <> void* ForceProxy<SteinhardtForce>::deserialize(const SerializationNo
     force->setDegree(CoordinationBiasForceXml::intProperty(node, "degree", "degree", ClassName));
     PerAtomForceXml::readReductions(node, *force, ClassName);
     if (version >= 2)
-        PerAtomForceXml::readLocalStep(node, *force, ClassName);
+        PerAtomForceXml::readLocalStep(node, *force, ClassName, version >= 3);
     return force.release();
 }

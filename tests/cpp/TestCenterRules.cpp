@@ -106,14 +106,14 @@ TEST(Centers, XmlRoundTripKeepsEveryCentre) {
     expectSameCoordinationSettings(*copy, force);
     ASSERT_EQ(copy->getNumCenters(), 3);
     expectSameCenters(*copy, force);
-    // A CoordinationNumberForce's centres (its proxy's version 2; 3 adds the local step).
+    // A CoordinationNumberForce's centres (its proxy's version 2; 3 adds the local step, 4 its neighbours).
     CoordinationNumberForce numbers("total");
     numbers.addReduction(CoordinationNumberForce::Sum, "", "total");
     numbers.addCenter({7, 8}, CoordinationForce::CenterOfMass);
     numbers.setMode(CoordinationForce::Dual);
     numbers.setGroupA({0, 1});
     numbers.setGroupB({-1, 2});
-    EXPECT_NE(xmlOf(numbers).find("version=\"3\""), std::string::npos);
+    EXPECT_NE(xmlOf(numbers).find("version=\"4\""), std::string::npos);
     std::unique_ptr<CoordinationNumberForce> numbersCopy = throughXml(numbers);
     ASSERT_NE(numbersCopy, nullptr);
     ASSERT_EQ(numbersCopy->getNumCenters(), 1);
@@ -136,12 +136,13 @@ TEST(Centers, XmlOfTheVersionsBeforeCentresIsStillRead) {
     CoordinationNumberForce numbers("total");
     numbers.addReduction(CoordinationNumberForce::Sum, "", "total");
     numbers.setGroupA({1, 3});
-    // Version 1 has no Centers node, nor version 3's local step (the localStep attribute, the LocalSwitching node).
-    std::string numbersXml = xmlOf(numbers);
+    // Version 1 has no Centers node, nor version 3's local step (the localStep attribute, the LocalSwitching node),
+    // nor version 4's local neighbours (the LocalNeighbors node).
+    std::string numbersXml = edited(xmlOf(numbers), "<LocalNeighbors/>", "");
     const size_t localSwitching = numbersXml.find("<LocalSwitching");
     ASSERT_NE(localSwitching, std::string::npos);
     numbersXml.erase(localSwitching, numbersXml.find("/>", localSwitching) + 2 - localSwitching);
-    numbersXml = edited(edited(numbersXml, " localStep=\"0\"", ""), "version=\"3\"", "version=\"1\"");
+    numbersXml = edited(edited(numbersXml, " localStep=\"0\"", ""), "version=\"4\"", "version=\"1\"");
     std::unique_ptr<OpenMM::Force> numbersRead = forceFromXml(edited(numbersXml, "<Centers/>", ""));
     ASSERT_NE(dynamic_cast<CoordinationNumberForce*>(numbersRead.get()), nullptr);
     EXPECT_EQ(dynamic_cast<CoordinationNumberForce&>(*numbersRead).getGroupA(), numbers.getGroupA());

@@ -54,6 +54,7 @@ void expectSameNumberSettings(const Numbers& copy, const Numbers& original) {
     EXPECT_EQ(reductions(copy), reductions(original));
     EXPECT_EQ(copy.getLocalStep(), original.getLocalStep());
     EXPECT_TRUE(copy.getLocalSwitchingSettings() == original.getLocalSwitchingSettings());
+    EXPECT_EQ(copy.getLocalNeighbors(), original.getLocalNeighbors());
 }
 
 /** A force with every setting away from its default and one reduction of each type. */
@@ -358,16 +359,18 @@ TEST(CoordinationNumberInput, XmlRoundTripKeepsEverySetting) {
     Numbers local = unusualForce();
     local.setLocalStep(Numbers::LocalAverage);
     local.setLocalSwitchingSettings(SwitchingSettings(CoordinationForce::Gaussian, 0.4, 0.1, 2.0, false));
+    local.setLocalNeighbors({4, -1, 4, 0});
     std::unique_ptr<Numbers> localCopy = throughXml(local);
     ASSERT_NE(localCopy, nullptr);
     expectSameNumberSettings(*localCopy, local);
     EXPECT_EQ(localCopy->getLocalStep(), Numbers::LocalAverage);
+    EXPECT_EQ(localCopy->getLocalNeighbors(), local.getLocalNeighbors());
 }
 
 TEST(CoordinationNumberInput, MalformedXmlIsRejected) {
     const std::string xml = xmlOf(unusualForce());
-    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "version=\"3\"", "version=\"4\"")); },
-                                    {"CoordinationNumberForce", "version 4"});
+    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "version=\"4\"", "version=\"5\"")); },
+                                    {"CoordinationNumberForce", "version 5"});
     expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "localStep=\"0\"", "localStep=\"3\"")); },
                                     {"localStep 3"});
     expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "type=\"10\"", "type=\"13\"")); },

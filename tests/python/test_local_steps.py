@@ -456,6 +456,139 @@ def test_an_entry_whose_q_vector_vanishes(case, step):
 
 
 # ---------------------------------------------------------------------------------------------------
+# Local neighbours (setLocalNeighbors: PLUMED's SPECIESA/SPECIESB of LOCAL_Q_l and LOCAL_AVERAGE)
+# ---------------------------------------------------------------------------------------------------
+
+def oracle_local_neighbors(kind, step, positions, model, local_model, group_a, neighbors, group_b=(), box_lengths=None):
+    """s_i of the long-double brute force with local neighbours: each central atom i of group A and neighbour j of
+    `neighbors` have their own values from the same pairs (with group B's atoms, or group A's in Self mode); LOCAL_Q_l
+    sums t_ij Re(qhat_i . conj(qhat_j)) over the neighbours (qhat 0 where q is the zero vector) over sum_j t_ij;
+    LOCAL_AVERAGE is (v_i + sum_j t_ij v_j) / (1 + sum_j t_ij), v = q/N for Q_l (then s_i its norm)."""
+    pairs_with = list(group_b) or list(group_a)
+    neighbourhood = oracle.shell(positions, local_model, group_a, neighbors, box_lengths)
+    weights = neighbourhood.weights
+    if kind.startswith("Q"):
+        degree = int(kind[1:])
+        q_a, n_a = oracle.steinhardt_vectors(positions, degree, model, group_a, pairs_with, box_lengths)
+        q_j, n_j = oracle.steinhardt_vectors(positions, degree, model, neighbors, pairs_with, box_lengths)
+        if step == DOT:
+            products = (np.conj(oracle.unit_vectors(q_a)) @ oracle.unit_vectors(q_j).T).real
+            return oracle._divide_or_zero(np.sum(weights * products, axis=1), neighbourhood.counts)
+        v_a = oracle.normalised_steinhardt_vectors(q_a, n_a)
+        v_j = oracle.normalised_steinhardt_vectors(q_j, n_j)
+        return oracle.vector_norms((v_a + weights @ v_j) / (1 + neighbourhood.counts)[:, None])
+    if kind == "CN":
+        values = [oracle.coordination_numbers(positions, model, atoms, pairs_with, box_lengths)
+                  for atoms in (group_a, neighbors)]
+    else:
+        values = [oracle.shell_function(positions, SHELL_FUNCTIONS[kind], model, atoms, pairs_with, box_lengths, True)
+                  for atoms in (group_a, neighbors)]
+    return (values[0] + weights @ values[1]) / (1 + neighbourhood.counts)
+
+
+NEIGHBOR_KINDS = [("Q6", DOT), ("Q3", DOT), ("Q4", AVERAGE), ("CN", AVERAGE), ("Tetrahedral", AVERAGE)]
+#: Seeds: Self (seed % 4 < 2) or Dual, periodic (odd) or not; PoCL compiles a program per setting: two seeds there.
+NEIGHBOR_CASES = case_matrix(ALL_CASES, range(4), include=lambda case, seed: case.platform != "OpenCL" or seed in (1, 2))
+
+
+@pytest.mark.spread_over_precisions
+@pytest.mark.parametrize("kind, step", NEIGHBOR_KINDS, ids=[f"{k}-{'dot' if s == DOT else 'average'}"
+                                                            for k, s in NEIGHBOR_KINDS])
+@pytest.mark.parametrize("case, seed", NEIGHBOR_CASES)
+def test_local_neighbors_match_the_long_double_brute_force(case, kind, step, seed):
+    """s_i and Mean, Lowest, MoreThan with local neighbours that overlap group A (and list an atom twice), against
+    the brute force: only the pairs of a central entry and a neighbour count, each neighbour's value from the force's
+    own pairs; the per-atom values are group A's."""
+    case = require_local_step_case(case)
+    random = np.random.default_rng(300 + seed)
+    count, box = 36, 1.8
+    positions = random.uniform(0, box, (count, 3))
+    periodic = bool(seed % 2)
+    model = switch(random.uniform(0.15, 0.3), 0.0, int(random.integers(4, 9)), 0, random.uniform(0.6, 0.85))
+    local = switch(random.uniform(0.15, 0.35), 0.0, 6, 0, random.uniform(0.5, 0.85) if periodic else INFINITY)
+    atoms = random.permutation(count)
+    group_a = sorted(atoms[:12].tolist())
+    neighbors = atoms[8:26].tolist() + [int(atoms[20])]  # four atoms also in A, one listed twice
+    group_b = sorted(random.choice(count, 24, replace=False).tolist()) if seed % 4 >= 2 else []
+    threshold = 2.0 if kind == "CN" else 0.3
+    force = build(kind, group_a, group_b, switching=model[0], step=step, local=local[0], periodic=periodic,
+                  reductions=[PerAtomForce.Mean, PerAtomForce.Lowest,
+                              (PerAtomForce.MoreThan, f"RATIONAL R_0={threshold} D_MAX={4 * threshold}")])
+    force.setLocalNeighbors(neighbors)
+    box_lengths = [box] * 3 if periodic else None
+    context = context_of(force, positions, np.diag([box] * 3) if periodic else None, case)
+    expected = oracle_local_neighbors(kind, step, positions, model[1], local[1], group_a, neighbors, group_b,
+                                      box_lengths)
+    plain = oracle_local(kind, step, positions, model[1], local[1], group_a, group_b, box_lengths)
+    assert np.all(np.isfinite(expected)) and np.ptp(expected.astype(float)) > 0
+    assert np.abs(expected - plain).max() > 1e-3  # the neighbours matter
+    values = np.array(force.getPerAtomValues(context))
+    what = f"{kind}, step {step}, seed {seed}"
+    assert values.shape == (len(group_a),)
+    assert_close(values, expected.astype(float), case, scale=local_scale(step, expected), what=f"s_i, {what}")
+    more_than = oracle.more_than(expected, oracle.Rational(threshold, 0.0, 6, 0, 4 * threshold, True))
+    assert_close(force.getCollectiveVariableValues(context),
+                 np.array([oracle.mean(expected), oracle.lowest(expected), more_than], dtype=float), case,
+                 scale=np.array([np.abs(expected.astype(float)).mean(), 0.0, 0.0]), what=f"reductions, {what}")
+
+
+NEIGHBOR_FORCE_SETTINGS = [
+    ("Q6", DOT, dict(group_a=range(0, 12)), list(range(8, 24)) + [30]),
+    ("Q3", DOT, dict(group_a=range(0, 24, 2), group_b=range(24)), list(range(1, 24, 2)) + [4]),
+    ("Q4", AVERAGE, dict(group_a=range(12), group_b=range(6, 24)), list(range(10, 24))),
+    ("CN", AVERAGE, dict(group_a=range(12)), list(range(10, 24))),
+    ("SimpleCubic", AVERAGE, dict(group_a=range(12)), list(range(12, 24))),
+]
+
+
+@pytest.mark.parametrize("kind, step, groups, neighbors", NEIGHBOR_FORCE_SETTINGS,
+                         ids=[f"{s[0]}-{'dot' if s[1] == DOT else 'average'}" for s in NEIGHBOR_FORCE_SETTINGS])
+@pytest.mark.parametrize("case", DOUBLE_CASES)
+def test_the_forces_with_local_neighbors_are_minus_the_gradient_of_the_energy(case, kind, step, groups, neighbors):
+    """Forces on the central atoms, the neighbours and the atoms of their values' pairs, against finite differences
+    (atom 30, a neighbour outside both groups, has its value from the force's pairs all the same)."""
+    case = require_local_step_case(case)
+    box = 2.2
+    positions = random_positions(31, box, seed=3)
+    force = build(kind, energy="10*(mean-0.3)^2+lowest", reductions=[PerAtomForce.Mean, PerAtomForce.Lowest],
+                  switching=switch(0.25, 0.1, 6, 12, 0.9)[0], step=step, local=switch(0.3, 0.0, 6, 12, 0.8)[0],
+                  **groups)
+    force.setLocalNeighbors(neighbors)
+    context = context_of(force, positions, np.diag([box] * 3), case)
+    energy_value, forces = energy_and_forces(context)
+    assert np.isfinite(energy_value) and energy_value != 0.0
+    expected = finite_difference_forces(context, positions, step=1e-5)
+    scale = np.abs(expected).max()
+    moved = set(neighbors) - set(groups["group_a"])
+    assert scale > 0 and max(np.abs(forces[j]).max() for j in moved) > 1e-6 * scale  # the neighbours feel a force
+    np.testing.assert_allclose(forces, expected, rtol=0, atol=2e-6 * scale, err_msg=kind)
+
+
+def test_local_neighbors_api_and_errors():
+    def force_with(neighbors, step=DOT):
+        force = build("Q6", range(3), energy="mean", reductions=[PerAtomForce.Mean], step=step, periodic=False)
+        force.setLocalNeighbors(neighbors)
+        return force
+
+    force = SteinhardtForce(6, "mean")
+    assert force.getLocalNeighbors() == ()
+    force.setLocalNeighbors(np.arange(3, 5))
+    assert force.getLocalNeighbors() == (3, 4)
+    force.setLocalNeighbors([])
+    assert force.getLocalNeighbors() == ()
+    with pytest.raises(TypeError, match="setLocalNeighbors"):
+        force.setLocalNeighbors("3,4")
+    with pytest.raises(mm.OpenMMException, match="local neighbours.*setLocalStep"):
+        context_of(force_with([3, 4], PerAtomForce.NoLocalStep), CLUSTER)
+    with pytest.raises(mm.OpenMMException, match="setLocalNeighbors.*entry 1 is atom index 6.*6 particles"):
+        context_of(force_with([3, 6]), CLUSTER)
+    with pytest.raises(mm.OpenMMException, match="setLocalNeighbors.*not the id of a centre"):
+        context_of(force_with([-1]), CLUSTER)
+    force = force_with([4, 5])
+    assert len(force.getPerAtomValues(context_of(force, CLUSTER))) == 3
+
+
+# ---------------------------------------------------------------------------------------------------
 # Dynamics
 # ---------------------------------------------------------------------------------------------------
 
@@ -477,10 +610,13 @@ def test_energy_is_conserved_in_a_short_nve_run_with_a_local_q6_bias(case):
 def contract_forces():
     """class name -> (a force with a local step, the XML version that saves it)."""
     local = switch(0.4, 0.05, 8, 16, 1.1, stretch=False)[0]
-    return {"SteinhardtForce": (build("Q4", [0, 1, 2], [1, 2, 3], "2*mean", [PerAtomForce.Mean], step=DOT,
-                                      local=local), 2),
-            "CoordinationNumberForce": (build("CN", [0, 1, 2], (), "mean", [PerAtomForce.Mean], local=local), 3),
-            "ShellFunctionForce": (build("Tetrahedral", [0, 1, 2, 3], (), "sum", [PerAtomForce.Sum], local=local), 2)}
+    forces = {"SteinhardtForce": (build("Q4", [0, 1, 2], [1, 2, 3], "2*mean", [PerAtomForce.Mean], step=DOT,
+                                        local=local), 3),
+              "CoordinationNumberForce": (build("CN", [0, 1, 2], (), "mean", [PerAtomForce.Mean], local=local), 4),
+              "ShellFunctionForce": (build("Tetrahedral", [0, 1, 2, 3], (), "sum", [PerAtomForce.Sum], local=local),
+                                     3)}
+    forces["SteinhardtForce"][0].setLocalNeighbors([3, 4, 4, 0])
+    return forces
 
 
 CLASSES = {"SteinhardtForce": SteinhardtForce, "CoordinationNumberForce": CoordinationNumberForce,
@@ -499,6 +635,7 @@ def test_the_local_step_round_trips_through_xml_copy_and_pickle(name):
         assert isinstance(duplicate, CLASSES[name])
         assert duplicate.getLocalStep() == force.getLocalStep() != PerAtomForce.NoLocalStep
         assert duplicate.getLocalSwitchingSettings() == force.getLocalSwitchingSettings() != SwitchingSettings()
+        assert duplicate.getLocalNeighbors() == force.getLocalNeighbors()
         assert mm.XmlSerializer.serialize(duplicate) == xml
     with pytest.raises(mm.OpenMMException, match="localStep 5"):
         mm.XmlSerializer.deserialize(xml.replace(f'localStep="{force.getLocalStep()}"', 'localStep="5"'))
@@ -510,6 +647,14 @@ def test_an_xml_of_the_previous_version_reads_with_no_local_step(file):
     force = CLASSES[file.split("-")[0]].cast(mm.XmlSerializer.deserialize((XML_DATA / file).read_text()))
     assert force.getLocalStep() == PerAtomForce.NoLocalStep
     assert force.getLocalSwitchingSettings() == SwitchingSettings()
+    assert force.getLocalNeighbors() == ()
+
+
+@pytest.mark.parametrize("file", ["CoordinationNumberForce-v3.xml", "SteinhardtForce-v2.xml", "ShellFunctionForce-v2.xml"])
+def test_an_xml_with_a_local_step_but_of_the_version_before_local_neighbours_reads_with_none(file):
+    force = CLASSES[file.split("-")[0]].cast(mm.XmlSerializer.deserialize((XML_DATA / file).read_text()))
+    assert force.getLocalStep() != PerAtomForce.NoLocalStep
+    assert force.getLocalNeighbors() == ()
 
 
 def test_the_default_and_python_conventions():

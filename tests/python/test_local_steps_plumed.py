@@ -4,6 +4,8 @@ forces (with the energies of the files' RESTRAINT and BIASVALUE lines) are PLUME
 a force with a local step as its per-atom action and the local action, which read back to the same settings; what
 PLUMED cannot mean, or this translator does not read, is refused with what to write instead. The engine itself
 (random systems against the long-double brute force, finite differences, the contract) is test_local_steps.py's."""
+import copy
+
 import openmm as mm
 import pytest
 
@@ -159,7 +161,16 @@ Q6 = "q6: Q6 SPECIES=1-10 D_0=3.0 R_0=1.5 NN=12\nc: COORDINATIONNUMBER SPECIES=1
     ("w: LOCAL_Q6 SPECIES=q7 SWITCH={RATIONAL R_0=1} MEAN", "SPECIES=q7 names no Q6 action before this line"),
     ("w: LOCAL_Q4 SPECIES=q6 SWITCH={RATIONAL R_0=1} MEAN", "SPECIES=q6 is a Q6 action; LOCAL_Q4 reads the vectors of a Q4"),
     ("w: LOCAL_Q6 SPECIES=c SWITCH={RATIONAL R_0=1} MEAN", "SPECIES=c is a COORDINATIONNUMBER action"),
-    ("w: LOCAL_Q6 SPECIESA=q6 SPECIESB=q6 SWITCH={RATIONAL R_0=1} MEAN", "SPECIESA and SPECIESB .* not supported yet"),
+    ("w: LOCAL_Q6 SPECIESA=q6 SWITCH={RATIONAL R_0=1} MEAN", "SPECIESA needs SPECIESB"),
+    ("w: LOCAL_Q6 SPECIES=q6 SPECIESB=q6 SWITCH={RATIONAL R_0=1} MEAN", "SPECIES and SPECIESA/SPECIESB are two forms"),
+    ("w: LOCAL_Q6 SPECIES=q6,q6 SWITCH={RATIONAL R_0=1} MEAN", "SPECIES=q6,q6 lists several actions"),
+    ("q6b: Q6 SPECIESA=11-12 SPECIESB=1-10 D_0=3.0 R_0=1.4 NN=12\n"
+     "w: LOCAL_Q6 SPECIESA=q6 SPECIESB=q6b SWITCH={RATIONAL R_0=1} MEAN", "differ in more than their central atoms"),
+    ("q6b: Q6 SPECIESA=11-12 SPECIESB=1-11 D_0=3.0 R_0=1.5 NN=12\n"
+     "w: LOCAL_Q6 SPECIESA=q6 SPECIESB=q6b SWITCH={RATIONAL R_0=1} MEAN", "differ in more than their central atoms"),
+    ("q6b: Q6 SPECIESA=11-12 SPECIESB=1-10 D_0=3.0 R_0=1.5 NN=12\n"
+     "w: LOCAL_AVERAGE SPECIESA=q6 SPECIESB=q6b SWITCH={RATIONAL R_0=1} MEAN", "i-th atom of SPECIESB"),
+    ("w: LOCAL_Q6 SPECIESA=q6 SPECIESB=c SWITCH={RATIONAL R_0=1} MEAN", "SPECIESB=c is a COORDINATIONNUMBER action"),
     ("w: LOCAL_AVERAGE SPECIES=q6 NOPBC SWITCH={RATIONAL R_0=1} MEAN", "NOPBC here but not in SPECIES=q6"),
     ("w: LOCAL_AVERAGE SPECIES=q6 SWITCH={RATIONAL R_0=1} MEAN\nv: LOCAL_AVERAGE SPECIES=w SWITCH={RATIONAL R_0=1}",
      "SPECIES=w is itself a local action"),
@@ -184,3 +195,61 @@ def test_to_plumed_refuses_what_a_context_would_refuse():
     numbers.setLocalStep(PerAtomForce.LocalDotProduct)
     with pytest.raises(mm.OpenMMException, match="LocalDotProduct"):
         openmmcoordination.toPlumed(numbers, "w")
+
+
+#: SPECIESA/SPECIESB forms: (text, label of the local action, its central atoms, its neighbours (0-based)); the first
+#: is the example of PLUMED's LOCAL_Q1 documentation.
+NEIGHBOR_INPUTS = [
+    ("q1a: Q1 SPECIESA=1-5 SPECIESB=1-64 D_0=1.3 R_0=0.2\nq1b: Q1 SPECIESA=6-64 SPECIESB=1-64 D_0=1.3 R_0=0.2\n"
+     "w1: LOCAL_Q1 SPECIESA=q1a SPECIESB=q1b SWITCH={RATIONAL D_0=1.3 R_0=0.2} MEAN", "w1", range(5), range(5, 64)),
+    ("q6a: Q6 SPECIES=1-40 SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6}\n"
+     "q6b: Q6 SPECIESA=41-64,3 SPECIESB=1-40 SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6}\n"
+     "w6: LOCAL_Q6 SPECIESA=q6a SPECIESB=q6b SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6} LOWEST MEAN", "w6", range(40),
+     list(range(40, 64)) + [2]),
+    ("a: COORDINATIONNUMBER SPECIESA=1-30 SPECIESB=1-64 SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6}\n"
+     "b: COORDINATIONNUMBER SPECIESA=31-64 SPECIESB=1-64 SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6}\n"
+     "l: LOCAL_AVERAGE SPECIESA=a SPECIESB=b SWITCH={RATIONAL D_0=3.0 R_0=2.0 D_MAX=6} MEAN", "l", range(30),
+     range(30, 64)),
+]
+
+
+@pytest.mark.parametrize("text, label, central, neighbors", NEIGHBOR_INPUTS, ids=["LOCAL_Q1", "LOCAL_Q6", "LOCAL_AVERAGE"])
+def test_speciesa_and_speciesb_read_as_local_neighbors_and_write_back(text, label, central, neighbors):
+    """SPECIESA=a SPECIESB=b: a's force with b's central atoms as its local neighbours (on the 64-atom frame its values
+    differ from those of a's force alone; test_local_steps.py checks them against the brute force); toPlumed writes
+    the two per-atom actions and the local line, which read back to the same settings."""
+    read = openmmcoordination.fromPlumedFile(text)
+    force = read.forces[label]
+    assert list(force.getGroupA()) == list(central) and list(force.getLocalNeighbors()) == list(neighbors)
+    alone = copy.deepcopy(force)
+    alone.setLocalNeighbors([])
+    mine = copy.deepcopy(force)  # (a System owns the force it holds: toPlumed below reads the one fromPlumedFile gave)
+    values = mine.getPerAtomValues(context_of(mine, FRAME.positions, FRAME.box_vectors))
+    plain = alone.getPerAtomValues(context_of(alone, FRAME.positions, FRAME.box_vectors))
+    assert np.all(np.isfinite(values)) and np.abs(np.array(values) - plain).max() > 1e-3
+    written = openmmcoordination.toPlumed(force, label)
+    lines = written.splitlines()
+    assert [line.split(":")[0] for line in lines] == [f"{label}_species", f"{label}_neighbors", label]
+    assert f"SPECIESA={label}_species SPECIESB={label}_neighbors" in lines[2]
+    again = openmmcoordination.fromPlumed(written)
+    assert settings_xml(again) == settings_xml(force)
+    assert openmmcoordination.toPlumed(again, label) == written
+
+
+def test_speciesa_and_speciesb_of_one_action_are_the_species_form():
+    same = openmmcoordination.fromPlumedFile(Q6 + "w: LOCAL_Q6 SPECIESA=q6 SPECIESB=q6 SWITCH={RATIONAL R_0=1} MEAN")
+    species = openmmcoordination.fromPlumedFile(Q6 + "w: LOCAL_Q6 SPECIES=q6 SWITCH={RATIONAL R_0=1} MEAN")
+    assert same.forces["w"].getLocalNeighbors() == ()
+    assert settings_xml(same.forces["w"]) == settings_xml(species.forces["w"])
+
+
+def test_to_plumed_refuses_a_local_average_of_vectors_with_local_neighbors():
+    force = SteinhardtForce(6)
+    force.setGroupA(range(10))
+    force.setLocalStep(PerAtomForce.LocalAverage)
+    force.setLocalNeighbors(range(10, 20))
+    with pytest.raises(mm.OpenMMException, match="i-th atom of SPECIESB"):
+        openmmcoordination.toPlumed(force, "w")
+    force.setLocalStep(PerAtomForce.NoLocalStep)
+    with pytest.raises(mm.OpenMMException, match="local neighbours.*setLocalStep"):
+        openmmcoordination.toPlumed(force, "w")

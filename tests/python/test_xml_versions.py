@@ -1,12 +1,12 @@
 """The XML formats of the forces and their version numbers, pinned by files: tests/data/xml holds one serialized force
-per class and per version its reader accepts (CoordinationForce 1 to 3, CoordinationNumberForce 1 to 3,
-ContactMapForce 1, SteinhardtForce 1 and 2, ShellFunctionForce 1 and 2), and tests/data/xml/expected.json the System each is evaluated in and the numbers the pre-refactor
+per class and per version its reader accepts (CoordinationForce 1 to 3, CoordinationNumberForce 1 to 4,
+ContactMapForce 1, SteinhardtForce 1 to 3, ShellFunctionForce 1 to 3), and tests/data/xml/expected.json the System each is evaluated in and the numbers the pre-refactor
 build computed for it on the Reference platform (its "about" says how).
 
 The rules: every such file reads (XmlSerializer.deserialize) into a force that gives those numbers on every platform
 case, within the case's tolerance (coordination_testing.Tolerance). A force read from any version is written in its
-class's current version (CoordinationForce 3, CoordinationNumberForce 3, ContactMapForce 1, SteinhardtForce 2,
-ShellFunctionForce 2); that XML holds everything
+class's current version (CoordinationForce 3, CoordinationNumberForce 4, ContactMapForce 1, SteinhardtForce 3,
+ShellFunctionForce 3); that XML holds everything
 the file held (a current-version file comes back unchanged) and reads back to the same numbers. A version outside the
 accepted range is refused.
 """
@@ -38,8 +38,8 @@ EXPECTED = json.loads((DATA / "expected.json").read_text())["files"]
 CLASSES = {"CoordinationForce": CoordinationForce, "CoordinationNumberForce": CoordinationNumberForce,
            "ContactMapForce": ContactMapForce, "SteinhardtForce": SteinhardtForce, "ShellFunctionForce": ShellFunctionForce}
 #: The versions each class's reader accepts, oldest first; its writer writes the last one.
-VERSIONS = {"CoordinationForce": (1, 2, 3), "CoordinationNumberForce": (1, 2, 3), "ContactMapForce": (1,),
-            "SteinhardtForce": (1, 2), "ShellFunctionForce": (1, 2)}
+VERSIONS = {"CoordinationForce": (1, 2, 3), "CoordinationNumberForce": (1, 2, 3, 4), "ContactMapForce": (1,),
+            "SteinhardtForce": (1, 2, 3), "ShellFunctionForce": (1, 2, 3)}
 FILES = sorted(EXPECTED)
 CURRENT_FILES = [name for name in FILES if EXPECTED[name]["version"] == VERSIONS[EXPECTED[name]["class"]][-1]]
 OLDER_FILES = [name for name in FILES if name not in CURRENT_FILES]

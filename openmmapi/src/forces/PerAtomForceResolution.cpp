@@ -16,7 +16,16 @@ ResolvedPerAtomForce PerAtomForceResolution::resolve(const PerAtomForce& force, 
                               "; use Self mode (PLUMED's SPECIES) or Dual mode (SPECIESA and SPECIESB)");
     resolved.forceClass = force.getForceClassName();
     resolved.perAtom = std::move(perAtom);
+    resolved.numCentral = resolved.groupA.size();
     const PerAtomForce::LocalStep local = force.getLocalStep();
+    if (!force.getLocalNeighbors().empty()) {
+        if (local == PerAtomForce::NoLocalStep)
+            throw OpenMMException(force.getForceClassName() + ": local neighbours (setLocalNeighbors(), " +
+                                  std::to_string(force.getLocalNeighbors().size()) + " atoms) are for a local step, "
+                                  "and this force has none; set one with setLocalStep(), or clear the list");
+        resolved.appendToGroupA(force.getLocalNeighbors(), force.getForceClassName() + ": ",
+                                "'local neighbours' (setLocalNeighbors())");
+    }
     if (local == PerAtomForce::LocalDotProduct && resolved.perAtom.pairTerm != ResolvedPerAtom::PairTerm::SphericalHarmonics)
         throw OpenMMException(force.getForceClassName() + ": the local step LocalDotProduct (PLUMED's LOCAL_Q_l) is of "
                               "a SteinhardtForce's q_l vectors; its " + values + " are numbers: use LocalAverage, or "

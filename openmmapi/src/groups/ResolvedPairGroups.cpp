@@ -60,28 +60,51 @@ ResolvedPairGroups ResolvedPairGroups::resolve(const PairSwitchingForce& force, 
     ResolvedPairGroups resolved;
     resolved.switching = SwitchingFunctionConstants::resolve(force.getSwitchingSettings(), prefix);
 
-    // The groups, and the map of their slots to the unique members (one gradient row each).
     resolved.mode = mode;
     resolved.periodic = force.usesPeriodicBoundaryConditions();
     resolved.groupA = membersA;
     if (mode != PairSwitchingForce::Self)
         resolved.groupB = membersB;
-    std::set<int> unique(resolved.groupA.begin(), resolved.groupA.end());
-    unique.insert(resolved.groupB.begin(), resolved.groupB.end());
-    resolved.uniqueParticles.assign(unique.begin(), unique.end());
+    resolved.centers = std::move(centers);
+    resolved.indexMembers();
+    return resolved;
+}
+
+void ResolvedPairGroups::appendToGroupA(const vector<int>& entries, const string& prefix, const string& groupName) {
+    if (mode == PairSwitchingForce::Pair)
+        throw OpenMMException(prefix + "group " + groupName + " cannot extend a Pair mode's group A");
+    vector<int> members;
+    for (int slot = 0; slot < (int)entries.size(); slot++)
+        members.push_back(memberOfEntry(centers, entries[slot], prefix, groupName, slot));
+    if (mode == PairSwitchingForce::Self) {
+        mode = PairSwitchingForce::Dual;
+        groupB = groupA;
+    }
+    groupA.insert(groupA.end(), members.begin(), members.end());
+    indexMembers();
+}
+
+void ResolvedPairGroups::indexMembers() {
+    // The map of the slots to the unique members (one gradient row each).
+    std::set<int> unique(groupA.begin(), groupA.end());
+    unique.insert(groupB.begin(), groupB.end());
+    uniqueParticles.assign(unique.begin(), unique.end());
     std::map<int, int> uniqueIndex;
-    for (int i = 0; i < (int)resolved.uniqueParticles.size(); i++)
-        uniqueIndex[resolved.uniqueParticles[i]] = i;
-    for (int member : resolved.groupA)
-        resolved.uniqueA.push_back(uniqueIndex[member]);
-    for (int member : resolved.groupB)
-        resolved.uniqueB.push_back(uniqueIndex[member]);
+    for (int i = 0; i < (int)uniqueParticles.size(); i++)
+        uniqueIndex[uniqueParticles[i]] = i;
+    uniqueA.clear();
+    uniqueB.clear();
+    for (int member : groupA)
+        uniqueA.push_back(uniqueIndex[member]);
+    for (int member : groupB)
+        uniqueB.push_back(uniqueIndex[member]);
+    sameAtomPossible = false;
     if (mode == PairSwitchingForce::Self)
-        resolved.sameAtomPossible = (unique.size() != resolved.groupA.size());
+        sameAtomPossible = (unique.size() != groupA.size());
     else if (mode == PairSwitchingForce::Dual) {
-        const std::set<int> setA(resolved.groupA.begin(), resolved.groupA.end());
-        for (int member : resolved.groupB)
-            resolved.sameAtomPossible = resolved.sameAtomPossible || setA.count(member) > 0;
+        const std::set<int> setA(groupA.begin(), groupA.end());
+        for (int member : groupB)
+            sameAtomPossible = sameAtomPossible || setA.count(member) > 0;
     }
     // The coordinates read: the groups' particles and their centres' particles.
     std::set<int> input;
@@ -93,7 +116,5 @@ ResolvedPairGroups ResolvedPairGroups::resolve(const PairSwitchingForce& force, 
             input.insert(particles.begin(), particles.end());
         }
     }
-    resolved.inputParticles.assign(input.begin(), input.end());
-    resolved.centers = std::move(centers);
-    return resolved;
+    inputParticles.assign(input.begin(), input.end());
 }

@@ -7,6 +7,7 @@
 using namespace CoordinationPlugin;
 using OpenMM::OpenMMException;
 using std::string;
+using std::vector;
 
 namespace {
 
@@ -20,8 +21,48 @@ int localSteinhardtDegree(const string& name) {
     return 0;
 }
 
-/** The suffix of the label toPlumed gives the per-atom action a local action reads. */
+/** The suffixes of the labels toPlumed gives the per-atom actions a local action reads (its SPECIES or SPECIESA, and
+ * its SPECIESB). */
 const char* const SpeciesSuffix = "_species";
+const char* const NeighborSpeciesSuffix = "_neighbors";
+
+/**
+ * The per-atom action SPECIES=label (or SPECIESA, SPECIESB: key) of a local action names: one label of an earlier
+ * action that is not itself local, of degree l for LOCAL_Q_l (degree > 0).
+ */
+const PerAtomForce* speciesAction(const PlumedKeywords& keywords, const string& key, const string& label,
+                                  const string& name, int degree, const string& what,
+                                  const std::function<const PerAtomForce*(const string&)>& vectorOf) {
+    if (label.find(',') != string::npos)
+        throw keywords.error(key + "=" + label + " lists several actions; give the label of one " + what +
+                             " (one action over all the atoms you need)");
+    const PerAtomForce* source = vectorOf(label);
+    if (source == nullptr)
+        throw keywords.error(key + "=" + label + " names no " + what + " before this line; " + name +
+                             " reads the per-atom values of an action defined above it");
+    if (source->getLocalStep() != PerAtomForce::NoLocalStep)
+        throw keywords.error(key + "=" + label + " is itself a local action; " + name + " reads a " + what);
+    auto* steinhardt = dynamic_cast<const SteinhardtForce*>(source);
+    if (degree != 0 && (steinhardt == nullptr || steinhardt->getDegree() != degree))
+        throw keywords.error(key + "=" + label + " is a " + PlumedPerAtom::actionName(*source) + " action; " + name +
+                             " reads the vectors of a Q" + std::to_string(degree) + " action");
+    return source;
+}
+
+/**
+ * The action's line without its central atoms: a force of its class and settings in Dual mode (a Self action's
+ * atoms are its group B: the same pairs), with group A a placeholder. Two per-atom actions that differ only in their
+ * central atoms have the same text (PlumedPerAtom::write) of this.
+ */
+std::unique_ptr<PerAtomForce> withoutCentralAtoms(const PerAtomForce& force) {
+    std::unique_ptr<PerAtomForce> settings = PlumedPerAtom::speciesSettings(force);
+    if (settings->getMode() == PairSwitchingForce::Self) {
+        settings->setMode(PairSwitchingForce::Dual);
+        settings->setGroupB(settings->getGroupA());
+    }
+    settings->setGroupA({0});
+    return settings;
+}
 
 } // namespace
 
@@ -44,30 +85,53 @@ PerAtomForce* PlumedLocalSteps::read(PlumedAction& action, double nm,
     const int degree = localSteinhardtDegree(name);
     const string what = (degree != 0 ? "Q" + std::to_string(degree) + " action" : "per-atom action (Q1, Q3, Q4, Q6, "
                                                                                   "COORDINATIONNUMBER, ...)");
-    if (keywords.has("SPECIESA") || keywords.has("SPECIESB"))
-        throw keywords.error("SPECIESA and SPECIESB (two actions' vectors) are not supported yet; give SPECIES=label of "
-                             "one " + what);
-    if (!keywords.has("SPECIES"))
+    const bool hasA = keywords.has("SPECIESA"), hasB = keywords.has("SPECIESB");
+    if ((hasA || hasB) && keywords.has("SPECIES"))
+        throw keywords.error("SPECIES and SPECIESA/SPECIESB are two forms; give SPECIES (one action) or SPECIESA and "
+                             "SPECIESB");
+    if (hasA != hasB)
+        throw keywords.error(string(hasA ? "SPECIESA needs SPECIESB" : "SPECIESB needs SPECIESA") + " (the " + what +
+                             " of the central atoms and that of their neighbours), or give SPECIES alone");
+    if (!hasA && !keywords.has("SPECIES"))
         throw keywords.error("SPECIES=label of a " + what + " is required");
-    const string species = keywords.take("SPECIES");
-    const PerAtomForce* source = vectorOf(species);
-    if (source == nullptr)
-        throw keywords.error("SPECIES=" + species + " names no " + what + " before this line; " + name +
-                             " reads the per-atom values of an action defined above it");
-    if (source->getLocalStep() != PerAtomForce::NoLocalStep)
-        throw keywords.error("SPECIES=" + species + " is itself a local action; " + name + " reads a " + what);
-    auto* steinhardt = dynamic_cast<const SteinhardtForce*>(source);
-    if (degree != 0 && (steinhardt == nullptr || steinhardt->getDegree() != degree))
-        throw keywords.error("SPECIES=" + species + " is a " + PlumedPerAtom::actionName(*source) + " action; " + name +
-                             " reads the vectors of a Q" + std::to_string(degree) + " action");
+    const string key = (hasA ? "SPECIESA" : "SPECIES");
+    const string species = keywords.take(key);
+    const PerAtomForce* source = speciesAction(keywords, key, species, name, degree, what, vectorOf);
+    const PerAtomForce* neighbors = nullptr;
+    if (hasB) {
+        // SPECIESA=a SPECIESB=b: b's central atoms are the local step's neighbours, with b's vectors; one force holds
+        // both where b is a's action but for its central atoms. The same action twice is the SPECIES form.
+        const string speciesB = keywords.take("SPECIESB");
+        neighbors = speciesAction(keywords, "SPECIESB", speciesB, name, degree, what, vectorOf);
+        if (neighbors == source)
+            neighbors = nullptr;
+        else {
+            const auto write = [](const PerAtomForce& force) {
+                return PlumedPerAtom::write(*withoutCentralAtoms(force), "x");
+            };
+            if (write(*source) != write(*neighbors))
+                throw keywords.error("SPECIESA=" + species + " and SPECIESB=" + speciesB + " differ in more than "
+                                     "their central atoms (SPECIES or SPECIESA); this plugin holds both in one force, "
+                                     "whose neighbours have their values from the same pairs: give the two actions the "
+                                     "same class, SPECIESB (or the same SPECIES atoms), switching function, centres "
+                                     "and NOPBC");
+            if (degree == 0 && dynamic_cast<const SteinhardtForce*>(source) != nullptr)
+                throw keywords.error("LOCAL_AVERAGE of Q_l actions with SPECIESA and SPECIESB: PLUMED adds the vector "
+                                     "of the i-th atom of SPECIESB as the i-th central atom's own term, which this "
+                                     "plugin does not copy; give SPECIES, or build the force with setLocalNeighbors() "
+                                     "(each central atom's own vector as its own term)");
+        }
+    }
     // The source's class and line settings (groups, switching function, centres, PBC), not its reductions.
     std::unique_ptr<PerAtomForce> force = PlumedPerAtom::speciesSettings(*source);
+    if (neighbors != nullptr)
+        force->setLocalNeighbors(neighbors->getGroupA());
     if (!action.getLabel().empty())
         force->setName(action.getLabel());
     force->setLocalStep(degree != 0 ? PerAtomForce::LocalDotProduct : PerAtomForce::LocalAverage);
     if (keywords.takeFlag("NOPBC") && source->usesPeriodicBoundaryConditions())
-        throw keywords.error("NOPBC here but not in SPECIES=" + species + ": the force has one periodicity for both "
-                             "(its groups' pairs and the local pairs); give both lines NOPBC, or neither");
+        throw keywords.error("NOPBC here but not in " + key + "=" + species + ": the force has one periodicity for "
+                             "both (its groups' pairs and the local pairs); give both lines NOPBC, or neither");
     keywords.ignore({"LOWMEM"});
     const string switchText = keywords.take("SWITCH");
     SwitchingSettings switching;
@@ -92,7 +156,21 @@ string PlumedLocalSteps::write(const PerAtomForce& force, const string& label,
     std::unique_ptr<PerAtomForce> source = PlumedPerAtom::speciesSettings(force);
     source->setName(force.getName());
     string text = PlumedPerAtom::write(*source, species) + "\n";
-    text += actionLabel + ": " + actionName(force) + " SPECIES=" + species;
+    const vector<int>& neighbors = force.getLocalNeighbors();
+    if (neighbors.empty())
+        text += actionLabel + ": " + actionName(force) + " SPECIES=" + species;
+    else {
+        // The neighbours as the central atoms of a second action of the same settings (SPECIESB).
+        if (force.getLocalStep() == PerAtomForce::LocalAverage && dynamic_cast<const SteinhardtForce*>(&force) != nullptr)
+            throw error("with local neighbours and LocalAverage of a SteinhardtForce: PLUMED's LOCAL_AVERAGE with "
+                        "SPECIESA and SPECIESB adds the vector of the i-th atom of SPECIESB as the i-th central atom's "
+                        "own term, not the atom's own vector; PLUMED has no action for this force");
+        std::unique_ptr<PerAtomForce> neighborSource = withoutCentralAtoms(force);
+        neighborSource->setGroupA(neighbors);
+        const string neighborSpecies = actionLabel + NeighborSpeciesSuffix;
+        text += PlumedPerAtom::write(*neighborSource, neighborSpecies) + "\n";
+        text += actionLabel + ": " + actionName(force) + " SPECIESA=" + species + " SPECIESB=" + neighborSpecies;
+    }
     if (!force.usesPeriodicBoundaryConditions())
         text += " NOPBC";
     text += PlumedCoordination::writeSwitch(force.getLocalSwitchingSettings());

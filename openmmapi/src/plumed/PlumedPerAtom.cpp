@@ -233,6 +233,7 @@ std::unique_ptr<PerAtomForce> PlumedPerAtom::lineSettings(const PerAtomForce& fo
     std::unique_ptr<PerAtomForce> settings = speciesSettings(force);
     settings->setLocalStep(force.getLocalStep());
     settings->setLocalSwitchingSettings(force.getLocalSwitchingSettings());
+    settings->setLocalNeighbors(force.getLocalNeighbors());
     for (int i = 0; i < force.getNumReductions(); i++) {
         ReductionType type;
         string parameters, name;

@@ -48,16 +48,21 @@ double lengthUnit(PlumedAction& action) {
 
 /**
  * The force an action becomes, or null if the translator does not read that action; functions knows the earlier
- * per-atom actions by label, and source is set to the one a local action reads (its SPECIES).
+ * per-atom actions by label, and sources are set to those a local action reads (its SPECIES, or SPECIESA and SPECIESB).
  */
-Force* forceOf(PlumedAction& action, double nm, const PlumedVectorFunctions& functions, const PerAtomForce*& source) {
-    source = nullptr;
+Force* forceOf(PlumedAction& action, double nm, const PlumedVectorFunctions& functions,
+               vector<const PerAtomForce*>& sources) {
+    sources.clear();
     if (action.getName() == PlumedCoordination::Name)
         return PlumedCoordination::read(action, nm);
     if (PlumedPerAtom::isAction(action.getName()))
         return PlumedPerAtom::read(action, nm);
     if (PlumedLocalSteps::isAction(action.getName()))
-        return PlumedLocalSteps::read(action, nm, [&](const string& label) { return source = functions.vectorOf(label); });
+        return PlumedLocalSteps::read(action, nm, [&](const string& label) {
+            const PerAtomForce* source = functions.vectorOf(label);
+            sources.push_back(source);
+            return source;
+        });
     if (action.getName() == PlumedContactMap::Name)
         return PlumedContactMap::read(action, nm);
     return nullptr;
@@ -138,14 +143,15 @@ vector<Force*> readActions(const vector<string>& actions, vector<string>& skippe
         }
         if (functions.read(action, i))
             continue;
-        const PerAtomForce* source;
-        std::unique_ptr<Force> force(forceOf(action, nm, functions, source));
+        vector<const PerAtomForce*> sources;
+        std::unique_ptr<Force> force(forceOf(action, nm, functions, sources));
         if (!force) {
             notRead.emplace_back(i, label.empty() ? name : label + ": " + name);
             continue;
         }
-        if (source != nullptr)
-            localSources.insert(source);
+        for (const PerAtomForce* source : sources)
+            if (source != nullptr)
+                localSources.insert(source);
         if (action.getLabel().empty() && fileForm)
             force->setName("@" + std::to_string(i));
         if (auto* perAtom = dynamic_cast<PerAtomForce*>(force.get()))

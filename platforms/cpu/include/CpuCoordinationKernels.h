@@ -87,6 +87,7 @@ private:
     PerAtomReductions reductions;
     std::unique_ptr<PerAtomSteps> steps;            // the pair term and the per-atom step
     int numComponents = 1;                          // values per entry
+    int numCentral = 0;                             // the slots of A with a number (ResolvedPerAtomForce)
     double rPower = 0.0;                            // p of the one-component term sigma(r) r^p
     bool powerTerm = true;                          // the pair term is sigma(r) r^p (CpuCoordinationNumberTerm)
     std::vector<double> parity;                     // PerAtomSteps::componentParity of each component

@@ -28,12 +28,13 @@ public:
                        const std::vector<std::pair<int, int>>& repeated);
     /**
      * s of each slot of A from the slots' values (the force's components each, slot-major); false (s untouched)
-     * where a coordinate is not finite.
+     * where a coordinate is not finite. With local neighbours (ResolvedPerAtomForce::hasLocalNeighbors) only the
+     * central slots' s are s_i, and only the neighbours' x = [1, u] enter the sums (the others' are 0).
      */
     bool computeValues(OpenMM::ContextImpl& context, const std::vector<double>& values, std::vector<double>& s);
     /**
-     * After computeValues(): from dE/ds per slot, the local pass's forces added to forces, and dE/dv per slot (the
-     * force's components each) into dEdValues.
+     * After computeValues(): from dE/ds per slot (0 for a slot that is not central), the local pass's forces added
+     * to forces, and dE/dv per slot (the force's components each) into dEdValues.
      */
     void applyForces(OpenMM::ContextImpl& context, const std::vector<double>& dEds, std::vector<double>& dEdValues,
                      std::vector<OpenMM::Vec3>& forces);
@@ -48,6 +49,7 @@ private:
     std::vector<double> values, local, sums; // per slot: v, u and [W, P] of the last computeValues()
     std::vector<double> entryData;           // per entry of the local engine: what a pass reads
     std::vector<std::pair<int, int>> repeatedSlots; // (slot of A, the earlier slot of the same member)
+    std::vector<char> neighbor; // per slot: whether it is a neighbour of the local step (all without local neighbours)
 };
 
 } // namespace CoordinationPlugin

@@ -24,6 +24,7 @@ void CpuPerAtomForceKernel<Interface>::copyParametersToContext(ContextImpl& cont
 
 template <class Interface> void CpuPerAtomForceKernel<Interface>::setParameters(const ResolvedPerAtomForce& force) {
     engine.setGroups(force);
+    numCentral = force.numCentral;
     reductions = PerAtomReductions(force);
     steps.reset(new PerAtomSteps(force.perAtom));
     numComponents = force.perAtom.numComponents;
@@ -88,7 +89,7 @@ void CpuPerAtomForceKernel<Interface>::computeNumbers(ContextImpl& context, vect
     const int sizeA = engine.getGroups().groupA.size();
     const int d = reductions.getNumVectorComponents();
     if (!engine.prepare(context)) {
-        numbers.assign(sizeA, std::numeric_limits<double>::quiet_NaN());
+        numbers.assign(numCentral, std::numeric_limits<double>::quiet_NaN());
         vectors.assign((long long)sizeA * d, std::numeric_limits<double>::quiet_NaN());
         entryValues.assign((long long)sizeA * numComponents, std::numeric_limits<double>::quiet_NaN());
         return;
@@ -109,6 +110,7 @@ void CpuPerAtomForceKernel<Interface>::computeNumbers(ContextImpl& context, vect
                         &slotValues[(long long)repeated.first * numComponents]);
         if (!local->computeValues(context, slotValues, numbers))
             numbers.assign(sizeA, std::numeric_limits<double>::quiet_NaN());
+        numbers.resize(numCentral); // the local neighbours after the central slots have no s of their own
         return;
     }
     for (int e = 0; e < sizeA; e++)
@@ -133,8 +135,10 @@ void CpuPerAtomForceKernel<Interface>::applyForces(ContextImpl& context, const v
     entryWeights.assign((long long)sizeA * numComponents, 0.0);
     if (local) {
         // The local step's own forces, and dE/dv per slot from it.
-        vector<double> dEdValues;
-        local->applyForces(context, weights, dEdValues, forces);
+        // dE/ds of every slot: 0 for the local neighbours after the central slots.
+        vector<double> dEdValues, slotWeights(weights);
+        slotWeights.resize(sizeA, 0.0);
+        local->applyForces(context, slotWeights, dEdValues, forces);
         for (int e = 0; e < sizeA; e++)
             std::copy_n(&dEdValues[(long long)entriesA.slot[e] * numComponents], numComponents,
                         &entryWeights[(long long)e * numComponents]);

@@ -13,6 +13,9 @@ void CpuLocalStep::setParameters(const ResolvedPerAtomForce& force, const PerAto
     localSteps.reset(new LocalSteps(force.perAtom, steps));
     numComponents = force.perAtom.numComponents;
     repeatedSlots = repeated;
+    neighbor.resize(force.groupA.size());
+    for (int slot = 0; slot < (int)force.groupA.size(); slot++)
+        neighbor[slot] = force.isLocalNeighbor(slot);
 }
 
 template <bool Forces> void CpuLocalStep::localPass(ContextImpl& context, const vector<double>& data) {
@@ -38,11 +41,13 @@ bool CpuLocalStep::computeValues(ContextImpl& context, const vector<double>& slo
     local.resize((long long)slots * d);
     for (int slot = 0; slot < slots; slot++)
         localSteps->localVector(&values[(long long)slot * numComponents], &local[(long long)slot * d]);
-    // The local sums [W, P] of the local vectors x = [1, u].
+    // The local sums [W, P] of the local vectors x = [1, u] (0 for a slot that is not a neighbour).
     const CpuCoordinationEntries& entries = engine.getEntriesA();
-    entryData.resize((long long)slots * n);
+    entryData.assign((long long)slots * n, 0.0);
     for (int e = 0; e < slots; e++) {
         const int slot = (int)entries.slot[e];
+        if (!neighbor[slot])
+            continue;
         entryData[(long long)e * n] = 1.0;
         std::copy_n(&local[(long long)slot * d], d, &entryData[(long long)e * n + 1]);
     }
@@ -77,22 +82,27 @@ void CpuLocalStep::applyForces(ContextImpl& context, const vector<double>& dEds,
         for (int c = 0; c < d; c++)
             dEdLocal[(long long)slot * d + c] = dEds[slot] * dsdu[c];
     }
-    // The local pass's forces, the gradient of t, from [1, u, G] per entry.
+    // The local pass's forces, the gradient of t, from [1, u, G] per entry ([1, u] 0 for a slot that is not a
+    // neighbour, G 0 for one that is not central).
     const CpuCoordinationEntries& entries = engine.getEntriesA();
-    entryData.resize((long long)slots * 2 * n);
+    entryData.assign((long long)slots * 2 * n, 0.0);
     for (int e = 0; e < slots; e++) {
         const long long slot = (long long)entries.slot[e];
         double* data = &entryData[(long long)e * 2 * n];
-        data[0] = 1.0;
-        std::copy_n(&local[slot * d], d, data + 1);
+        if (neighbor[slot]) {
+            data[0] = 1.0;
+            std::copy_n(&local[slot * d], d, data + 1);
+        }
         std::copy_n(&gradient[slot * n], n, data + n);
     }
     localPass<true>(context, entryData);
     engine.applyGradient(forces, 1.0);
-    // dE/du of the neighbours' sums, sum_j t_ij G_j (the P part), which the force pass added up.
+    // dE/du of the neighbours' sums, sum_j t_ij G_j (the P part), which the force pass added up (of a neighbour).
     const vector<double>& entrySums = engine.getEntryValues();
     for (int e = 0; e < slots; e++) {
         const long long slot = (long long)entries.slot[e];
+        if (!neighbor[slot])
+            continue;
         for (int c = 0; c < d; c++)
             dEdLocal[slot * d + c] += entrySums[(long long)e * 2 * n + 1 + c];
     }

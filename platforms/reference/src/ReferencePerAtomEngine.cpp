@@ -83,27 +83,35 @@ void ReferencePerAtomEngine::visitLocalPairs(const vector<Vec3>& positions, cons
     const vector<int>& group = force->groupA;
     forEachCountedPair(force->localPairs, *localSwitching, positions, boxVectors,
                        [&](int k, int l, const Vec3& delta, double r, double t, double dtDr) {
+                           // Each direction from a central entry to a neighbour (both ways without local neighbours).
+                           const bool kl = force->isCentral(k) && force->isLocalNeighbor(l);
+                           const bool lk = force->isCentral(l) && force->isLocalNeighbor(k);
                            const double* uk = &local[k * d];
                            const double* ul = &local[l * d];
                            if (dEdSums == nullptr) {
                                // k's sums gain [t, t u_l], l's [t, t u_k].
                                double* sk = &(*sums)[k * numSums];
                                double* sl = &(*sums)[l * numSums];
-                               sk[0] += t;
-                               sl[0] += t;
+                               sk[0] += (kl ? t : 0.0);
+                               sl[0] += (lk ? t : 0.0);
                                for (int c = 0; c < d; c++) {
-                                   sk[1 + c] += t * ul[c];
-                                   sl[1 + c] += t * uk[c];
+                                   sk[1 + c] += (kl ? t * ul[c] : 0.0);
+                                   sl[1 + c] += (lk ? t * uk[c] : 0.0);
                                }
                                return;
                            }
                            const double* gk = &(*dEdSums)[k * numSums];
                            const double* gl = &(*dEdSums)[l * numSums];
-                           double dEdt = gk[0] + gl[0];
+                           double dEdt = (kl ? gk[0] : 0.0) + (lk ? gl[0] : 0.0);
                            for (int c = 0; c < d; c++) {
-                               dEdt += gk[1 + c] * ul[c] + gl[1 + c] * uk[c];
-                               (*dEdLocal)[l * d + c] += t * gk[1 + c];
-                               (*dEdLocal)[k * d + c] += t * gl[1 + c];
+                               if (kl) {
+                                   dEdt += gk[1 + c] * ul[c];
+                                   (*dEdLocal)[l * d + c] += t * gk[1 + c];
+                               }
+                               if (lk) {
+                                   dEdt += gl[1 + c] * uk[c];
+                                   (*dEdLocal)[k * d + c] += t * gl[1 + c];
+                               }
                            }
                            if (dEdt == 0.0)
                                return;
@@ -147,13 +155,15 @@ ReferencePerAtomEngine::Evaluation ReferencePerAtomEngine::evaluate(ReferencePla
         visitLocalPairs(positions, data.periodicBoxVectors, evaluation.local, &evaluation.sums, nullptr, nullptr,
                         nullptr);
     ResolvedPerAtom::applyNonFiniteRule(evaluation.sums);
-    for (int i = 0; i < entries; i++)
+    // s_i of the central entries (the local neighbours after them have none).
+    evaluation.numbers.resize(force->numCentral);
+    for (int i = 0; i < force->numCentral; i++)
         evaluation.numbers[i] =
             localSteps->localValue(&evaluation.local[i * d], &evaluation.sums[i * numSums], nullptr, nullptr);
     // The rule holds through the step: NaN values are NaN numbers, also where an entry's s would not read its own
     // u (LocalDotProduct without a counted pair is 0).
     if (std::any_of(evaluation.values.begin(), evaluation.values.end(), [](double v) { return !std::isfinite(v); }))
-        evaluation.numbers.assign(entries, std::numeric_limits<double>::quiet_NaN());
+        evaluation.numbers.assign(force->numCentral, std::numeric_limits<double>::quiet_NaN());
     ResolvedPerAtom::applyNonFiniteRule(evaluation.numbers);
     return evaluation;
 }
@@ -190,7 +200,7 @@ void ReferencePerAtomEngine::applyForces(ReferencePlatform::PlatformData& data, 
         const int d = localSteps->getNumComponents(), numSums = localSteps->getNumSums();
         vector<double> dEdLocal(entries * d, 0.0), dEdSums(entries * numSums, 0.0);
         vector<double> dsdu(d), dsdSums(numSums);
-        for (int i = 0; i < entries; i++) {
+        for (int i = 0; i < force->numCentral; i++) {
             if (dEdNumbers[i] == 0.0)
                 continue;
             localSteps->localValue(&evaluation.local[i * d], &evaluation.sums[i * numSums], dsdu.data(),

@@ -19,7 +19,21 @@ struct ResolvedPerAtomForce : ResolvedPairGroups {
     std::string forceClass;
     ResolvedPerAtom perAtom;
     /**
-     * The local step's pairs (where perAtom.localStep is not None): Self mode over group A, with the local step's
+     * The entries with a number (q_i, or s_i of the local step) that the reductions and the per-atom values take:
+     * the first numCentral of groupA, the force's group A. With local neighbours (PerAtomForce::setLocalNeighbors)
+     * groupA goes on with them (the pairs in Dual mode: a Self force's group A is then also group B), and they have
+     * values v and local vectors u but no number of their own.
+     */
+    int numCentral = 0;
+    /** Whether groupA holds local neighbours after the force's own entries. */
+    bool hasLocalNeighbors() const { return numCentral < (int)groupA.size(); }
+    /** Whether an entry of groupA has a number (is one of the force's group A). */
+    bool isCentral(int entry) const { return entry < numCentral; }
+    /** Whether an entry of groupA is a neighbour of the local step (all of them without local neighbours). */
+    bool isLocalNeighbor(int entry) const { return !hasLocalNeighbors() || entry >= numCentral; }
+    /**
+     * The local step's pairs (where perAtom.localStep is not None): Self mode over groupA (with local neighbours a
+     * pair counts only from a central entry to a neighbour: isCentral, isLocalNeighbor), with the local step's
      * switching function t; its members, centres and periodicity are the force's.
      */
     ResolvedPairGroups localPairs;

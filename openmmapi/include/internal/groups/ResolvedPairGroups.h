@@ -7,6 +7,7 @@
 #include "internal/windowsExportCoordination.h"
 #include "openmm/Vec3.h"
 #include <cmath>
+#include <string>
 #include <vector>
 
 namespace CoordinationPlugin {
@@ -48,6 +49,12 @@ struct OPENMM_EXPORT_COORDINATION ResolvedPairGroups {
      * name the bad value and what is allowed) and resolve them, with its centres already resolved.
      */
     static ResolvedPairGroups resolve(const PairSwitchingForce& force, ResolvedCenters centers);
+    /**
+     * Append entries (particle indices or centre ids, checked as group entries, named groupName in the messages after
+     * prefix) to group A, a Self mode becoming Dual mode with group B the former group A (the same pairs for the
+     * former entries; an entry never pairs with its own member).
+     */
+    void appendToGroupA(const std::vector<int>& entries, const std::string& prefix, const std::string& groupName);
     /** The cutoff (nm): infinity for none. */
     double getCutoff() const { return switching.dmax; }
     /**
@@ -67,6 +74,10 @@ struct OPENMM_EXPORT_COORDINATION ResolvedPairGroups {
         const long long a = groupA.size(), b = groupB.size();
         return (mode == PairSwitchingForce::Self ? a * (a - 1) / 2 : (mode == PairSwitchingForce::Dual ? a * b : a));
     }
+
+private:
+    /** uniqueParticles, uniqueA, uniqueB, sameAtomPossible and inputParticles from the mode, groups and centres. */
+    void indexMembers();
 };
 
 } // namespace CoordinationPlugin

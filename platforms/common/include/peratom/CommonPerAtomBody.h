@@ -51,6 +51,7 @@ private:
     const ResolvedPerAtom perAtom;
     const ResolvedEnergy energyOfReductions;
     const std::string forceClass;
+    const int numCentral; // the entries with a number (ResolvedPerAtomForce::numCentral)
     CommonEnergyArrays& energy;
     CommonLocalStepArrays* local; // the local step's arrays (not owned), or null
     CommonPerAtomPlan plan;

@@ -23,13 +23,15 @@ struct CommonPerAtomPlan {
     static constexpr int MaxReductions = 32;
 
     /**
-     * energy: the energy of the reductions; pairs: the traversal's plan; forceClass: the force's class (messages).
+     * energy: the energy of the reductions; pairs: the traversal's plan; numCentral: the entries with a number
+     * (ResolvedPerAtomForce::numCentral); forceClass: the force's class (messages).
      */
     static CommonPerAtomPlan create(const ResolvedPerAtom& perAtom, const ResolvedEnergy& energy,
-                                    const CommonPairPlan& pairs, OpenMM::ComputeContext& cc,
+                                    const CommonPairPlan& pairs, int numCentral, OpenMM::ComputeContext& cc,
                                     const std::string& forceClass);
 
     int numA = 0;                 // the entries (group A's slots)
+    int numCentral = 0;           // the first entries, those with a number (all but the local step's neighbours)
     int numB = 0;
     int numComponents = 1;        // values per entry (ResolvedPerAtom::numComponents)
     int numReductions = 0;

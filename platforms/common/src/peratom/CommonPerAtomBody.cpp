@@ -9,11 +9,12 @@ using std::string;
 
 CommonPerAtomBody::CommonPerAtomBody(const ResolvedPerAtomForce& force, CommonEnergyArrays& energy,
                                      CommonLocalStepArrays* local)
-    : perAtom(force.perAtom), energyOfReductions(force.energy), forceClass(force.forceClass), energy(energy),
+    : perAtom(force.perAtom), energyOfReductions(force.energy), forceClass(force.forceClass),
+      numCentral(force.numCentral), energy(energy),
       local(local) {}
 
 void CommonPerAtomBody::initialize(ComputeContext& cc, const CommonPairPlan& pairs) {
-    plan = CommonPerAtomPlan::create(perAtom, energyOfReductions, pairs, cc, forceClass);
+    plan = CommonPerAtomPlan::create(perAtom, energyOfReductions, pairs, numCentral, cc, forceClass);
     arrays.initialize(cc, plan, local != nullptr);
 }
 

@@ -149,7 +149,7 @@ void CommonPerAtomForceKernel<Interface>::getPerAtomValues(ContextImpl& context,
     ContextSelector selector(cc);
     beginEvaluation(context, built->energy, false);
     launch(false, false);
-    downloadMixed(built->body.getArrays().numberValues, built->body.getPlan().numA, values);
+    downloadMixed(built->body.getArrays().numberValues, built->body.getPlan().numCentral, values);
 }
 
 template <class Interface>

@@ -7,10 +7,11 @@ using namespace CoordinationPlugin;
 using namespace OpenMM;
 
 CommonPerAtomPlan CommonPerAtomPlan::create(const ResolvedPerAtom& perAtom, const ResolvedEnergy& energy,
-                                            const CommonPairPlan& pairs, ComputeContext& cc,
+                                            const CommonPairPlan& pairs, int numCentral, ComputeContext& cc,
                                             const std::string& forceClass) {
     CommonPerAtomPlan p;
     p.numA = pairs.numA;
+    p.numCentral = numCentral;
     p.numB = pairs.numB;
     p.numComponents = perAtom.numComponents;
     p.numReductions = perAtom.reductions.size();

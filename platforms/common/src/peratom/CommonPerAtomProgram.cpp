@@ -116,6 +116,10 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
     if (!numbers.isKnownComposition())
         throw OpenMMException("CommonPerAtomProgram: a per-atom composition the GPU kernels do not know");
     defines["NUM_COMPONENTS"] = cc.intToString(numbers.numComponents);
+    // The entries with a number (the reductions'): all of A, or those before the local step's neighbours.
+    defines["NUM_CENTRAL"] = cc.intToString(plan.numCentral);
+    if (plan.numCentral < plan.numA)
+        defines["LOCAL_NEIGHBORS"] = "1";
     if (numbers.localStep != ResolvedPerAtom::LocalStep::None) {
         // The local step's vectors and s (perAtomTerms.cc) and its phases of the finish (perAtomFinish.cc).
         defines["LOCAL_STEP"] = "1";
@@ -259,7 +263,7 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
             energy += "mixed numberOuterDerivative" + Q + " = 0;\n{\n" + generate(outer, outerVariables, "numberOuter" + Q + "_") + "}\n";
             store += "numberCoefficients[3 * " + Q + "] = numberEnergyDerivative" + Q + " * numberOuterDerivative" + Q + ";\n"
                      "numberCoefficients[3 * " + Q + " + 1] = " +
-                     (reduction.centred ? "numberDerivativeSum" + Q + " / (mixed) NUM_A" : string("0")) + ";\n"
+                     (reduction.centred ? "numberDerivativeSum" + Q + " / (mixed) NUM_CENTRAL" : string("0")) + ";\n"
                      "numberCoefficients[3 * " + Q + " + 2] = numberEnergyDerivative" + Q + ";\n";
             // A reduction whose dE/dR is exactly 0 contributes nothing (not even a non-finite term').
             if (!reduction.vector)

@@ -54,7 +54,7 @@ DEVICE mixed lseFactor(int type, mixed q, mixed R) {
 DEVICE mixed numbersMean(GLOBAL const mm_long* RESTRICT partialFixed, int numParts, LOCAL_ARG volatile mm_long* longTemp) {
     mm_long hi, lo;
     fixedPartialsOverBlock(partialFixed, numParts, &hi, &lo, longTemp);
-    return fixedToNumber(hi, lo) / (mixed) NUM_A;
+    return fixedToNumber(hi, lo) / (mixed) NUM_CENTRAL;
 }
 
 /**
@@ -83,6 +83,16 @@ DEVICE mixed numbersMean(GLOBAL const mm_long* RESTRICT partialFixed, int numPar
  * weights are its: G = dE/d[W, P] for the local passes (localData, localForceData) and dE/du (dEdLocal), which
  * computeLocalBackward turns into dE/dv (numberWeights).
  */
+/**
+ * Whether entry i (A's order) is a neighbour of the local step: with local neighbours (LOCAL_NEIGHBORS) the entries
+ * from NUM_CENTRAL on, whose x = [1, u] enter the local sums; the others' x is 0, and only the central entries (before
+ * NUM_CENTRAL) have an s_i and a weight. Without, every entry is both.
+ */
+#ifdef LOCAL_NEIGHBORS
+#define IS_LOCAL_NEIGHBOR(i) ((i) >= NUM_CENTRAL)
+#else
+#define IS_LOCAL_NEIGHBOR(i) true
+#endif
 #define LOCAL_STEP_PARAMS , GLOBAL mm_long* RESTRICT localFixed, GLOBAL const int* RESTRICT localRowOfSlot, \
         GLOBAL mixed* RESTRICT localVectors, GLOBAL mixed* RESTRICT localSums, GLOBAL real* RESTRICT localData, \
         GLOBAL real* RESTRICT localForceData, GLOBAL mixed* RESTRICT dEdLocal
@@ -112,6 +122,8 @@ DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOB
         const int localRow = localRowOfSlot[i];
         mixed sums[LOCAL_SUMS], u[LOCAL_COMPONENTS];
         takeFixedNumbers(localFixed, localRow, LOCAL_SUMS, sums);
+        if (i >= NUM_CENTRAL)
+            continue; // a neighbour of the local step: its rows cleared, no s of its own
         for (int component = 0; component < LOCAL_SUMS; component++)
             localSums[component * NUM_A + i] = sums[component];
         for (int component = 0; component < LOCAL_COMPONENTS; component++)
@@ -183,7 +195,7 @@ DEVICE void numbersSecondSums(int index, int stride, int part, int numParts, GLO
     // Each log-sum-exp's entry m (numberSum<q>), from pass 1's extremes.
     NUMBERS_SECOND_REFERENCES
     NUMBERS_SECOND_DECLARE
-    for (int i = index; i < NUM_A; i += stride) {
+    for (int i = index; i < NUM_CENTRAL; i += stride) {
         const mixed c = numberValues[i];
         NUMBERS_SECOND_ACCUMULATE
     }
@@ -252,7 +264,7 @@ DEVICE void numbersWeights(int index, int stride, GLOBAL const mixed* RESTRICT n
     for (int i = index; i < NUM_A; i += stride) {
         const mixed c = numberValues[i];
         mixed w = 0;
-        if (finite) {
+        if (finite && i < NUM_CENTRAL) {
             NUMBERS_WEIGHT
         }
 #ifdef LOCAL_STEP
@@ -274,9 +286,9 @@ DEVICE void numbersWeights(int index, int stride, GLOBAL const mixed* RESTRICT n
             const mixed dEdu = (w == 0 ? (mixed) 0 : w * dsdu[component]);
             notFinite = notFinite || !MIXED_IS_FINITE(dEdu);
             dEdLocal[component * NUM_A + i] = dEdu;
-            localForceData[(1 + component) * NUM_A + localRow] = (real) u[component];
+            localForceData[(1 + component) * NUM_A + localRow] = (IS_LOCAL_NEIGHBOR(i) ? (real) u[component] : (real) 0);
         }
-        localForceData[localRow] = 1;
+        localForceData[localRow] = (IS_LOCAL_NEIGHBOR(i) ? (real) 1 : (real) 0);
         for (int component = 0; component < LOCAL_SUMS; component++) {
             const real g = (w == 0 ? (real) 0 : (real) (w * dsdSums[component]));
             notFinite = notFinite || !REAL_IS_FINITE(g);
@@ -423,11 +435,12 @@ KERNEL void computeLocalVectors(GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL co
             numberComponents[component * NUM_A + i] = v[component];
         localVector(v, u);
         const int localRow = localRowOfSlot[i];
-        localData[localRow] = 1;
+        const bool neighbor = IS_LOCAL_NEIGHBOR(i);
+        localData[localRow] = (neighbor ? (real) 1 : (real) 0);
         for (int component = 0; component < LOCAL_COMPONENTS; component++) {
             const mixed value = (nonFinite ? NOT_A_NUMBER_MIXED : u[component]);
             localVectors[component * NUM_A + i] = value;
-            localData[(1 + component) * NUM_A + localRow] = (real) value;
+            localData[(1 + component) * NUM_A + localRow] = (neighbor ? (real) value : (real) 0);
         }
     }
 }
@@ -446,8 +459,9 @@ KERNEL void computeLocalBackward(GLOBAL const mixed* RESTRICT numberComponents, 
         const int localRow = localRowOfSlot[i];
         mixed dEdu[LOCAL_COMPONENTS], v[NUM_COMPONENTS], dEdv[NUM_COMPONENTS], sums[LOCAL_SUMS];
         takeFixedNumbers(localFixed, localRow, LOCAL_SUMS, sums);
+        // The sums of t G_j over the entry's pairs are its own only where it is a neighbour.
         for (int component = 1; component < LOCAL_SUMS; component++)
-            dEdu[component - 1] = dEdLocal[(component - 1) * NUM_A + i] + sums[component];
+            dEdu[component - 1] = dEdLocal[(component - 1) * NUM_A + i] + (IS_LOCAL_NEIGHBOR(i) ? sums[component] : (mixed) 0);
         for (int component = 0; component < NUM_COMPONENTS; component++)
             v[component] = numberComponents[component * NUM_A + i];
         localVectorBackward(v, dEdu, dEdv);
