@@ -14,7 +14,10 @@ namespace CoordinationPlugin {
  * traversal's plan: its phases' blocks over the entries of A and its reductions.
  */
 struct CommonPerAtomPlan {
-    /** The finish's blocks: this many threads, one block per part of the entries (numParts) or one in all. */
+    /**
+     * The threads of the finish's blocks: the phases in one block (the energy, its addition) have BlockSize; those
+     * over the entries one block of partBlockSize (64, 128 or BlockSize) per part.
+     */
     static constexpr int BlockSize = 256;
     /**
      * The most reductions of one force: each is compiled into the finish's kernels, whose compilation time grows
@@ -38,6 +41,7 @@ struct CommonPerAtomPlan {
     int numVectorComponents = 0;  // the size of the entries' vectors where VectorMean or VectorSum needs them, else 0
     int numParameterDerivatives = 0;
     int numParts = 0;             // blocks of the phases over the entries (a partial sum each)
+    int partBlockSize = BlockSize; // their threads: the fewest of 64, 128, 256 with numParts <= getNumThreadBlocks()
     bool secondPass = false;      // a reduction of c_i - mean or a log-sum-exp (an extra phase)
     bool useDouble = false, mixedIsDouble = false;
     bool fusedFinish = false;     // pass 1's last block runs every phase (the traversal's fused finish)

@@ -64,14 +64,14 @@ void CommonPerAtomKernelSet::run(const CommonPerAtomPlan& plan, int parity, bool
 }
 
 void CommonPerAtomKernelSet::runValues(const CommonPerAtomPlan& plan, int parity) {
-    const int blockSize = CommonPerAtomPlan::BlockSize, partThreads = plan.numParts * blockSize;
+    const int blockSize = CommonPerAtomPlan::BlockSize, partThreads = plan.numParts * plan.partBlockSize;
     sumsKernel->setArg(sumsParityArg, parity);
-    sumsKernel->execute(partThreads, blockSize);
+    sumsKernel->execute(partThreads, plan.partBlockSize);
     if (plan.secondPass)
-        secondSumsKernel->execute(partThreads, blockSize);
+        secondSumsKernel->execute(partThreads, plan.partBlockSize);
     energyKernel->setArg(energyParityArg, parity);
     energyKernel->execute(blockSize, blockSize);
-    weightsKernel->execute(partThreads, blockSize);
+    weightsKernel->execute(partThreads, plan.partBlockSize);
 }
 
 void CommonPerAtomKernelSet::runAddEnergy(bool addEnergy) {
@@ -81,12 +81,10 @@ void CommonPerAtomKernelSet::runAddEnergy(bool addEnergy) {
 }
 
 void CommonPerAtomKernelSet::runLocalVectors(const CommonPerAtomPlan& plan, int parity) {
-    const int blockSize = CommonPerAtomPlan::BlockSize;
     localVectorsKernel->setArg(localVectorsParityArg, parity);
-    localVectorsKernel->execute(plan.numParts * blockSize, blockSize);
+    localVectorsKernel->execute(plan.numParts * plan.partBlockSize, plan.partBlockSize);
 }
 
 void CommonPerAtomKernelSet::runLocalBackward(const CommonPerAtomPlan& plan) {
-    const int blockSize = CommonPerAtomPlan::BlockSize;
-    localBackwardKernel->execute(plan.numParts * blockSize, blockSize);
+    localBackwardKernel->execute(plan.numParts * plan.partBlockSize, plan.partBlockSize);
 }

@@ -24,7 +24,18 @@ CommonPerAtomPlan CommonPerAtomPlan::create(const ResolvedPerAtom& perAtom, cons
                               "the Reference or CPU platform");
     p.numVectorComponents = (perAtom.hasVectorReductions() ? perAtom.vectorComponents() : 0);
     p.numParameterDerivatives = energy.parameterDerivatives.size();
-    p.numParts = std::max(1, std::min((p.numA + BlockSize - 1) / BlockSize, cc.getNumThreadBlocks()));
+    // The phases over the entries read each entry's fixed-point rows at its scattered sorted row, which an SM's memory
+    // units take one row at a time: the smallest blocks that still give every entry a thread spread them over more
+    // SMs. OpenMM runs at most getNumThreadBlocks() blocks of a launch, so numParts never exceeds it (a part beyond
+    // would never run, and its partial sums would be stale).
+    const int blocks = std::max(1, cc.getNumThreadBlocks());
+    p.partBlockSize = BlockSize;
+    for (int size : {64, 128})
+        if ((p.numA + size - 1) / size <= blocks) {
+            p.partBlockSize = size;
+            break;
+        }
+    p.numParts = std::max(1, std::min((p.numA + p.partBlockSize - 1) / p.partBlockSize, blocks));
     for (const ResolvedReduction& reduction : perAtom.reductions)
         p.secondPass = p.secondPass || reduction.centred || reduction.logSumExp;
     p.useDouble = pairs.useDouble;
