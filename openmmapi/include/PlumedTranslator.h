@@ -59,8 +59,9 @@ namespace CoordinationPlugin {
  *                "0". NOPBC only where the SPECIES action has it. SPECIESA=a SPECIESB=b: the force of
  *                a with b's central atoms as its local neighbours (setLocalNeighbors), where b differs
  *                from a only in its central atoms (otherwise refused, saying so); refused for LOCAL_AVERAGE
- *                of Q_l actions (PLUMED's own term of atom i is then the i-th SPECIESB vector). One label
- *                each (a list of actions is refused).
+ *                of two different Q_l actions (PLUMED's own term of atom i is then the i-th SPECIESB
+ *                vector; the same action twice is the SPECIES form). One label each (a list of actions is
+ *                refused).
  * CONTACTMAP     ContactMapForce with the energy "s" (SUM: Sum; CMDIST: Distance) or "0" (neither: Components,
  *                one variable contact_n per contact, the components contact-n of PLUMED). ATOMS1=a,b, ATOMS2=...
  *                (numbered from 1; PLUMED stops at the first missing number, so a later one is refused), each

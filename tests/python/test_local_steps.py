@@ -496,8 +496,9 @@ NEIGHBOR_CASES = case_matrix(ALL_CASES, range(4), include=lambda case, seed: cas
                                                             for k, s in NEIGHBOR_KINDS])
 @pytest.mark.parametrize("case, seed", NEIGHBOR_CASES)
 def test_local_neighbors_match_the_long_double_brute_force(case, kind, step, seed):
-    """s_i and Mean, Lowest, MoreThan with local neighbours that overlap group A (and list an atom twice), against
-    the brute force: only the pairs of a central entry and a neighbour count, each neighbour's value from the force's
+    """s_i and Mean, Lowest, Highest, MoreThan, the second moment (centred on the mean) and Max (BETA=0.5, a
+    log-sum-exp) with local neighbours that
+    overlap group A (and list an atom twice), against the brute force: only the pairs of a central entry and a neighbour count, each neighbour's value from the force's
     own pairs; the per-atom values are group A's."""
     case = require_local_step_case(case)
     random = np.random.default_rng(300 + seed)
@@ -512,8 +513,9 @@ def test_local_neighbors_match_the_long_double_brute_force(case, kind, step, see
     group_b = sorted(random.choice(count, 24, replace=False).tolist()) if seed % 4 >= 2 else []
     threshold = 2.0 if kind == "CN" else 0.3
     force = build(kind, group_a, group_b, switching=model[0], step=step, local=local[0], periodic=periodic,
-                  reductions=[PerAtomForce.Mean, PerAtomForce.Lowest,
-                              (PerAtomForce.MoreThan, f"RATIONAL R_0={threshold} D_MAX={4 * threshold}")])
+                  reductions=[PerAtomForce.Mean, PerAtomForce.Lowest, PerAtomForce.Highest,
+                              (PerAtomForce.MoreThan, f"RATIONAL R_0={threshold} D_MAX={4 * threshold}"),
+                              (PerAtomForce.Moment, "2"), (PerAtomForce.Max, "BETA=0.5")])
     force.setLocalNeighbors(neighbors)
     box_lengths = [box] * 3 if periodic else None
     context = context_of(force, positions, np.diag([box] * 3) if periodic else None, case)
@@ -527,9 +529,13 @@ def test_local_neighbors_match_the_long_double_brute_force(case, kind, step, see
     assert values.shape == (len(group_a),)
     assert_close(values, expected.astype(float), case, scale=local_scale(step, expected), what=f"s_i, {what}")
     more_than = oracle.more_than(expected, oracle.Rational(threshold, 0.0, 6, 0, 4 * threshold, True))
+    moment = np.mean((expected - oracle.mean(expected)) ** 2)
+    log_sum_exp = 0.5 * np.log(np.sum(np.exp(expected / 0.5)))
+    magnitude = np.abs(expected.astype(float)).mean()
     assert_close(force.getCollectiveVariableValues(context),
-                 np.array([oracle.mean(expected), oracle.lowest(expected), more_than], dtype=float), case,
-                 scale=np.array([np.abs(expected.astype(float)).mean(), 0.0, 0.0]), what=f"reductions, {what}")
+                 np.array([oracle.mean(expected), oracle.lowest(expected), oracle.highest(expected), more_than, moment,
+                           log_sum_exp], dtype=float), case,
+                 scale=np.array([magnitude, 0.0, 0.0, 0.0, magnitude ** 2, 0.0]), what=f"reductions, {what}")
 
 
 NEIGHBOR_FORCE_SETTINGS = [

@@ -218,6 +218,10 @@ def build_per_atom_force(draw, num_atoms, make):
                                            draw.length((0.0, 0.2)) if rng.random() < 0.3 else 0.0,
                                            draw.length((0.6, 1.5)) if rng.random() < 0.8 else 0.0)
         call(force, "setLocalSwitchingSettings", local)
+    if rng.random() < (0.3 if force.getLocalStep() != PerAtomForce.NoLocalStep else 0.03):
+        # Local neighbours (SPECIESB of a LOCAL_... line; refused without a local step), now and then one out of range.
+        neighbors = rng.integers(0, num_atoms + (1 if rng.random() < 0.1 else 0), int(rng.integers(1, num_atoms + 1)))
+        call(force, "setLocalNeighbors", [int(a) for a in neighbors])
     return force, ("k", "s0", "cap")
 
 
@@ -503,46 +507,85 @@ def beyond_gpu_fixed_point(force, ref_s):
     force = as_coordination_force(force)
     if not isinstance(force, CoordinationNumberForce) or ref_s is None:
         return False
-    entries = max(len(force.getGroupA()), len(force.getGroupB()), 1)
     numbers = np.abs(ref_s[len(ref_s) - len(force.getGroupA()):])
+    return outside_gpu_fixed_point(numbers, gpu_entries(force))
+
+
+def gpu_entries(force):
+    """The entries a GPU's fixed-point range is divided over: group A's (with the local neighbours appended after
+    them) or group B's."""
+    neighbors = len(force.getLocalNeighbors()) if force.getLocalStep() != PerAtomForce.NoLocalStep else 0
+    return max(len(force.getGroupA()) + neighbors, len(force.getGroupB()), 1)
+
+
+def outside_gpu_fixed_point(numbers, entries):
     too_small = (numbers > 0) & (numbers < 2.0**-52 * 1e9)
     return bool(np.any(~(numbers < 2.0**42 / entries)) or np.any(too_small))
+
+
+def reference_numbers(system, positions, numbers):
+    """The Reference platform's coordination numbers of a CoordinationNumberForce `numbers` in a copy of the System's
+    particles and box, or None where it is refused."""
+    copy = mm.System()
+    for _ in range(system.getNumParticles()):
+        copy.addParticle(1.0)
+    copy.setDefaultPeriodicBoxVectors(*system.getDefaultPeriodicBoxVectors())
+    copy.addForce(numbers)
+    try:
+        context = mm.Context(copy, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName("Reference"))
+        context.setPositions(positions)
+        return np.array(numbers.getCoordinationNumbers(context))
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def tiny_normalising_weights(system, positions):
     """Whether a per-atom force whose values are divided by their weights N_i = sum_j sigma(r_ij) (SteinhardtForce, a
     normalised ShellFunctionForce) has an entry with 0 < N_i < 2^-52 * 1e9: a GPU's fixed-point sums hold N_i and the
     weighted terms to an absolute 2^-52, more than 1e-9 of such an N_i (docs, limitations). N_i are the Reference
-    platform's coordination numbers of a CoordinationNumberForce on the same pairs."""
+    platform's coordination numbers of a CoordinationNumberForce on the same pairs. Also true where a
+    CoordinationNumberForce's local neighbours have numbers of their own outside the GPU's fixed point (ref_s holds
+    only group A's: beyond_gpu_fixed_point)."""
     force = as_coordination_force(system.getForce(0))
     if not isinstance(force, PerAtomForce):
         return False
     normalised = isinstance(force, SteinhardtForce) or (isinstance(force, ShellFunctionForce) and (
         force.getShellFunction() != ShellFunctionForce.Custom or force.getNormalizeCustomFunction()))
     settings = [(force.getSwitchingSettings(), force.getMode())] if normalised else []
+    neighbors = force.getLocalNeighbors() if force.getLocalStep() != PerAtomForce.NoLocalStep else ()
+    # (switching function, mode, group A, group B) of each set of weights; the local neighbours' own N_j are from
+    # the force's pairs (with group B, or group A in Self mode).
+    weights_of = [(switching, mode, force.getGroupA(), force.getGroupB()) for switching, mode in settings]
+    if settings and neighbors:
+        weights_of.append((force.getSwitchingSettings(), CoordinationForce.Dual, neighbors,
+                           force.getGroupA() if force.getMode() == CoordinationForce.Self else force.getGroupB()))
     if force.getLocalStep() == PerAtomForce.LocalDotProduct:
-        # LOCAL_Q_l divides by the local weights W_i = sum_j t(r_ij) over the pairs of A.
-        settings.append((force.getLocalSwitchingSettings(), CoordinationForce.Self))
-    for switching, mode in settings:
+        # LOCAL_Q_l divides by the local weights W_i = sum_j t(r_ij) over the pairs of A (or of A and the local
+        # neighbours).
+        weights_of.append((force.getLocalSwitchingSettings(), CoordinationForce.Dual if neighbors else
+                           CoordinationForce.Self, force.getGroupA(), neighbors))
+    for switching, mode, group_a, group_b in weights_of:
         numbers = CoordinationNumberForce()
         numbers.setSwitchingSettings(switching)
         numbers.setMode(mode)
-        numbers.setGroupA(force.getGroupA())
+        numbers.setGroupA(group_a)
         if mode != CoordinationForce.Self:
-            numbers.setGroupB(force.getGroupB())
+            numbers.setGroupB(group_b)
         numbers.setUsesPeriodicBoundaryConditions(force.usesPeriodicBoundaryConditions())
-        copy = mm.System()
-        for _ in range(system.getNumParticles()):
-            copy.addParticle(1.0)
-        copy.setDefaultPeriodicBoxVectors(*system.getDefaultPeriodicBoxVectors())
-        copy.addForce(numbers)
-        try:
-            context = mm.Context(copy, mm.VerletIntegrator(0.001), mm.Platform.getPlatformByName("Reference"))
-            context.setPositions(positions)
-            weights = np.abs(np.array(numbers.getCoordinationNumbers(context)))
-        except Exception:  # noqa: BLE001
-            continue
-        if np.any((weights > 0) & (weights < 2.0**-52 * 1e9)):
+        weights = reference_numbers(system, positions, numbers)
+        if weights is not None and np.any((np.abs(weights) > 0) & (np.abs(weights) < 2.0**-52 * 1e9)):
+            return True
+    if isinstance(force, CoordinationNumberForce) and neighbors:
+        # The local neighbours' own numbers (with the force's R power), which the GPU holds in the same fixed point.
+        own = CoordinationNumberForce()
+        own.setSwitchingSettings(force.getSwitchingSettings())
+        own.setRPower(force.getRPower())
+        own.setMode(CoordinationForce.Dual)
+        own.setGroupA(neighbors)
+        own.setGroupB(force.getGroupA() if force.getMode() == CoordinationForce.Self else force.getGroupB())
+        own.setUsesPeriodicBoundaryConditions(force.usesPeriodicBoundaryConditions())
+        values = reference_numbers(system, positions, own)
+        if values is not None and outside_gpu_fixed_point(np.abs(values), gpu_entries(force)):
             return True
     return False
 

@@ -50,7 +50,22 @@ const PerAtomForce* speciesAction(const PlumedKeywords& keywords, const string& 
 }
 
 /**
- * The action's line without its central atoms: a force of its class and settings in Dual mode (a Self action's
+ * Why PLUMED has no action for LocalAverage of a SteinhardtForce's vectors with local neighbours (SPECIESA and
+ * SPECIESB of two actions): its own term of central atom i is the vector of the i-th atom of SPECIESB.
+ */
+const char* const LocalAverageOfNeighborVectors =
+    "PLUMED's LOCAL_AVERAGE of Q_l actions with SPECIESA and SPECIESB of two actions adds the vector of the i-th atom "
+    "of SPECIESB as the i-th central atom's own term, not the atom's own vector, which this plugin's LocalAverage "
+    "adds";
+
+/** Whether PLUMED's LOCAL_AVERAGE would mean something else for a local step of force with local neighbours. */
+bool isLocalAverageOfNeighborVectors(const PerAtomForce& force, PerAtomForce::LocalStep step) {
+    return step == PerAtomForce::LocalAverage && dynamic_cast<const SteinhardtForce*>(&force) != nullptr;
+}
+
+/**
+ * The action's line without its central atoms (a Self action becomes Dual with its atoms as group B, the same
+ * pairs, as ResolvedPairGroups::appendToGroupA does for the resolved groups): a force of its class and settings in Dual mode (a Self action's
  * atoms are its group B: the same pairs), with group A a placeholder. Two per-atom actions that differ only in their
  * central atoms have the same text (PlumedPerAtom::write) of this.
  */
@@ -113,13 +128,12 @@ PerAtomForce* PlumedLocalSteps::read(PlumedAction& action, double nm,
                 throw keywords.error("SPECIESA=" + species + " and SPECIESB=" + speciesB + " differ in more than "
                                      "their central atoms (SPECIES or SPECIESA); this plugin holds both in one force, "
                                      "whose neighbours have their values from the same pairs: give the two actions the "
-                                     "same class, SPECIESB (or the same SPECIES atoms), switching function, centres "
-                                     "and NOPBC");
-            if (degree == 0 && dynamic_cast<const SteinhardtForce*>(source) != nullptr)
-                throw keywords.error("LOCAL_AVERAGE of Q_l actions with SPECIESA and SPECIESB: PLUMED adds the vector "
-                                     "of the i-th atom of SPECIESB as the i-th central atom's own term, which this "
-                                     "plugin does not copy; give SPECIES, or build the force with setLocalNeighbors() "
-                                     "(each central atom's own vector as its own term)");
+                                     "same class, switching function, centres, NOPBC and neighbour atoms, e.g. "
+                                     "a: Q6 SPECIESA=1-5 SPECIESB=1-64 ... and b: Q6 SPECIESA=6-64 SPECIESB=1-64 ... "
+                                     "(not SPECIES=1-5 and SPECIES=1-64, whose neighbours differ)");
+            if (isLocalAverageOfNeighborVectors(*source, degree != 0 ? PerAtomForce::LocalDotProduct : PerAtomForce::LocalAverage))
+                throw keywords.error(string(LocalAverageOfNeighborVectors) + "; give SPECIES, or build the force with "
+                                     "setLocalNeighbors()");
         }
     }
     // The source's class and line settings (groups, switching function, centres, PBC), not its reductions.
@@ -161,11 +175,11 @@ string PlumedLocalSteps::write(const PerAtomForce& force, const string& label,
         text += actionLabel + ": " + actionName(force) + " SPECIES=" + species;
     else {
         // The neighbours as the central atoms of a second action of the same settings (SPECIESB).
-        if (force.getLocalStep() == PerAtomForce::LocalAverage && dynamic_cast<const SteinhardtForce*>(&force) != nullptr)
-            throw error("with local neighbours and LocalAverage of a SteinhardtForce: PLUMED's LOCAL_AVERAGE with "
-                        "SPECIESA and SPECIESB adds the vector of the i-th atom of SPECIESB as the i-th central atom's "
-                        "own term, not the atom's own vector; PLUMED has no action for this force");
+        if (isLocalAverageOfNeighborVectors(force, force.getLocalStep()))
+            throw error(string("with local neighbours and LocalAverage: ") + LocalAverageOfNeighborVectors +
+                        "; PLUMED has no action for this force");
         std::unique_ptr<PerAtomForce> neighborSource = withoutCentralAtoms(force);
+        neighborSource->setName(force.getName());
         neighborSource->setGroupA(neighbors);
         const string neighborSpecies = actionLabel + NeighborSpeciesSuffix;
         text += PlumedPerAtom::write(*neighborSource, neighborSpecies) + "\n";

@@ -27,9 +27,9 @@ public:
     void setParameters(const ResolvedPerAtomForce& force, const PerAtomSteps& steps,
                        const std::vector<std::pair<int, int>>& repeated);
     /**
-     * s of each slot of A from the slots' values (the force's components each, slot-major); false (s untouched)
-     * where a coordinate is not finite. With local neighbours (ResolvedPerAtomForce::hasLocalNeighbors) only the
-     * central slots' s are s_i, and only the neighbours' x = [1, u] enter the sums (the others' are 0).
+     * s of each central slot of A (all of A, or those before the local neighbours) from the slots' values (the
+     * force's components each, slot-major); false (s untouched) where a coordinate is not finite. Only the
+     * neighbours' x = [1, u] enter the sums (with local neighbours, the central slots' x are 0).
      */
     bool computeValues(OpenMM::ContextImpl& context, const std::vector<double>& values, std::vector<double>& s);
     /**
@@ -46,6 +46,7 @@ private:
     CpuPairEngine engine;
     std::unique_ptr<LocalSteps> localSteps;
     int numComponents = 1; // the force's values per slot
+    int numCentral = 0;    // the slots with an s_i (ResolvedPerAtomForce::numCentral)
     std::vector<double> values, local, sums; // per slot: v, u and [W, P] of the last computeValues()
     std::vector<double> entryData;           // per entry of the local engine: what a pass reads
     std::vector<std::pair<int, int>> repeatedSlots; // (slot of A, the earlier slot of the same member)

@@ -109,8 +109,7 @@ void CpuPerAtomForceKernel<Interface>::computeNumbers(ContextImpl& context, vect
             std::copy_n(&slotValues[(long long)repeated.second * numComponents], numComponents,
                         &slotValues[(long long)repeated.first * numComponents]);
         if (!local->computeValues(context, slotValues, numbers))
-            numbers.assign(sizeA, std::numeric_limits<double>::quiet_NaN());
-        numbers.resize(numCentral); // the local neighbours after the central slots have no s of their own
+            numbers.assign(numCentral, std::numeric_limits<double>::quiet_NaN());
         return;
     }
     for (int e = 0; e < sizeA; e++)

@@ -13,6 +13,7 @@ void CpuLocalStep::setParameters(const ResolvedPerAtomForce& force, const PerAto
     localSteps.reset(new LocalSteps(force.perAtom, steps));
     numComponents = force.perAtom.numComponents;
     repeatedSlots = repeated;
+    numCentral = force.numCentral;
     neighbor.resize(force.groupA.size());
     for (int slot = 0; slot < (int)force.groupA.size(); slot++)
         neighbor[slot] = force.isLocalNeighbor(slot);
@@ -59,8 +60,8 @@ bool CpuLocalStep::computeValues(ContextImpl& context, const vector<double>& slo
     for (const std::pair<int, int>& repeated : repeatedSlots)
         std::copy_n(&sums[(long long)repeated.second * n], n, &sums[(long long)repeated.first * n]);
     ResolvedPerAtom::applyNonFiniteRule(sums);
-    s.resize(slots);
-    for (int slot = 0; slot < slots; slot++)
+    s.resize(numCentral); // the central slots' s_i (the local neighbours after them have none)
+    for (int slot = 0; slot < numCentral; slot++)
         s[slot] = localSteps->localValue(&local[(long long)slot * d], &sums[(long long)slot * n], nullptr, nullptr);
     ResolvedPerAtom::applyNonFiniteRule(s);
     return true;

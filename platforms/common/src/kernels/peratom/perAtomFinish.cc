@@ -76,6 +76,19 @@ DEVICE mixed numbersMean(GLOBAL const mm_long* RESTRICT partialFixed, int numPar
 #define NUMBERS_TEMPS LOCAL_ARG volatile mixed* reduceTemp, LOCAL_ARG volatile mm_long* longTemp, \
         LOCAL_ARG volatile int* indexTemp
 #define NUMBERS_TEMP_ARGS reduceTemp, longTemp, indexTemp
+/**
+ * Whether entry i (A's order) has a number (IS_CENTRAL: s_i, a weight, a place in the reductions), and whether it is
+ * a neighbour of the local step (IS_LOCAL_NEIGHBOR: its x = [1, u] enters the local sums; the others' x is 0). With
+ * local neighbours (LOCAL_NEIGHBORS) the entries before NUM_CENTRAL are central and those from it on neighbours;
+ * without, NUM_CENTRAL is NUM_A and every entry is both. The local passes also sum, and check against the fixed
+ * point's range, the sums no one reads (a neighbour's in the pass of x, a central entry's in the pass of G).
+ */
+#define IS_CENTRAL(i) ((i) < NUM_CENTRAL)
+#ifdef LOCAL_NEIGHBORS
+#define IS_LOCAL_NEIGHBOR(i) ((i) >= NUM_CENTRAL)
+#else
+#define IS_LOCAL_NEIGHBOR(i) true
+#endif
 #ifdef LOCAL_STEP
 /**
  * With a local step, the numbers the reductions take are its s_i: the local pass's sums (localFixed, by the local
@@ -83,16 +96,6 @@ DEVICE mixed numbersMean(GLOBAL const mm_long* RESTRICT partialFixed, int numPar
  * weights are its: G = dE/d[W, P] for the local passes (localData, localForceData) and dE/du (dEdLocal), which
  * computeLocalBackward turns into dE/dv (numberWeights).
  */
-/**
- * Whether entry i (A's order) is a neighbour of the local step: with local neighbours (LOCAL_NEIGHBORS) the entries
- * from NUM_CENTRAL on, whose x = [1, u] enter the local sums; the others' x is 0, and only the central entries (before
- * NUM_CENTRAL) have an s_i and a weight. Without, every entry is both.
- */
-#ifdef LOCAL_NEIGHBORS
-#define IS_LOCAL_NEIGHBOR(i) ((i) >= NUM_CENTRAL)
-#else
-#define IS_LOCAL_NEIGHBOR(i) true
-#endif
 #define LOCAL_STEP_PARAMS , GLOBAL mm_long* RESTRICT localFixed, GLOBAL const int* RESTRICT localRowOfSlot, \
         GLOBAL mixed* RESTRICT localVectors, GLOBAL mixed* RESTRICT localSums, GLOBAL real* RESTRICT localData, \
         GLOBAL real* RESTRICT localForceData, GLOBAL mixed* RESTRICT dEdLocal
@@ -122,7 +125,7 @@ DEVICE void numbersEntrySums(int index, int stride, int part, int numParts, GLOB
         const int localRow = localRowOfSlot[i];
         mixed sums[LOCAL_SUMS], u[LOCAL_COMPONENTS];
         takeFixedNumbers(localFixed, localRow, LOCAL_SUMS, sums);
-        if (i >= NUM_CENTRAL)
+        if (!IS_CENTRAL(i))
             continue; // a neighbour of the local step: its rows cleared, no s of its own
         for (int component = 0; component < LOCAL_SUMS; component++)
             localSums[component * NUM_A + i] = sums[component];
@@ -264,7 +267,7 @@ DEVICE void numbersWeights(int index, int stride, GLOBAL const mixed* RESTRICT n
     for (int i = index; i < NUM_A; i += stride) {
         const mixed c = numberValues[i];
         mixed w = 0;
-        if (finite && i < NUM_CENTRAL) {
+        if (finite && IS_CENTRAL(i)) {
             NUMBERS_WEIGHT
         }
 #ifdef LOCAL_STEP
