@@ -128,9 +128,9 @@ PerAtomForce* PlumedLocalSteps::read(PlumedAction& action, double nm,
                 throw keywords.error("SPECIESA=" + species + " and SPECIESB=" + speciesB + " differ in more than "
                                      "their central atoms (SPECIES or SPECIESA); this plugin holds both in one force, "
                                      "whose neighbours have their values from the same pairs: give the two actions the "
-                                     "same class, switching function, centres, NOPBC and neighbour atoms, e.g. "
-                                     "a: Q6 SPECIESA=1-5 SPECIESB=1-64 ... and b: Q6 SPECIESA=6-64 SPECIESB=1-64 ... "
-                                     "(not SPECIES=1-5 and SPECIES=1-64, whose neighbours differ)");
+                                     "same class, switching function, centres, NOPBC and neighbour atoms (e.g. "
+                                     "a: Q6 SPECIESA=1-5 SPECIESB=1-64 ... and b: Q6 SPECIESA=6-64 SPECIESB=1-64 ...; "
+                                     "SPECIES=1-5 and SPECIES=1-64 count different neighbours: one force holds one set)");
             if (isLocalAverageOfNeighborVectors(*source, degree != 0 ? PerAtomForce::LocalDotProduct : PerAtomForce::LocalAverage))
                 throw keywords.error(string(LocalAverageOfNeighborVectors) + "; give SPECIES, or build the force with "
                                      "setLocalNeighbors()");
