@@ -57,9 +57,9 @@ namespace CoordinationPlugin {
  *                and periodicity, the local step (LocalDotProduct, LocalAverage) with the switching
  *                function of this line (SWITCH={...} or the keyword form), and its reductions; energy
  *                "0". NOPBC only where the SPECIES action has it. SPECIESA=a SPECIESB=b: the force of
- *                a with b's central atoms as its local neighbours (setLocalNeighbors), where b differs
+ *                a with the central atoms of b as its local neighbours (setLocalNeighbors), where b differs
  *                from a only in its central atoms (otherwise refused, saying so); refused for LOCAL_AVERAGE
- *                of two different Q_l actions (PLUMED's own term of atom i is then the i-th SPECIESB
+ *                of two different Q_l actions (in PLUMED the own term of atom i is then the i-th SPECIESB
  *                vector; the same action twice is the SPECIES form). One label each (a list of actions is
  *                refused).
  * CONTACTMAP     ContactMapForce with the energy "s" (SUM: Sum; CMDIST: Distance) or "0" (neither: Components,
