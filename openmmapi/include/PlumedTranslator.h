@@ -155,8 +155,8 @@ public:
      *                or LOCAL_AVERAGE line of that SPECIES with the reductions (fromPlumed() reads the two lines
      *                back as one force); with local neighbours, also their action "<label>_neighbors" (the same
      *                settings, the neighbours as SPECIESA) and SPECIESA=, SPECIESB= on the local line (LocalAverage
-     *                of a SteinhardtForce with local neighbours throws: PLUMED's own term differs); a ContactMapForce: CONTACTMAP in PLUMED's multi-line form, one line per
-     *                contact, one SWITCH where every contact has the same switching function, REFERENCEn
+     *                of a SteinhardtForce with local neighbours throws: PLUMED's own term differs); a
+     *                ContactMapForce: CONTACTMAP in PLUMED's multi-line form, one line per contact, one SWITCH where every contact has the same switching function, REFERENCEn
      *                and WEIGHTn for every contact where one differs from the default (REFERENCEn always
      *                with CMDIST), an automatic cutoff written as its value (D_MAX), Cubic's unused r0 not
      *                written)

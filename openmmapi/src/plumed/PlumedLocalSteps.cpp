@@ -64,10 +64,10 @@ bool isLocalAverageOfNeighborVectors(const PerAtomForce& force, PerAtomForce::Lo
 }
 
 /**
- * The action's line without its central atoms (a Self action becomes Dual with its atoms as group B, the same
- * pairs, as ResolvedPairGroups::appendToGroupA does for the resolved groups): a force of its class and settings in Dual mode (a Self action's
- * atoms are its group B: the same pairs), with group A a placeholder. Two per-atom actions that differ only in their
- * central atoms have the same text (PlumedPerAtom::write) of this.
+ * The action's line without its central atoms: a force of its class and settings in Dual mode (a Self action's atoms
+ * become its group B, the same pairs, as ResolvedPairGroups::appendToGroupA does for the resolved groups), with group
+ * A a placeholder. Two per-atom actions that differ only in their central atoms have the same text
+ * (PlumedPerAtom::write) of this.
  */
 std::unique_ptr<PerAtomForce> withoutCentralAtoms(const PerAtomForce& force) {
     std::unique_ptr<PerAtomForce> settings = PlumedPerAtom::speciesSettings(force);

@@ -33,8 +33,8 @@ public:
      */
     bool computeValues(OpenMM::ContextImpl& context, const std::vector<double>& values, std::vector<double>& s);
     /**
-     * After computeValues(): from dE/ds per slot (0 for a slot that is not central), the local pass's forces added
-     * to forces, and dE/dv per slot (the force's components each) into dEdValues.
+     * After computeValues(): from dE/ds per central slot, the local pass's forces added to forces, and dE/dv per
+     * slot of A (the force's components each) into dEdValues.
      */
     void applyForces(OpenMM::ContextImpl& context, const std::vector<double>& dEds, std::vector<double>& dEdValues,
                      std::vector<OpenMM::Vec3>& forces);
@@ -47,10 +47,12 @@ private:
     std::unique_ptr<LocalSteps> localSteps;
     int numComponents = 1; // the force's values per slot
     int numCentral = 0;    // the slots with an s_i (ResolvedPerAtomForce::numCentral)
+    int firstNeighbor = 0; // the first slot that is a neighbour of the local step (0: every slot is one)
+    int numSlots = 0;      // the slots of A (the local neighbours after the central slots)
+    bool isNeighbor(long long slot) const { return slot >= firstNeighbor; }
     std::vector<double> values, local, sums; // per slot: v, u and [W, P] of the last computeValues()
     std::vector<double> entryData;           // per entry of the local engine: what a pass reads
     std::vector<std::pair<int, int>> repeatedSlots; // (slot of A, the earlier slot of the same member)
-    std::vector<char> neighbor; // per slot: whether it is a neighbour of the local step (all without local neighbours)
 };
 
 } // namespace CoordinationPlugin

@@ -134,10 +134,8 @@ void CpuPerAtomForceKernel<Interface>::applyForces(ContextImpl& context, const v
     entryWeights.assign((long long)sizeA * numComponents, 0.0);
     if (local) {
         // The local step's own forces, and dE/dv per slot from it.
-        // dE/ds of every slot: 0 for the local neighbours after the central slots.
-        vector<double> dEdValues, slotWeights(weights);
-        slotWeights.resize(sizeA, 0.0);
-        local->applyForces(context, slotWeights, dEdValues, forces);
+        vector<double> dEdValues;
+        local->applyForces(context, weights, dEdValues, forces);
         for (int e = 0; e < sizeA; e++)
             std::copy_n(&dEdValues[(long long)entriesA.slot[e] * numComponents], numComponents,
                         &entryWeights[(long long)e * numComponents]);

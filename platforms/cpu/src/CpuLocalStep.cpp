@@ -14,9 +14,8 @@ void CpuLocalStep::setParameters(const ResolvedPerAtomForce& force, const PerAto
     numComponents = force.perAtom.numComponents;
     repeatedSlots = repeated;
     numCentral = force.numCentral;
-    neighbor.resize(force.groupA.size());
-    for (int slot = 0; slot < (int)force.groupA.size(); slot++)
-        neighbor[slot] = force.isLocalNeighbor(slot);
+    numSlots = force.groupA.size();
+    firstNeighbor = (force.hasLocalNeighbors() ? numCentral : 0);
 }
 
 template <bool Forces> void CpuLocalStep::localPass(ContextImpl& context, const vector<double>& data) {
@@ -47,7 +46,7 @@ bool CpuLocalStep::computeValues(ContextImpl& context, const vector<double>& slo
     entryData.assign((long long)slots * n, 0.0);
     for (int e = 0; e < slots; e++) {
         const int slot = (int)entries.slot[e];
-        if (!neighbor[slot])
+        if (!isNeighbor(slot))
             continue;
         entryData[(long long)e * n] = 1.0;
         std::copy_n(&local[(long long)slot * d], d, &entryData[(long long)e * n + 1]);
@@ -70,10 +69,10 @@ bool CpuLocalStep::computeValues(ContextImpl& context, const vector<double>& slo
 void CpuLocalStep::applyForces(ContextImpl& context, const vector<double>& dEds, vector<double>& dEdValues,
                                vector<Vec3>& forces) {
     const int d = localSteps->getNumComponents(), n = localSteps->getNumSums();
-    const int slots = dEds.size();
-    // dE/ds through s: dE/du (direct) and G = dE/d[W, P].
+    const int slots = numSlots;
+    // dE/ds through s: dE/du (direct) and G = dE/d[W, P], of the central slots (the others' stay 0).
     vector<double> dEdLocal((long long)slots * d, 0.0), gradient((long long)slots * n, 0.0), dsdu(d);
-    for (int slot = 0; slot < slots; slot++) {
+    for (int slot = 0; slot < numCentral; slot++) {
         if (dEds[slot] == 0.0)
             continue; // no force from this entry
         double* g = &gradient[(long long)slot * n];
@@ -90,7 +89,7 @@ void CpuLocalStep::applyForces(ContextImpl& context, const vector<double>& dEds,
     for (int e = 0; e < slots; e++) {
         const long long slot = (long long)entries.slot[e];
         double* data = &entryData[(long long)e * 2 * n];
-        if (neighbor[slot]) {
+        if (isNeighbor(slot)) {
             data[0] = 1.0;
             std::copy_n(&local[slot * d], d, data + 1);
         }
@@ -102,7 +101,7 @@ void CpuLocalStep::applyForces(ContextImpl& context, const vector<double>& dEds,
     const vector<double>& entrySums = engine.getEntryValues();
     for (int e = 0; e < slots; e++) {
         const long long slot = (long long)entries.slot[e];
-        if (!neighbor[slot])
+        if (!isNeighbor(slot))
             continue;
         for (int c = 0; c < d; c++)
             dEdLocal[slot * d + c] += entrySums[(long long)e * 2 * n + 1 + c];
