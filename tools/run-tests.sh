@@ -26,6 +26,10 @@
 # build/opencl-vendors (PoCL plus the machine's own ICDs) and this script points OCL_ICD_VENDORS at it, with PoCL's
 # 'auto' work-group method (POCL_WORK_GROUP_METHOD=auto, unless set), whose kernels compile faster than with its
 # default: 15 cold C++ OpenCL tests took 44.6-48.2 s with it and 48.6-50.6 s without (PoCL 3.1, four runs each).
+# PoCL also builds every program with -cl-opt-disable (POCL_EXTRA_BUILD_FLAGS, unless set): PoCL here stands in for a
+# GPU to run the kernel sources, and most of a test's time is LLVM optimising each program; the optimised builds
+# are the GPU compilers' (tools/gpu-check.sh). The C++ tests Centers and ContactMap (31 tests, cold cache, one job)
+# took 56.1 s optimised and 31.6 s without; the Python OpenCL:single shard 279 s alone (478 s in a full run).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 python="${1:-python3}"
@@ -33,6 +37,7 @@ reports="build/test-reports"
 rm -rf "$reports" && mkdir -p "$reports"
 [ -d build/opencl-vendors ] && export OCL_ICD_VENDORS="$PWD/build/opencl-vendors"
 export POCL_WORK_GROUP_METHOD="${POCL_WORK_GROUP_METHOD:-auto}"
+export POCL_EXTRA_BUILD_FLAGS="${POCL_EXTRA_BUILD_FLAGS--cl-opt-disable}"
 cpp_cases="${COORDINATION_TEST_CASES:-Reference CPU CPU:baseline:quick OpenCL:single:quick OpenCL:double:quick}"
 shards="${COORDINATION_TEST_SHARDS:-Reference,CPU OpenCL:single OpenCL:mixed OpenCL:double}"
 parallel="${COORDINATION_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}"
