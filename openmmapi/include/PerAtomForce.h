@@ -218,11 +218,13 @@ public:
     /**
      * Set the local step's neighbours: with atoms listed here, the step's pairs are (entry i of group A, entry j of
      * this list), and only they. Each neighbour j has its own q_j (its vector q_lm(j) for a SteinhardtForce) from the
-     * same pairs as an entry of group A would: with group B's atoms in Dual mode, with group A's in Self mode, and
-     * the same switching function; s_i, the reductions and getPerAtomValues() stay those of group A's entries. A
+     * same pairs as an entry of group A would: with group B's atoms in Dual mode, with group A's in Self mode (or with
+     * setLocalNeighborPartners()'s atoms), and the same switching function; s_i, the reductions and
+     * getPerAtomValues() stay those of group A's entries. A
      * neighbour that is also an entry of group A pairs with the other entries (an atom never with itself: such a pair
      * counts 0, as every pair closer than DBL_EPSILON in r^2). This is PLUMED's LOCAL_Q_l or LOCAL_AVERAGE with
-     * SPECIESA=a SPECIESB=b where the actions a and b differ only in their central atoms. LocalAverage's own term is
+     * SPECIESA=a SPECIESB=b where the actions a and b differ only in their central atoms (and, with
+     * setLocalNeighborPartners(), in the atoms they pair them with). LocalAverage's own term is
      * the entry's own q_i (PLUMED's LOCAL_AVERAGE of a Q_l action adds the vector of the i-th atom of SPECIESB instead:
      * a difference the user guide states).
      *
@@ -230,6 +232,28 @@ public:
      *                group A; a non-empty list needs a local step (checked where a Context is created)
      */
     void setLocalNeighbors(const std::vector<int>& atoms) { localNeighbors = atoms; }
+    /**
+     * Get the atoms whose pairs give each local neighbour its q_j (PLUMED: the atoms that the SPECIESB action counts
+     * around its central atoms).
+     *
+     * @return the 0-based particle indices (and centre ids), in the order given; default empty: a neighbour's pairs
+     *         are the force's own (group B's atoms in Dual mode, group A's in Self mode)
+     */
+    const std::vector<int>& getLocalNeighborPartners() const { return localNeighborPartners; }
+    /**
+     * Set the atoms whose pairs give each local neighbour its q_j: with atoms listed here, neighbour j's q_j (its
+     * vector q_lm(j) for a SteinhardtForce) is of its pairs with these atoms, and only them, with the force's own
+     * switching function and pair term (an atom never pairs with itself: such a pair counts 0; an atom listed twice
+     * counts twice); the entries of group A keep their own pairs. This is PLUMED's LOCAL_Q_l or LOCAL_AVERAGE with
+     * SPECIESA=a SPECIESB=b where b counts other atoms than a: for example a = COORDINATIONNUMBER SPECIES=1-5 and
+     * b = COORDINATIONNUMBER SPECIES=1-64 with the same switching function give group A 1-5 (Self mode), local
+     * neighbours 1-64 and partners 1-64.
+     *
+     * @param atoms   0-based particle indices, or centres (the ids addCenter() returned); empty for the force's own
+     *                pairs; a non-empty list needs local neighbours (setLocalNeighbors(); checked where a Context is
+     *                created)
+     */
+    void setLocalNeighborPartners(const std::vector<int>& atoms) { localNeighborPartners = atoms; }
 
 protected:
     /**
@@ -253,6 +277,7 @@ private:
     LocalStep localStep;
     SwitchingSettings localSwitching;
     std::vector<int> localNeighbors;
+    std::vector<int> localNeighborPartners;
 };
 
 // Declared private in PerAtomForce: left out of the API reference.

@@ -129,6 +129,8 @@ INDEX_ARGUMENT(PerAtomForce, getReductionParameters, _arguments.REDUCTION_INDEX)
 %}
 INTEGER_ARGUMENT(PerAtomForce, setLocalStep, step, _arguments.LOCAL_STEP)
 CONVERT(PerAtomForce, setLocalNeighbors, atoms, atoms(atoms, "setLocalNeighbors", cls=self.__class__.__name__))
+CONVERT(PerAtomForce, setLocalNeighborPartners, atoms,
+        atoms(atoms, "setLocalNeighborPartners", cls=self.__class__.__name__))
 %ignore CoordinationPlugin::PerAtomForce::ReductionInfo;
 %ignore CoordinationPlugin::PerAtomForce::perAtomValues;
 

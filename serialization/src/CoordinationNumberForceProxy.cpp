@@ -18,7 +18,8 @@ namespace {
 // Version 2 adds the centres (the base settings' format 3).
 // Version 3 adds the local step (PerAtomForceXml::writeLocalStep).
 // Version 4 adds the local step's neighbours (LocalNeighbors).
-const int CurrentVersion = 4;
+// Version 5 adds the local neighbours' partners (LocalNeighborPartners).
+const int CurrentVersion = 5;
 /**
  * The format of the pair settings in a version's XML: PairSwitchingForceXml's format 2 in version 1, 3 from version 2
  * (a new format of those is a new version of this proxy's).
@@ -48,6 +49,6 @@ template <> void* ForceProxy<CoordinationNumberForce>::deserialize(const Seriali
     force->setRPower(rPower);
     PerAtomForceXml::readReductions(node, *force, ClassName);
     if (version >= 3)
-        PerAtomForceXml::readLocalStep(node, *force, ClassName, version >= 4);
+        PerAtomForceXml::readLocalStep(node, *force, ClassName, version >= 4, version >= 5);
     return force.release();
 }

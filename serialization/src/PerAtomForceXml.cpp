@@ -37,10 +37,11 @@ void PerAtomForceXml::writeLocalStep(const PerAtomForce& force, SerializationNod
     node.setIntProperty("localStep", (int) force.getLocalStep());
     PairSwitchingForceXml::writeSwitching(force.getLocalSwitchingSettings(), node.createChildNode("LocalSwitching"));
     PairSwitchingForceXml::writeGroup(node, "LocalNeighbors", force.getLocalNeighbors());
+    PairSwitchingForceXml::writeGroup(node, "LocalNeighborPartners", force.getLocalNeighborPartners());
 }
 
 void PerAtomForceXml::readLocalStep(const SerializationNode& node, PerAtomForce& force, const string& className,
-                                    bool withNeighbors) {
+                                    bool withNeighbors, bool withPartners) {
     const int step = CoordinationBiasForceXml::intProperty(node, "localStep", "localStep", className);
     if (step < PerAtomForce::NoLocalStep || step > PerAtomForce::LocalDotProduct)
         throw OpenMMException(className + ": the XML has localStep " + std::to_string(step) +
@@ -50,4 +51,6 @@ void PerAtomForceXml::readLocalStep(const SerializationNode& node, PerAtomForce&
         node.getChildNode("LocalSwitching"), PairSwitchingForceXml::CurrentFormat, className));
     if (withNeighbors)
         force.setLocalNeighbors(PairSwitchingForceXml::readGroup(node, "LocalNeighbors", className));
+    if (withPartners)
+        force.setLocalNeighborPartners(PairSwitchingForceXml::readGroup(node, "LocalNeighborPartners", className));
 }

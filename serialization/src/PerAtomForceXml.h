@@ -19,15 +19,16 @@ public:
     static void readReductions(const OpenMM::SerializationNode& node, PerAtomForce& force, const std::string& className);
     /**
      * Writes the force's local step: an attribute "localStep", a child "LocalSwitching" with the switching
-     * function's attributes (PairSwitchingForceXml::writeSwitching) and a group "LocalNeighbors".
+     * function's attributes (PairSwitchingForceXml::writeSwitching), a group "LocalNeighbors" and a group
+     * "LocalNeighborPartners".
      */
     static void writeLocalStep(const PerAtomForce& force, OpenMM::SerializationNode& node);
     /**
-     * Reads the local step writeLocalStep() wrote into force (withNeighbors: with its "LocalNeighbors", which older
-     * versions did not write); errors start with "className: ".
+     * Reads the local step writeLocalStep() wrote into force (withNeighbors: with its "LocalNeighbors", withPartners:
+     * with its "LocalNeighborPartners", which older versions did not write); errors start with "className: ".
      */
     static void readLocalStep(const OpenMM::SerializationNode& node, PerAtomForce& force, const std::string& className,
-                              bool withNeighbors);
+                              bool withNeighbors, bool withPartners);
 };
 
 } // namespace CoordinationPlugin

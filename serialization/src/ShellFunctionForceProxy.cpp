@@ -15,7 +15,8 @@ namespace {
 // whether it is normalised, FCCubic's alpha) and the reductions.
 // Version 2 adds the local step (PerAtomForceXml::writeLocalStep).
 // Version 3 adds the local step's neighbours (LocalNeighbors).
-const int CurrentVersion = 3;
+// Version 4 adds the local neighbours' partners (LocalNeighborPartners).
+const int CurrentVersion = 4;
 const char* const ClassName = "ShellFunctionForce";
 
 } // namespace
@@ -46,6 +47,6 @@ template <> void* ForceProxy<ShellFunctionForce>::deserialize(const Serializatio
     });
     PerAtomForceXml::readReductions(node, *force, ClassName);
     if (version >= 2)
-        PerAtomForceXml::readLocalStep(node, *force, ClassName, version >= 3);
+        PerAtomForceXml::readLocalStep(node, *force, ClassName, version >= 3, version >= 4);
     return force.release();
 }

@@ -14,7 +14,8 @@ namespace {
 // Version 1: the pair settings (PairSwitchingForceXml's format 3), the degree and the reductions.
 // Version 2 adds the local step (PerAtomForceXml::writeLocalStep).
 // Version 3 adds the local step's neighbours (LocalNeighbors).
-const int CurrentVersion = 3;
+// Version 4 adds the local neighbours' partners (LocalNeighborPartners).
+const int CurrentVersion = 4;
 const char* const ClassName = "SteinhardtForce";
 
 } // namespace
@@ -36,6 +37,6 @@ template <> void* ForceProxy<SteinhardtForce>::deserialize(const SerializationNo
     force->setDegree(CoordinationBiasForceXml::intProperty(node, "degree", "degree", ClassName));
     PerAtomForceXml::readReductions(node, *force, ClassName);
     if (version >= 2)
-        PerAtomForceXml::readLocalStep(node, *force, ClassName, version >= 3);
+        PerAtomForceXml::readLocalStep(node, *force, ClassName, version >= 3, version >= 4);
     return force.release();
 }

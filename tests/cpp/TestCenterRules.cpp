@@ -113,7 +113,7 @@ TEST(Centers, XmlRoundTripKeepsEveryCentre) {
     numbers.setMode(CoordinationForce::Dual);
     numbers.setGroupA({0, 1});
     numbers.setGroupB({-1, 2});
-    EXPECT_NE(xmlOf(numbers).find("version=\"4\""), std::string::npos);
+    EXPECT_NE(xmlOf(numbers).find("version=\"5\""), std::string::npos);
     std::unique_ptr<CoordinationNumberForce> numbersCopy = throughXml(numbers);
     ASSERT_NE(numbersCopy, nullptr);
     ASSERT_EQ(numbersCopy->getNumCenters(), 1);
@@ -137,12 +137,12 @@ TEST(Centers, XmlOfTheVersionsBeforeCentresIsStillRead) {
     numbers.addReduction(CoordinationNumberForce::Sum, "", "total");
     numbers.setGroupA({1, 3});
     // Version 1 has no Centers node, nor version 3's local step (the localStep attribute, the LocalSwitching node),
-    // nor version 4's local neighbours (the LocalNeighbors node).
-    std::string numbersXml = edited(xmlOf(numbers), "<LocalNeighbors/>", "");
+    // nor version 4's local neighbours (the LocalNeighbors node), nor version 5's partners (LocalNeighborPartners).
+    std::string numbersXml = edited(edited(xmlOf(numbers), "<LocalNeighbors/>", ""), "<LocalNeighborPartners/>", "");
     const size_t localSwitching = numbersXml.find("<LocalSwitching");
     ASSERT_NE(localSwitching, std::string::npos);
     numbersXml.erase(localSwitching, numbersXml.find("/>", localSwitching) + 2 - localSwitching);
-    numbersXml = edited(edited(numbersXml, " localStep=\"0\"", ""), "version=\"4\"", "version=\"1\"");
+    numbersXml = edited(edited(numbersXml, " localStep=\"0\"", ""), "version=\"5\"", "version=\"1\"");
     std::unique_ptr<OpenMM::Force> numbersRead = forceFromXml(edited(numbersXml, "<Centers/>", ""));
     ASSERT_NE(dynamic_cast<CoordinationNumberForce*>(numbersRead.get()), nullptr);
     EXPECT_EQ(dynamic_cast<CoordinationNumberForce&>(*numbersRead).getGroupA(), numbers.getGroupA());

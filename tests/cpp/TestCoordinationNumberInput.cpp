@@ -360,17 +360,19 @@ TEST(CoordinationNumberInput, XmlRoundTripKeepsEverySetting) {
     local.setLocalStep(Numbers::LocalAverage);
     local.setLocalSwitchingSettings(SwitchingSettings(CoordinationForce::Gaussian, 0.4, 0.1, 2.0, false));
     local.setLocalNeighbors({4, -1, 4, 0});
+    local.setLocalNeighborPartners({1, -1, 1});
     std::unique_ptr<Numbers> localCopy = throughXml(local);
     ASSERT_NE(localCopy, nullptr);
     expectSameNumberSettings(*localCopy, local);
     EXPECT_EQ(localCopy->getLocalStep(), Numbers::LocalAverage);
     EXPECT_EQ(localCopy->getLocalNeighbors(), local.getLocalNeighbors());
+    EXPECT_EQ(localCopy->getLocalNeighborPartners(), local.getLocalNeighborPartners());
 }
 
 TEST(CoordinationNumberInput, MalformedXmlIsRejected) {
     const std::string xml = xmlOf(unusualForce());
-    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "version=\"4\"", "version=\"5\"")); },
-                                    {"CoordinationNumberForce", "version 5"});
+    expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "version=\"5\"", "version=\"6\"")); },
+                                    {"CoordinationNumberForce", "version 6"});
     expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "localStep=\"0\"", "localStep=\"3\"")); },
                                     {"localStep 3"});
     expectOpenMMExceptionMentioning([&] { forceFromXml(edited(xml, "type=\"10\"", "type=\"13\"")); },

@@ -195,8 +195,8 @@ def test_centres_survive_xml_pickle_and_copy(cls):
     expected = [force.getCenterParameters(k) for k in range(3)]
     xml = mm.XmlSerializer.serialize(force)
     # CoordinationForce's version 3 and CoordinationNumberForce's 2 added the centres (its 3 the local step, 4 the
-    # local neighbours).
-    assert f'version="{3 if cls is CoordinationForce else 4}"' in xml
+    # local neighbours, 5 their partners).
+    assert f'version="{3 if cls is CoordinationForce else 5}"' in xml
     for copied in (cls.cast(mm.XmlSerializer.deserialize(xml)), pickle.loads(pickle.dumps(force)), copy.deepcopy(force)):
         assert type(copied) is cls
         assert [copied.getCenterParameters(k) for k in range(copied.getNumCenters())] == expected

@@ -459,18 +459,21 @@ def test_an_entry_whose_q_vector_vanishes(case, step):
 # Local neighbours (setLocalNeighbors: PLUMED's SPECIESA/SPECIESB of LOCAL_Q_l and LOCAL_AVERAGE)
 # ---------------------------------------------------------------------------------------------------
 
-def oracle_local_neighbors(kind, step, positions, model, local_model, group_a, neighbors, group_b=(), box_lengths=None):
-    """s_i of the long-double brute force with local neighbours: each central atom i of group A and neighbour j of
-    `neighbors` have their own values from the same pairs (with group B's atoms, or group A's in Self mode); LOCAL_Q_l
-    sums t_ij Re(qhat_i . conj(qhat_j)) over the neighbours (qhat 0 where q is the zero vector) over sum_j t_ij;
-    LOCAL_AVERAGE is (v_i + sum_j t_ij v_j) / (1 + sum_j t_ij), v = q/N for Q_l (then s_i its norm)."""
+def oracle_local_neighbors(kind, step, positions, model, local_model, group_a, neighbors, group_b=(), box_lengths=None,
+                           partners=()):
+    """s_i of the long-double brute force with local neighbours: each central atom i of group A has its value from its
+    pairs with group B's atoms (group A's in Self mode), each neighbour j of `neighbors` from its pairs with
+    `partners` (by default the same atoms); LOCAL_Q_l sums t_ij Re(qhat_i . conj(qhat_j)) over the neighbours (qhat 0
+    where q is the zero vector) over sum_j t_ij; LOCAL_AVERAGE is (v_i + sum_j t_ij v_j) / (1 + sum_j t_ij), v = q/N
+    for Q_l (then s_i its norm)."""
     pairs_with = list(group_b) or list(group_a)
+    neighbour_pairs = list(partners) or pairs_with
     neighbourhood = oracle.shell(positions, local_model, group_a, neighbors, box_lengths)
     weights = neighbourhood.weights
     if kind.startswith("Q"):
         degree = int(kind[1:])
         q_a, n_a = oracle.steinhardt_vectors(positions, degree, model, group_a, pairs_with, box_lengths)
-        q_j, n_j = oracle.steinhardt_vectors(positions, degree, model, neighbors, pairs_with, box_lengths)
+        q_j, n_j = oracle.steinhardt_vectors(positions, degree, model, neighbors, neighbour_pairs, box_lengths)
         if step == DOT:
             products = (np.conj(oracle.unit_vectors(q_a)) @ oracle.unit_vectors(q_j).T).real
             return oracle._divide_or_zero(np.sum(weights * products, axis=1), neighbourhood.counts)
@@ -478,11 +481,11 @@ def oracle_local_neighbors(kind, step, positions, model, local_model, group_a, n
         v_j = oracle.normalised_steinhardt_vectors(q_j, n_j)
         return oracle.vector_norms((v_a + weights @ v_j) / (1 + neighbourhood.counts)[:, None])
     if kind == "CN":
-        values = [oracle.coordination_numbers(positions, model, atoms, pairs_with, box_lengths)
-                  for atoms in (group_a, neighbors)]
+        values = [oracle.coordination_numbers(positions, model, atoms, others, box_lengths)
+                  for atoms, others in ((group_a, pairs_with), (neighbors, neighbour_pairs))]
     else:
-        values = [oracle.shell_function(positions, SHELL_FUNCTIONS[kind], model, atoms, pairs_with, box_lengths, True)
-                  for atoms in (group_a, neighbors)]
+        values = [oracle.shell_function(positions, SHELL_FUNCTIONS[kind], model, atoms, others, box_lengths, True)
+                  for atoms, others in ((group_a, pairs_with), (neighbors, neighbour_pairs))]
     return (values[0] + weights @ values[1]) / (1 + neighbourhood.counts)
 
 
@@ -575,6 +578,118 @@ def test_the_forces_with_local_neighbors_are_minus_the_gradient_of_the_energy(ca
     np.testing.assert_allclose(forces, expected, rtol=0, atol=2e-6 * scale, err_msg=kind)
 
 
+#: The local neighbours' own partners (setLocalNeighborPartners: SPECIESB of an action that counts other atoms).
+PARTNER_CASES = case_matrix(ALL_CASES, range(4), include=lambda case, seed: case.platform != "OpenCL" or seed == 2)
+
+
+@pytest.mark.spread_over_precisions
+@pytest.mark.parametrize("kind, step", NEIGHBOR_KINDS, ids=[f"{k}-{'dot' if s == DOT else 'average'}"
+                                                            for k, s in NEIGHBOR_KINDS])
+@pytest.mark.parametrize("case, seed", PARTNER_CASES)
+def test_local_neighbor_partners_match_the_long_double_brute_force(case, kind, step, seed):
+    """With the neighbours' own partners (overlapping group A, group B and the neighbours, one listed twice): each
+    neighbour's value is of its pairs with them alone, each central entry's of its own pairs; s_i and the
+    reductions against the brute force."""
+    case = require_local_step_case(case)
+    random = np.random.default_rng(500 + seed)
+    count, box = 40, 1.9
+    positions = random.uniform(0, box, (count, 3))
+    periodic = bool(seed % 2)
+    model = switch(random.uniform(0.15, 0.3), 0.0, int(random.integers(4, 9)), 0, random.uniform(0.6, 0.85))
+    local = switch(random.uniform(0.15, 0.35), 0.0, 6, 0, random.uniform(0.5, 0.85) if periodic else INFINITY)
+    atoms = random.permutation(count)
+    group_a = sorted(atoms[:10].tolist())
+    neighbors = atoms[6:24].tolist()
+    group_b = sorted(random.choice(count, 20, replace=False).tolist()) if seed % 4 >= 2 else []
+    partners = atoms[4:36].tolist() + [int(atoms[30])]  # overlapping A and the neighbours, one atom listed twice
+    force = build(kind, group_a, group_b, switching=model[0], step=step, local=local[0], periodic=periodic,
+                  reductions=[PerAtomForce.Mean, PerAtomForce.Lowest, (PerAtomForce.Moment, "2")])
+    force.setLocalNeighbors(neighbors)
+    force.setLocalNeighborPartners(partners)
+    assert force.getLocalNeighborPartners() == tuple(partners)
+    box_lengths = [box] * 3 if periodic else None
+    context = context_of(force, positions, np.diag([box] * 3) if periodic else None, case)
+    expected = oracle_local_neighbors(kind, step, positions, model[1], local[1], group_a, neighbors, group_b,
+                                      box_lengths, partners)
+    own = oracle_local_neighbors(kind, step, positions, model[1], local[1], group_a, neighbors, group_b, box_lengths)
+    assert np.all(np.isfinite(expected)) and np.ptp(expected.astype(float)) > 0
+    assert np.abs(expected - own).max() > 1e-3  # the partners matter
+    values = np.array(force.getPerAtomValues(context))
+    what = f"{kind}, step {step}, seed {seed}"
+    assert_close(values, expected.astype(float), case, scale=local_scale(step, expected), what=f"s_i, {what}")
+    magnitude = np.abs(expected.astype(float)).mean()
+    assert_close(force.getCollectiveVariableValues(context),
+                 np.array([oracle.mean(expected), oracle.lowest(expected),
+                           np.mean((expected - oracle.mean(expected)) ** 2)], dtype=float), case,
+                 scale=np.array([magnitude, 0.0, magnitude ** 2]), what=f"reductions, {what}")
+
+
+PARTNER_FORCE_SETTINGS = [
+    ("Q6", DOT, dict(group_a=range(0, 8)), list(range(4, 20)), list(range(0, 31))),
+    ("CN", AVERAGE, dict(group_a=range(10), group_b=range(5, 20)), list(range(8, 22)), list(range(18, 31)) + [25]),
+    ("Q4", AVERAGE, dict(group_a=range(0, 16, 2), group_b=range(16)), list(range(1, 16, 2)), list(range(12, 31))),
+]
+PARTNER_FORCE_CASES = case_matrix(DOUBLE_CASES, range(len(PARTNER_FORCE_SETTINGS)),
+                                  include=lambda case, index: case.platform != "OpenCL" or index == 1)
+
+
+@pytest.mark.parametrize("case, setting", PARTNER_FORCE_CASES)
+def test_the_forces_with_local_neighbor_partners_are_minus_the_gradient_of_the_energy(case, setting):
+    """Forces on the central atoms, the neighbours and their partners (atoms 24 to 30 are partners alone), against
+    finite differences."""
+    case = require_local_step_case(case)
+    kind, step, groups, neighbors, partners = PARTNER_FORCE_SETTINGS[setting]
+    box = 2.2
+    positions = random_positions(31, box, seed=5)
+    force = build(kind, energy="10*(mean-0.3)^2+lowest", reductions=[PerAtomForce.Mean, PerAtomForce.Lowest],
+                  switching=switch(0.25, 0.1, 6, 12, 0.9)[0], step=step, local=switch(0.3, 0.0, 6, 12, 0.8)[0],
+                  **groups)
+    force.setLocalNeighbors(neighbors)
+    force.setLocalNeighborPartners(partners)
+    context = context_of(force, positions, np.diag([box] * 3), case)
+    energy_value, forces = energy_and_forces(context)
+    assert np.isfinite(energy_value) and energy_value != 0.0
+    expected = finite_difference_forces(context, positions, step=1e-5)
+    scale = np.abs(expected).max()
+    only_partners = set(partners) - set(neighbors) - set(groups["group_a"]) - set(groups.get("group_b", ()))
+    assert only_partners and max(np.abs(forces[j]).max() for j in only_partners) > 1e-6 * scale  # they feel it
+    np.testing.assert_allclose(forces, expected, rtol=0, atol=2e-6 * scale, err_msg=kind)
+
+
+@pytest.mark.spread_over_precisions
+@pytest.mark.parametrize("mode", ["Self", "Dual"])
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_local_neighbor_partners_at_size_match_the_reference_platform(case, mode):
+    """Enough atoms for the GPU's sorted slots and neighbour list (5,000 on CUDA, whose warps take 1,000 atoms' tiles
+    in one pass unsorted) and the CPU's cell grid: s_i, the energy and the forces against the Reference platform's
+    (which the brute-force tests above check)."""
+    case = require_local_step_case(case)
+    count = 5000 if case.platform == "CUDA" else 1000
+    random = np.random.default_rng(29)
+    box = 3.0 * (count / 1000) ** (1 / 3)
+    positions = random.uniform(0, box, (count, 3))
+    groups = (dict(group_a=range(0, count, 4)) if mode == "Self" else
+              dict(group_a=range(0, count, 4), group_b=range(count // 5, count)))
+    force = build("CN", energy="1000*(mean-0.5)^2+100*morethan", reductions=[
+        PerAtomForce.Mean, (PerAtomForce.MoreThan, "RATIONAL R_0=0.5")],
+        switching=SwitchingSettings.rational(0.3, 6, 12, 0.0, 0.7),
+        local=SwitchingSettings.rational(0.35, 6, 12, 0.0, 0.8), step=AVERAGE, **groups)
+    force.setLocalNeighbors(range(1, count, 3))
+    force.setLocalNeighborPartners(range(0, count // 2))
+    reference = copy.deepcopy(force)
+    expected_context = context_of(reference, positions, np.diag([box] * 3))
+    context = context_of(force, positions, np.diag([box] * 3), case)
+    expected = np.array(reference.getPerAtomValues(expected_context))
+    assert np.abs(expected).max() > 0.05
+    assert_close(force.getPerAtomValues(context), expected, case, scale=local_scale(AVERAGE, expected),
+                 what="s_i")
+    expected_energy, expected_forces = energy_and_forces(expected_context)
+    energy_value, forces = energy_and_forces(context)
+    assert np.abs(expected_forces).max() > 0.05
+    assert_close(energy_value, expected_energy, case, what="energy")
+    assert_forces_close(forces, expected_forces, case, passes=2)
+
+
 def test_local_neighbors_api_and_errors():
     def force_with(neighbors, step=DOT):
         force = build("Q6", range(3), energy="mean", reductions=[PerAtomForce.Mean], step=step, periodic=False)
@@ -597,6 +712,21 @@ def test_local_neighbors_api_and_errors():
         context_of(force_with([-1]), CLUSTER)
     force = force_with([4, 5])
     assert len(force.getPerAtomValues(context_of(force, CLUSTER))) == 3
+    # The neighbours' partners.
+    force = SteinhardtForce(6, "mean")
+    assert force.getLocalNeighborPartners() == ()
+    force.setLocalNeighborPartners(np.arange(2, 5))
+    assert force.getLocalNeighborPartners() == (2, 3, 4)
+    with pytest.raises(TypeError, match="setLocalNeighborPartners"):
+        force.setLocalNeighborPartners([1.5])
+    without_neighbors = force_with([])
+    without_neighbors.setLocalNeighborPartners([1, 2])
+    with pytest.raises(mm.OpenMMException, match="partners.*setLocalNeighborPartners.*2 atoms.*no.*setLocalNeighbors"):
+        context_of(without_neighbors, CLUSTER)
+    force = force_with([3, 4])
+    force.setLocalNeighborPartners([0, 7])
+    with pytest.raises(mm.OpenMMException, match="setLocalNeighborPartners.*entry 1 is atom index 7.*6 particles"):
+        context_of(force, CLUSTER)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -622,11 +752,12 @@ def contract_forces():
     """class name -> (a force with a local step, the XML version that saves it)."""
     local = switch(0.4, 0.05, 8, 16, 1.1, stretch=False)[0]
     forces = {"SteinhardtForce": (build("Q4", [0, 1, 2], [1, 2, 3], "2*mean", [PerAtomForce.Mean], step=DOT,
-                                        local=local), 3),
-              "CoordinationNumberForce": (build("CN", [0, 1, 2], (), "mean", [PerAtomForce.Mean], local=local), 4),
+                                        local=local), 4),
+              "CoordinationNumberForce": (build("CN", [0, 1, 2], (), "mean", [PerAtomForce.Mean], local=local), 5),
               "ShellFunctionForce": (build("Tetrahedral", [0, 1, 2, 3], (), "sum", [PerAtomForce.Sum], local=local),
-                                     3)}
+                                     4)}
     forces["SteinhardtForce"][0].setLocalNeighbors([3, 4, 4, 0])
+    forces["SteinhardtForce"][0].setLocalNeighborPartners([1, 5, 5])
     return forces
 
 
@@ -647,6 +778,7 @@ def test_the_local_step_round_trips_through_xml_copy_and_pickle(name):
         assert duplicate.getLocalStep() == force.getLocalStep() != PerAtomForce.NoLocalStep
         assert duplicate.getLocalSwitchingSettings() == force.getLocalSwitchingSettings() != SwitchingSettings()
         assert duplicate.getLocalNeighbors() == force.getLocalNeighbors()
+        assert duplicate.getLocalNeighborPartners() == force.getLocalNeighborPartners()
         assert mm.XmlSerializer.serialize(duplicate) == xml
     with pytest.raises(mm.OpenMMException, match="localStep 5"):
         mm.XmlSerializer.deserialize(xml.replace(f'localStep="{force.getLocalStep()}"', 'localStep="5"'))

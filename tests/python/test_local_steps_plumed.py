@@ -165,15 +165,12 @@ Q6 = "q6: Q6 SPECIES=1-10 D_0=3.0 R_0=1.5 NN=12\nc: COORDINATIONNUMBER SPECIES=1
     ("w: LOCAL_Q6 SPECIES=q6 SPECIESB=q6 SWITCH={RATIONAL R_0=1} MEAN", "SPECIES and SPECIESA/SPECIESB are two forms"),
     ("w: LOCAL_Q6 SPECIES=q6,q6 SWITCH={RATIONAL R_0=1} MEAN", "SPECIES=q6,q6 lists several actions"),
     ("q6b: Q6 SPECIESA=11-12 SPECIESB=1-10 D_0=3.0 R_0=1.4 NN=12\n"
-     "w: LOCAL_Q6 SPECIESA=q6 SPECIESB=q6b SWITCH={RATIONAL R_0=1} MEAN", "differ in more than their central atoms"),
-    ("q6b: Q6 SPECIESA=11-12 SPECIESB=1-11 D_0=3.0 R_0=1.5 NN=12\n"
-     "w: LOCAL_Q6 SPECIESA=q6 SPECIESB=q6b SWITCH={RATIONAL R_0=1} MEAN", "differ in more than their central atoms"),
+     "w: LOCAL_Q6 SPECIESA=q6 SPECIESB=q6b SWITCH={RATIONAL R_0=1} MEAN", "differ in more than their atoms"),
+    ("q6b: Q6 SPECIESA=11-12 SPECIESB=1-10 D_0=3.0 R_0=1.5 NN=12 NOPBC\n"
+     "w: LOCAL_Q6 SPECIESA=q6 SPECIESB=q6b SWITCH={RATIONAL R_0=1} MEAN", "differ in more than their atoms"),
     ("q6b: Q6 SPECIESA=11-12 SPECIESB=1-10 D_0=3.0 R_0=1.5 NN=12\n"
      "w: LOCAL_AVERAGE SPECIESA=q6 SPECIESB=q6b SWITCH={RATIONAL R_0=1} MEAN", "i-th atom of SPECIESB"),
     ("w: LOCAL_Q6 SPECIESA=q6 SPECIESB=c SWITCH={RATIONAL R_0=1} MEAN", "SPECIESB=c is a COORDINATIONNUMBER action"),
-    # PLUMED's own LOCAL_AVERAGE example: atoms 1-5 count neighbours among 1-5, atoms 1-10 among 1-10.
-    ("d1a: COORDINATIONNUMBER SPECIES=1-5 R_0=1\nd1b: COORDINATIONNUMBER SPECIES=1-10 R_0=1\n"
-     "w: LOCAL_AVERAGE SPECIESA=d1a SPECIESB=d1b SWITCH={RATIONAL R_0=1} MEAN", "count different neighbours"),
     ("w: LOCAL_AVERAGE SPECIES=q6 NOPBC SWITCH={RATIONAL R_0=1} MEAN", "NOPBC here but not in SPECIES=q6"),
     ("w: LOCAL_AVERAGE SPECIES=q6 SWITCH={RATIONAL R_0=1} MEAN\nv: LOCAL_AVERAGE SPECIES=w SWITCH={RATIONAL R_0=1}",
      "SPECIES=w is itself a local action"),
@@ -200,32 +197,46 @@ def test_to_plumed_refuses_what_a_context_would_refuse():
         openmmcoordination.toPlumed(numbers, "w")
 
 
-#: SPECIESA/SPECIESB forms: (text, label of the local action, its central atoms, its neighbours (0-based)); the first
-#: is the example of PLUMED's LOCAL_Q1 documentation.
+#: SPECIESA/SPECIESB forms: (text, label of the local action, its central atoms, its neighbours, their own partners
+#: (0-based; () for the force's own)); the first is the example of PLUMED's LOCAL_Q1 documentation, the last that of
+#: its LOCAL_AVERAGE documentation (atoms 1-5 count neighbours among 1-5, atoms 1-64 among 1-64).
 NEIGHBOR_INPUTS = [
     ("q1a: Q1 SPECIESA=1-5 SPECIESB=1-64 D_0=1.3 R_0=0.2\nq1b: Q1 SPECIESA=6-64 SPECIESB=1-64 D_0=1.3 R_0=0.2\n"
-     "w1: LOCAL_Q1 SPECIESA=q1a SPECIESB=q1b SWITCH={RATIONAL D_0=1.3 R_0=0.2} MEAN", "w1", range(5), range(5, 64)),
+     "w1: LOCAL_Q1 SPECIESA=q1a SPECIESB=q1b SWITCH={RATIONAL D_0=1.3 R_0=0.2} MEAN", "w1", range(5), range(5, 64),
+     ()),
     ("q6a: Q6 SPECIES=1-40 SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6}\n"
      "q6b: Q6 SPECIESA=41-64,3 SPECIESB=1-40 SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6}\n"
      "w6: LOCAL_Q6 SPECIESA=q6a SPECIESB=q6b SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6} LOWEST MEAN", "w6", range(40),
-     list(range(40, 64)) + [2]),
+     list(range(40, 64)) + [2], ()),
     ("a: COORDINATIONNUMBER SPECIESA=1-30 SPECIESB=1-64 SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6}\n"
      "b: COORDINATIONNUMBER SPECIESA=31-64 SPECIESB=1-64 SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6}\n"
      "l: LOCAL_AVERAGE SPECIESA=a SPECIESB=b SWITCH={RATIONAL D_0=3.0 R_0=2.0 D_MAX=6} MEAN", "l", range(30),
-     range(30, 64)),
+     range(30, 64), ()),
+    ("q6a: Q6 SPECIES=1-40 SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6}\n"
+     "q6b: Q6 SPECIESA=41-64,3 SPECIESB=1-64 SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6}\n"
+     "w6: LOCAL_Q6 SPECIESA=q6a SPECIESB=q6b SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6} MEAN", "w6", range(40),
+     list(range(40, 64)) + [2], range(64)),
+    ("d1a: COORDINATIONNUMBER SPECIES=1-5 SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6.0}\n"
+     "d1b: COORDINATIONNUMBER SPECIES=1-64 SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6.0}\n"
+     "la: LOCAL_AVERAGE SPECIESA=d1a SPECIESB=d1b SWITCH={RATIONAL D_0=3.0 R_0=1.5 D_MAX=6.0} MEAN", "la", range(5),
+     range(64), range(64)),
 ]
 
 
-@pytest.mark.parametrize("text, label, central, neighbors", NEIGHBOR_INPUTS, ids=["LOCAL_Q1", "LOCAL_Q6", "LOCAL_AVERAGE"])
-def test_speciesa_and_speciesb_read_as_local_neighbors_and_write_back(text, label, central, neighbors):
-    """SPECIESA=a SPECIESB=b: a's force with b's central atoms as its local neighbours (on the 64-atom frame its values
-    differ from those of a's force alone; test_local_steps.py checks them against the brute force); toPlumed writes
-    the two per-atom actions and the local line, which read back to the same settings."""
+@pytest.mark.parametrize("text, label, central, neighbors, partners", NEIGHBOR_INPUTS,
+                         ids=["LOCAL_Q1", "LOCAL_Q6", "LOCAL_AVERAGE", "LOCAL_Q6 partners", "LOCAL_AVERAGE partners"])
+def test_speciesa_and_speciesb_read_as_local_neighbors_and_write_back(text, label, central, neighbors, partners):
+    """SPECIESA=a SPECIESB=b: a's force with b's central atoms as its local neighbours and, where b pairs them with
+    other atoms than a pairs its own with, those as their partners (on the 64-atom frame its values differ from
+    those of a's force alone; test_local_steps.py checks them against the brute force); toPlumed writes the two
+    per-atom actions and the local line, which read back to the same settings."""
     read = openmmcoordination.fromPlumedFile(text)
     force = read.forces[label]
     assert list(force.getGroupA()) == list(central) and list(force.getLocalNeighbors()) == list(neighbors)
+    assert list(force.getLocalNeighborPartners()) == list(partners)
     alone = copy.deepcopy(force)
     alone.setLocalNeighbors([])
+    alone.setLocalNeighborPartners([])
     mine = copy.deepcopy(force)  # (a System owns the force it holds: toPlumed below reads the one fromPlumedFile gave)
     values = mine.getPerAtomValues(context_of(mine, FRAME.positions, FRAME.box_vectors))
     plain = alone.getPerAtomValues(context_of(alone, FRAME.positions, FRAME.box_vectors))

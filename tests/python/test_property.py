@@ -222,6 +222,10 @@ def build_per_atom_force(draw, num_atoms, make):
         # Local neighbours (SPECIESB of a LOCAL_... line; refused without a local step), now and then one out of range.
         neighbors = rng.integers(0, num_atoms + (1 if rng.random() < 0.1 else 0), int(rng.integers(1, num_atoms + 1)))
         call(force, "setLocalNeighbors", [int(a) for a in neighbors])
+    if rng.random() < (0.4 if len(force.getLocalNeighbors()) else 0.02):
+        # The neighbours' own partners (SPECIESB of an action that counts other atoms; refused without neighbours).
+        partners = rng.integers(0, num_atoms + (1 if rng.random() < 0.1 else 0), int(rng.integers(1, num_atoms + 1)))
+        call(force, "setLocalNeighborPartners", [int(a) for a in partners])
     return force, ("k", "s0", "cap")
 
 
@@ -513,9 +517,18 @@ def beyond_gpu_fixed_point(force, ref_s):
 
 def gpu_entries(force):
     """The entries a GPU's fixed-point range is divided over: group A's (with the local neighbours appended after
-    them) or group B's."""
+    them) or group B's (with the neighbours' partners after them)."""
     neighbors = len(force.getLocalNeighbors()) if force.getLocalStep() != PerAtomForce.NoLocalStep else 0
-    return max(len(force.getGroupA()) + neighbors, len(force.getGroupB()), 1)
+    partners = len(force.getLocalNeighborPartners()) if neighbors else 0
+    own_b = len(force.getGroupA()) if force.getMode() == CoordinationForce.Self else len(force.getGroupB())
+    return max(len(force.getGroupA()) + neighbors, own_b + partners if neighbors else len(force.getGroupB()), 1)
+
+
+def neighbor_partners(force):
+    """The atoms whose pairs give the local neighbours their values: their own partners, or the force's (group B,
+    group A in Self mode)."""
+    return (force.getLocalNeighborPartners() or
+            (force.getGroupA() if force.getMode() == CoordinationForce.Self else force.getGroupB()))
 
 
 def outside_gpu_fixed_point(numbers, entries):
@@ -554,11 +567,10 @@ def tiny_normalising_weights(system, positions):
     settings = [(force.getSwitchingSettings(), force.getMode())] if normalised else []
     neighbors = force.getLocalNeighbors() if force.getLocalStep() != PerAtomForce.NoLocalStep else ()
     # (switching function, mode, group A, group B) of each set of weights; the local neighbours' own N_j are from
-    # the force's pairs (with group B, or group A in Self mode).
+    # their partners' pairs (neighbor_partners).
     weights_of = [(switching, mode, force.getGroupA(), force.getGroupB()) for switching, mode in settings]
     if settings and neighbors:
-        weights_of.append((force.getSwitchingSettings(), CoordinationForce.Dual, neighbors,
-                           force.getGroupA() if force.getMode() == CoordinationForce.Self else force.getGroupB()))
+        weights_of.append((force.getSwitchingSettings(), CoordinationForce.Dual, neighbors, neighbor_partners(force)))
     if force.getLocalStep() == PerAtomForce.LocalDotProduct:
         # LOCAL_Q_l divides by the local weights W_i = sum_j t(r_ij) over the pairs of A (or of A and the local
         # neighbours).
@@ -582,7 +594,7 @@ def tiny_normalising_weights(system, positions):
         own.setRPower(force.getRPower())
         own.setMode(CoordinationForce.Dual)
         own.setGroupA(neighbors)
-        own.setGroupB(force.getGroupA() if force.getMode() == CoordinationForce.Self else force.getGroupB())
+        own.setGroupB(neighbor_partners(force))
         own.setUsesPeriodicBoundaryConditions(force.usesPeriodicBoundaryConditions())
         values = reference_numbers(system, positions, own)
         if values is not None and outside_gpu_fixed_point(np.abs(values), gpu_entries(force)):

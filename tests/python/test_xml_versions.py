@@ -38,8 +38,8 @@ EXPECTED = json.loads((DATA / "expected.json").read_text())["files"]
 CLASSES = {"CoordinationForce": CoordinationForce, "CoordinationNumberForce": CoordinationNumberForce,
            "ContactMapForce": ContactMapForce, "SteinhardtForce": SteinhardtForce, "ShellFunctionForce": ShellFunctionForce}
 #: The versions each class's reader accepts, oldest first; its writer writes the last one.
-VERSIONS = {"CoordinationForce": (1, 2, 3), "CoordinationNumberForce": (1, 2, 3, 4), "ContactMapForce": (1,),
-            "SteinhardtForce": (1, 2, 3), "ShellFunctionForce": (1, 2, 3)}
+VERSIONS = {"CoordinationForce": (1, 2, 3), "CoordinationNumberForce": (1, 2, 3, 4, 5), "ContactMapForce": (1,),
+            "SteinhardtForce": (1, 2, 3, 4), "ShellFunctionForce": (1, 2, 3, 4)}
 FILES = sorted(EXPECTED)
 CURRENT_FILES = [name for name in FILES if EXPECTED[name]["version"] == VERSIONS[EXPECTED[name]["class"]][-1]]
 OLDER_FILES = [name for name in FILES if name not in CURRENT_FILES]

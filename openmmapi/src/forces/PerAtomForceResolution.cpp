@@ -26,6 +26,16 @@ ResolvedPerAtomForce PerAtomForceResolution::resolve(const PerAtomForce& force, 
         resolved.appendToGroupA(force.getLocalNeighbors(), force.getForceClassName() + ": ",
                                 "'local neighbours' (setLocalNeighbors())");
     }
+    resolved.numOwnB = resolved.groupB.size();
+    if (!force.getLocalNeighborPartners().empty()) {
+        if (force.getLocalNeighbors().empty())
+            throw OpenMMException(force.getForceClassName() + ": the local neighbours' partners "
+                                  "(setLocalNeighborPartners(), " + std::to_string(force.getLocalNeighborPartners().size()) +
+                                  " atoms) give local neighbours their values, and this force has none; set them with "
+                                  "setLocalNeighbors(), or clear the list");
+        resolved.appendToGroupB(force.getLocalNeighborPartners(), force.getForceClassName() + ": ",
+                                "'local neighbour partners' (setLocalNeighborPartners())");
+    }
     if (local == PerAtomForce::LocalDotProduct && resolved.perAtom.pairTerm != ResolvedPerAtom::PairTerm::SphericalHarmonics)
         throw OpenMMException(force.getForceClassName() + ": the local step LocalDotProduct (PLUMED's LOCAL_Q_l) is of "
                               "a SteinhardtForce's q_l vectors; its " + values + " are numbers: use LocalAverage, or "

@@ -84,6 +84,14 @@ void ResolvedPairGroups::appendToGroupA(const vector<int>& entries, const string
     indexMembers();
 }
 
+void ResolvedPairGroups::appendToGroupB(const vector<int>& entries, const string& prefix, const string& groupName) {
+    if (mode != PairSwitchingForce::Dual)
+        throw OpenMMException(prefix + "group " + groupName + " extends group B of a Dual mode only");
+    for (int slot = 0; slot < (int)entries.size(); slot++)
+        groupB.push_back(memberOfEntry(centers, entries[slot], prefix, groupName, slot));
+    indexMembers();
+}
+
 void ResolvedPairGroups::indexMembers() {
     // The map of the slots to the unique members (one gradient row each).
     std::set<int> unique(groupA.begin(), groupA.end());

@@ -79,6 +79,18 @@ std::unique_ptr<PerAtomForce> withoutCentralAtoms(const PerAtomForce& force) {
     return settings;
 }
 
+/** The action's line without any of its atoms (withoutCentralAtoms, group B a placeholder too). */
+std::unique_ptr<PerAtomForce> withoutAtoms(const PerAtomForce& force) {
+    std::unique_ptr<PerAtomForce> settings = withoutCentralAtoms(force);
+    settings->setGroupB({0});
+    return settings;
+}
+
+/** The atoms an action's central atoms pair with: its group B, or its group A in Self mode. */
+const vector<int>& partnerAtoms(const PerAtomForce& force) {
+    return (force.getMode() == PairSwitchingForce::Self ? force.getGroupA() : force.getGroupB());
+}
+
 } // namespace
 
 bool PlumedLocalSteps::isAction(const string& name) {
@@ -115,22 +127,21 @@ PerAtomForce* PlumedLocalSteps::read(PlumedAction& action, double nm,
     const PerAtomForce* neighbors = nullptr;
     if (hasB) {
         // SPECIESA=a SPECIESB=b: b's central atoms are the local step's neighbours, with b's vectors; one force holds
-        // both where b is a's action but for its central atoms. The same action twice is the SPECIES form.
+        // both where b is a's action but for its atoms: b's central atoms are the neighbours and, where b pairs them
+        // with other atoms than a, those are their partners. The same action twice is the SPECIES form.
         const string speciesB = keywords.take("SPECIESB");
         neighbors = speciesAction(keywords, "SPECIESB", speciesB, name, degree, what, vectorOf);
         if (neighbors == source)
             neighbors = nullptr;
         else {
-            const auto write = [](const PerAtomForce& force) {
-                return PlumedPerAtom::write(*withoutCentralAtoms(force), "x");
+            const auto write = [](const std::unique_ptr<PerAtomForce>& settings) {
+                return PlumedPerAtom::write(*settings, "x");
             };
-            if (write(*source) != write(*neighbors))
+            if (write(withoutAtoms(*source)) != write(withoutAtoms(*neighbors)))
                 throw keywords.error("SPECIESA=" + species + " and SPECIESB=" + speciesB + " differ in more than "
-                                     "their central atoms (SPECIES or SPECIESA); this plugin holds both in one force, "
-                                     "whose neighbours have their values from the same pairs: give the two actions the "
-                                     "same class, switching function, centres, NOPBC and neighbour atoms (e.g. "
-                                     "a: Q6 SPECIESA=1-5 SPECIESB=1-64 ... and b: Q6 SPECIESA=6-64 SPECIESB=1-64 ...; "
-                                     "SPECIES=1-5 and SPECIES=1-64 count different neighbours: one force holds one set)");
+                                     "their atoms; this plugin holds both in one force, whose neighbours have their "
+                                     "values from the same kind of pairs: give the two actions the same class, "
+                                     "switching function, centres and NOPBC");
             if (isLocalAverageOfNeighborVectors(*source, degree != 0 ? PerAtomForce::LocalDotProduct : PerAtomForce::LocalAverage))
                 throw keywords.error(string(LocalAverageOfNeighborVectors) + "; give SPECIES, or build the force with "
                                      "setLocalNeighbors()");
@@ -138,8 +149,12 @@ PerAtomForce* PlumedLocalSteps::read(PlumedAction& action, double nm,
     }
     // The source's class and line settings (groups, switching function, centres, PBC), not its reductions.
     std::unique_ptr<PerAtomForce> force = PlumedPerAtom::speciesSettings(*source);
-    if (neighbors != nullptr)
+    if (neighbors != nullptr) {
         force->setLocalNeighbors(neighbors->getGroupA());
+        if (PlumedPerAtom::write(*withoutCentralAtoms(*source), "x") !=
+            PlumedPerAtom::write(*withoutCentralAtoms(*neighbors), "x"))
+            force->setLocalNeighborPartners(partnerAtoms(*neighbors));
+    }
     if (!action.getLabel().empty())
         force->setName(action.getLabel());
     force->setLocalStep(degree != 0 ? PerAtomForce::LocalDotProduct : PerAtomForce::LocalAverage);
@@ -174,13 +189,21 @@ string PlumedLocalSteps::write(const PerAtomForce& force, const string& label,
     if (neighbors.empty())
         text += actionLabel + ": " + actionName(force) + " SPECIES=" + species;
     else {
-        // The neighbours as the central atoms of a second action of the same settings (SPECIESB).
+        // The neighbours as the central atoms of a second action of the same settings (SPECIESB), paired with their
+        // own partners where they have them (as one Self action where those are the neighbours themselves).
         if (isLocalAverageOfNeighborVectors(force, force.getLocalStep()))
             throw error(string("with local neighbours and LocalAverage: ") + LocalAverageOfNeighborVectors +
                         "; PLUMED has no action for this force");
         std::unique_ptr<PerAtomForce> neighborSource = withoutCentralAtoms(force);
         neighborSource->setName(force.getName());
         neighborSource->setGroupA(neighbors);
+        const vector<int>& partners = force.getLocalNeighborPartners();
+        if (partners == neighbors) {
+            neighborSource->setMode(PairSwitchingForce::Self);
+            neighborSource->setGroupB({});
+        }
+        else if (!partners.empty())
+            neighborSource->setGroupB(partners);
         const string neighborSpecies = actionLabel + NeighborSpeciesSuffix;
         text += PlumedPerAtom::write(*neighborSource, neighborSpecies) + "\n";
         text += actionLabel + ": " + actionName(force) + " SPECIESA=" + species + " SPECIESB=" + neighborSpecies;

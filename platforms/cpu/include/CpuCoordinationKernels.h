@@ -88,6 +88,7 @@ private:
     std::unique_ptr<PerAtomSteps> steps;            // the pair term and the per-atom step
     int numComponents = 1;                          // values per entry
     int numCentral = 0;                             // the slots of A with a number (ResolvedPerAtomForce)
+    int numOwnB = -1; // with the local neighbours' own partners, B's slots of the centrals' pairs; else -1
     double rPower = 0.0;                            // p of the one-component term sigma(r) r^p
     bool powerTerm = true;                          // the pair term is sigma(r) r^p (CpuCoordinationNumberTerm)
     std::vector<double> parity;                     // PerAtomSteps::componentParity of each component

@@ -25,6 +25,7 @@ void CpuPerAtomForceKernel<Interface>::copyParametersToContext(ContextImpl& cont
 template <class Interface> void CpuPerAtomForceKernel<Interface>::setParameters(const ResolvedPerAtomForce& force) {
     engine.setGroups(force);
     numCentral = force.numCentral;
+    numOwnB = (force.hasNeighborPartners() ? force.numOwnB : -1);
     reductions = PerAtomReductions(force);
     steps.reset(new PerAtomSteps(force.perAtom));
     numComponents = force.perAtom.numComponents;
@@ -34,9 +35,13 @@ template <class Interface> void CpuPerAtomForceKernel<Interface>::setParameters(
     for (int c = 0; c < numComponents; c++)
         parity[c] = steps->componentParity(c);
     repeatedSlots.clear();
-    vector<int> firstSlot(force.uniqueParticles.size(), -1);
+    // A repeated atom's values are its first slot's, where the two slots have the same pairs (with the neighbours'
+    // own partners, a central slot and a neighbour's do not).
+    const int numUnique = force.uniqueParticles.size();
+    vector<int> firstSlot(2 * numUnique, -1);
     for (int slot = 0; slot < (int)force.groupA.size(); slot++) {
-        int& first = firstSlot[force.uniqueA[slot]];
+        const bool ownPairs = (numOwnB < 0 || slot < numCentral);
+        int& first = firstSlot[force.uniqueA[slot] + (ownPairs ? 0 : numUnique)];
         if (first < 0)
             first = slot;
         else
@@ -59,12 +64,13 @@ void CpuPerAtomForceKernel<Interface>::runNumberPass(ContextImpl& context) {
         using Sigma = std::decay_t<decltype(sigma)>;
         using Image = std::decay_t<decltype(image)>;
         // CpuCoordinationNumberTerm is sigma r^p alone; every other pair term goes through PerAtomSteps.
-        if (numComponents > 1 || !powerTerm) {
+        if (numComponents > 1 || !powerTerm || numOwnB >= 0) {
             withFlags(
                 [&](auto selfPairs, auto orientedPairs) {
                     constexpr bool Self = decltype(selfPairs)::value;
                     using Term = CpuPerAtomVectorTerm<Forces, Self, Forces && Self&& decltype(orientedPairs)::value>;
-                    runPass(engine, threads, Term{steps.get(), parity.data(), entryWeights.data(), numComponents},
+                    runPass(engine, threads,
+                            Term{steps.get(), parity.data(), entryWeights.data(), numComponents, numCentral, numOwnB},
                             sigma, image);
                 },
                 self, oriented);

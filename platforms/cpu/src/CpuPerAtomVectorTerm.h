@@ -33,6 +33,9 @@ template <bool Forces, bool SelfPairs, bool OrientedPairs> struct CpuPerAtomVect
     const double* parity;  // componentParity of each component
     const double* weights; // the force pass: dE/dv of each entry of A, K per entry, in entry order
     int numComponents;
+    // With the local neighbours' own partners (ResolvedPerAtomForce::countsPair): the slots of A before numCentral
+    // pair with B's slots before numOwnB, the others with the others; numOwnB < 0: every pair counts.
+    int numCentral = 0, numOwnB = -1;
 
     /** A row's terms: the cutoff, the row's values or weights and the columns' (Self). */
     struct Row {
@@ -42,7 +45,9 @@ template <bool Forces, bool SelfPairs, bool OrientedPairs> struct CpuPerAtomVect
         double* columnValues;
         const double* rowWeights;
         const double* columnWeights;
-        inline bool skips(int j) const { return false; }
+        const double* columnSlot; // B's slot of each column
+        bool central;             // whether the row is one of the slots of A before numCentral
+        inline bool skips(int j) const { return term->numOwnB >= 0 && (columnSlot[j] < term->numOwnB) != central; }
         inline bool beyond(double r2) const { return r2 < ResolvedPerAtom::minimumDistanceSquared || r2 > cutoff2; }
         inline bool addVector(int j, const Vec3& d, double r2, double sigma, double dSigmaDrOverR,
                               Vec3& gradient) const {
@@ -85,7 +90,9 @@ template <bool Forces, bool SelfPairs, bool OrientedPairs> struct CpuPerAtomVect
                 (Forces ? nullptr : columns.rowValues + offset),
                 columns.values,
                 (Forces ? weights + offset : nullptr),
-                columns.weight};
+                columns.weight,
+                columns.slot,
+                rows.slot[i] < numCentral};
     }
 };
 

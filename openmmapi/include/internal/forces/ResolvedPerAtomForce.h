@@ -32,6 +32,16 @@ struct ResolvedPerAtomForce : ResolvedPairGroups {
     /** Whether an entry of groupA is a neighbour of the local step (all of them without local neighbours). */
     bool isLocalNeighbor(int entry) const { return !hasLocalNeighbors() || entry >= numCentral; }
     /**
+     * The entries of groupB that pair with the central entries: all of them, unless the local neighbours have partners
+     * of their own (PerAtomForce::setLocalNeighborPartners), which groupB then goes on with; a pair (entry a of groupA,
+     * entry b of groupB) counts where both are the centrals' (a < numCentral, b < numOwnB) or both the neighbours'.
+     */
+    int numOwnB = 0;
+    /** Whether groupB holds the local neighbours' partners after the force's own. */
+    bool hasNeighborPartners() const { return numOwnB < (int)groupB.size(); }
+    /** Whether the pair (entry a of groupA, entry b of groupB) counts (Dual mode). */
+    bool countsPair(int a, int b) const { return !hasNeighborPartners() || (a < numCentral) == (b < numOwnB); }
+    /**
      * The local step's pairs (where perAtom.localStep is not None): Self mode over groupA (with local neighbours a
      * pair counts only from a central entry to a neighbour: isCentral, isLocalNeighbor), with the local step's
      * switching function t; its members, centres and periodicity are the force's.

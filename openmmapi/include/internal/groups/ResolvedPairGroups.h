@@ -55,6 +55,11 @@ struct OPENMM_EXPORT_COORDINATION ResolvedPairGroups {
      * former entries; an entry never pairs with its own member).
      */
     void appendToGroupA(const std::vector<int>& entries, const std::string& prefix, const std::string& groupName);
+    /**
+     * Append entries (checked as appendToGroupA checks them) to group B of a Dual mode (appendToGroupA makes a Self
+     * mode one first).
+     */
+    void appendToGroupB(const std::vector<int>& entries, const std::string& prefix, const std::string& groupName);
     /** The cutoff (nm): infinity for none. */
     double getCutoff() const { return switching.dmax; }
     /**

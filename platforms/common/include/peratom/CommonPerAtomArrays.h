@@ -17,6 +17,10 @@ struct CommonPerAtomArrays {
     // the weights dE/dv per sorted row (component c from c numA); each slot's sorted row (A, B); {R_0, ..., E}.
     OpenMM::ComputeArray numbersFixed, numberValues, numberComponents, numberWeights, rowOfSlotA, rowOfSlotB,
         numberResults;
+    // With the local neighbours' own partners, each sorted row's class: of A 1 (central) or 2 (a neighbour), of B 1
+    // (the centrals' partner) or 2 (the neighbours'); a pair counts where the classes agree (gatherSortedSlots keeps
+    // them in the sorted order).
+    OpenMM::ComputeArray slotClassA, slotClassB;
     // The finish's phases: per part the exact sum of c, the reductions' sums and the extremes' entries; the
     // coefficients of the weights (3 per reduction, the parameter derivatives, the mean), the extremes' entries,
     // and {energy finite, a weight not finite}.

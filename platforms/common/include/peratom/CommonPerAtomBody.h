@@ -52,6 +52,7 @@ private:
     const ResolvedEnergy energyOfReductions;
     const std::string forceClass;
     const int numCentral; // the entries with a number (ResolvedPerAtomForce::numCentral)
+    const int numOwnB;    // B's entries that pair with the centrals where the neighbours have partners, else -1
     CommonEnergyArrays& energy;
     CommonLocalStepArrays* local; // the local step's arrays (not owned), or null
     CommonPerAtomPlan plan;

@@ -30,12 +30,15 @@ struct CommonPerAtomPlan {
      * (ResolvedPerAtomForce::numCentral); forceClass: the force's class (messages).
      */
     static CommonPerAtomPlan create(const ResolvedPerAtom& perAtom, const ResolvedEnergy& energy,
-                                    const CommonPairPlan& pairs, int numCentral, OpenMM::ComputeContext& cc,
+                                    const CommonPairPlan& pairs, int numCentral, int numOwnB, OpenMM::ComputeContext& cc,
                                     const std::string& forceClass);
 
     int numA = 0;                 // the entries (group A's slots)
     int numCentral = 0;           // the first entries, those with a number (all but the local step's neighbours)
     int numB = 0;
+    int numOwnB = -1;             // with the local neighbours' own partners: B's entries that pair with the centrals
+                                  // (ResolvedPerAtomForce::countsPair), else -1
+    bool hasNeighborPartners() const { return numOwnB >= 0; }
     int numComponents = 1;        // values per entry (ResolvedPerAtom::numComponents)
     int numReductions = 0;
     int numVectorComponents = 0;  // the size of the entries' vectors where VectorMean or VectorSum needs them, else 0

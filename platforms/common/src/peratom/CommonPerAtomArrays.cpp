@@ -24,6 +24,18 @@ void CommonPerAtomArrays::initialize(ComputeContext& cc, const CommonPerAtomPlan
     rowOfSlotA.upload(vector<int>(identity.begin(), identity.begin() + rowOfSlotA.getSize()));
     rowOfSlotB.initialize<int>(cc, std::max(numB, 1), "coordinationRowOfSlotB");
     rowOfSlotB.upload(vector<int>(identity.begin(), identity.begin() + rowOfSlotB.getSize()));
+    if (plan.hasNeighborPartners()) {
+        auto classes = [](int size, int boundary) {
+            vector<int> classOf(std::max(size, 1));
+            for (int i = 0; i < (int)classOf.size(); i++)
+                classOf[i] = (i < boundary ? 1 : 2);
+            return classOf;
+        };
+        slotClassA.initialize<int>(cc, std::max(numA, 1), "coordinationSlotClassA");
+        slotClassA.upload(classes(numA, plan.numCentral));
+        slotClassB.initialize<int>(cc, std::max(numB, 1), "coordinationSlotClassB");
+        slotClassB.upload(classes(numB, plan.numOwnB));
+    }
     numberResults.initialize(cc, plan.numReductions + 1, mixedSize, "coordinationNumberResults");
     const int parts = plan.numParts, reductions = std::max(plan.numReductions, 1);
     numberPartialFixed.initialize<long long>(cc, 2 * parts, "coordinationNumberPartialFixed");

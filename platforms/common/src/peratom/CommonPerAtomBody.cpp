@@ -10,11 +10,11 @@ using std::string;
 CommonPerAtomBody::CommonPerAtomBody(const ResolvedPerAtomForce& force, CommonEnergyArrays& energy,
                                      CommonLocalStepArrays* local)
     : perAtom(force.perAtom), energyOfReductions(force.energy), forceClass(force.forceClass),
-      numCentral(force.numCentral), energy(energy),
+      numCentral(force.numCentral), numOwnB(force.hasNeighborPartners() ? force.numOwnB : -1), energy(energy),
       local(local) {}
 
 void CommonPerAtomBody::initialize(ComputeContext& cc, const CommonPairPlan& pairs) {
-    plan = CommonPerAtomPlan::create(perAtom, energyOfReductions, pairs, numCentral, cc, forceClass);
+    plan = CommonPerAtomPlan::create(perAtom, energyOfReductions, pairs, numCentral, numOwnB, cc, forceClass);
     arrays.initialize(cc, plan, local != nullptr);
 }
 
@@ -31,10 +31,16 @@ void CommonPerAtomBody::addPairKernelArgs(CommonKernelArguments& args) {
              arrays.numberResults,
              arrays.numberPartialFixed, arrays.numberPartialSums, arrays.numberPartialIndices,
              arrays.numberCoefficients, arrays.numberIndices, arrays.numberState);
+    if (plan.hasNeighborPartners())
+        args.add(arrays.slotClassA, arrays.slotClassB);
 }
 
 void CommonPerAtomBody::addGatherArgs(CommonKernelArguments& args, bool groupB) {
     args.add(groupB ? arrays.rowOfSlotB : arrays.rowOfSlotA);
+    if (plan.hasNeighborPartners()) {
+        args.add(groupB ? arrays.slotClassB : arrays.slotClassA);
+        args.add(groupB ? plan.numOwnB : plan.numCentral);
+    }
 }
 
 void CommonPerAtomBody::createKernels(ComputeContext& cc, ComputeProgram& program, const CommonPairPlan& pairs,

@@ -7,12 +7,14 @@ using namespace CoordinationPlugin;
 using namespace OpenMM;
 
 CommonPerAtomPlan CommonPerAtomPlan::create(const ResolvedPerAtom& perAtom, const ResolvedEnergy& energy,
-                                            const CommonPairPlan& pairs, int numCentral, ComputeContext& cc,
+                                            const CommonPairPlan& pairs, int numCentral, int numOwnB,
+                                            ComputeContext& cc,
                                             const std::string& forceClass) {
     CommonPerAtomPlan p;
     p.numA = pairs.numA;
     p.numCentral = numCentral;
     p.numB = pairs.numB;
+    p.numOwnB = numOwnB;
     p.numComponents = perAtom.numComponents;
     p.numReductions = perAtom.reductions.size();
     if (p.numReductions > MaxReductions)

@@ -118,6 +118,8 @@ void CommonPerAtomProgram::addToProgram(ComputeContext& cc, const CommonPerAtomP
     defines["NUM_COMPONENTS"] = cc.intToString(numbers.numComponents);
     // The entries with a number (the reductions'): all of A, or those before the local step's neighbours.
     defines["NUM_CENTRAL"] = cc.intToString(plan.numCentral);
+    if (plan.hasNeighborPartners())
+        defines["NEIGHBOR_PARTNERS"] = "1";
     if (plan.numCentral < plan.numA)
         defines["LOCAL_NEIGHBORS"] = "1";
     if (numbers.localStep != ResolvedPerAtom::LocalStep::None) {

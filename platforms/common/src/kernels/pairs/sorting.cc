@@ -100,6 +100,9 @@ KERNEL void gatherSortedSlots(GLOBAL const mm_long* RESTRICT keys, GLOBAL const 
 #ifdef COORDINATION_NUMBERS
         , GLOBAL int* RESTRICT rowOfSlot
 #endif
+#ifdef NEIGHBOR_PARTNERS
+        , GLOBAL int* RESTRICT sortedClass, int classBoundary
+#endif
         ) {
     for (int index = GLOBAL_ID; index < numSlots; index += GLOBAL_SIZE) {
         const int slot = (int) (keys[index] & 0xFFFFFFFF);
@@ -107,6 +110,9 @@ KERNEL void gatherSortedSlots(GLOBAL const mm_long* RESTRICT keys, GLOBAL const 
         sortedUniques[index] = uniques[slot];
 #ifdef COORDINATION_NUMBERS
         rowOfSlot[slot] = index;
+#endif
+#ifdef NEIGHBOR_PARTNERS
+        sortedClass[index] = (slot < classBoundary ? 1 : 2); // the classes of CommonPerAtomArrays
 #endif
     }
 }

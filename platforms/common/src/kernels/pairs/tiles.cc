@@ -9,6 +9,10 @@
 #define NUMBERS_TILE_ARGS
 #define NUMBERS_KERNEL_PARAMS
 #endif
+#ifndef NUMBER_CLASS_ARGS
+/** The classes of the per-atom engine's rows and columns (perAtomPairs.cc), where the local neighbours have partners. */
+#define NUMBER_CLASS_ARGS
+#endif
 
 #if defined(MODE_SELF) || defined(MODE_DUAL)
 /**
@@ -206,7 +210,7 @@ DEVICE real processTile(const bool validTile, const int rowTile, const int colum
     numberTile(validTile && fullRows && fullColumns && !diagonal, diagonal, singleCopy, lane, pos, rowPos, validRow,
                validColumnOfLane, rowSlot, columnSlotOfLane, rowGradientRow, columnGradientRow, numbersPass,
                numbersFixed, numberWeights, gradientBuffer, computeGradient, BOX_ARGS, columnPos, columnGradient,
-               columnWeight, columnFixed, numberState);
+               columnWeight, columnFixed, numberState NUMBER_CLASS_ARGS);
     return 0;
 #endif
     real3 rowGradient = make_real3(0, 0, 0), columnTotal;

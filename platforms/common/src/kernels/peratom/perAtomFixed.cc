@@ -9,10 +9,11 @@
  * lane a column meeting row lane + k (vectorSweepLocal's second sweep: counts where that row < the column).
  */
 DEVICE bool includeNumberPair(const bool checked, const int diagonal, const int lane, const int k,
-        const real columnValid, const bool validRow) {
+        const real columnValid, const int validRow) {
     bool include = true;
     if (checked) {
-        include = validRow && columnValid != 0;
+        // Both 1 for a row and a column, or (NEIGHBOR_PARTNERS, perAtomPairs.cc) both of the same class.
+        include = validRow != 0 && (int) columnValid == validRow;
         if (diagonal == 1)
             include = include && k > 0 && lane + k < TILE_SIZE;
         else if (diagonal == 2)

@@ -24,6 +24,21 @@
  * local memory per component per block, so there vectorSweepLocal sums each direction in its owner's registers
  * instead (Self mode evaluates each pair twice).
  */
+/**
+ * With the local neighbours' own partners (NEIGHBOR_PARTNERS; ResolvedPerAtomForce::countsPair) each sorted row of A
+ * has a class (slotClassA: 1 central, 2 a neighbour) and each of B one (slotClassB: 1 the centrals' partner, 2 the
+ * neighbours'). A tile passes the row's class as its `validRow` (0: no row) and puts the column's in its w (0: no
+ * column), and includeNumberPair counts a pair where the two agree; no tile takes the unchecked path. Without, both
+ * are 1 for every row and column.
+ */
+#ifdef NEIGHBOR_PARTNERS
+#define NUMBER_CLASS_PARAMS , GLOBAL const int* RESTRICT slotClassA, GLOBAL const int* RESTRICT slotClassB
+#define NUMBER_CLASS_ARGS , slotClassA, slotClassB
+#else
+#define NUMBER_CLASS_PARAMS
+#define NUMBER_CLASS_ARGS
+#endif
+
 #ifdef USE_WARP_SHUFFLE
 /**
  * Pass 1 of one tile by shuffles (as tilePairsShuffled): this lane's row sums and its column's sums of the terms
@@ -32,7 +47,7 @@
  * tiles' fixed-point sums add up to the same values in any order.
  */
 DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const int lane, real4 column,
-        const real3 rowPos, const bool validRow, const bool validColumn, const int rowSlot, const int columnSlot,
+        const real3 rowPos, const int validRow, const bool validColumn, const int rowSlot, const int columnSlot,
         GLOBAL mm_long* RESTRICT numbersFixed, bool* beyondRange, const bool wrap, BOX_PARAMS) {
     mixed sum[NUM_COMPONENTS], held[NUM_COMPONENTS];
     for (int c = 0; c < NUM_COMPONENTS; c++) {
@@ -76,7 +91,7 @@ DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const 
  * term_c (the column's weights rotate with it).
  */
 DEVICE void numberForcesShuffled(const bool checked, const bool diagonal, const int lane, real4 column,
-        const real* weightsOfColumn, const real3 rowPos, const real* rowWeights, const bool validRow,
+        const real* weightsOfColumn, const real3 rowPos, const real* rowWeights, const int validRow,
         real3* rowGradient, real3* columnGradient, const bool wrap, BOX_PARAMS) {
     real3 gradientSum = make_real3(0, 0, 0);
     real3 held = make_real3(0, 0, 0);
@@ -111,7 +126,7 @@ DEVICE void numberForcesShuffled(const bool checked, const bool diagonal, const 
 DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diagonal, const int lane,
         LOCAL_ARG const real4* columnPos, LOCAL_ARG const real* columnWeight, LOCAL_ARG real3* columnTotal,
         LOCAL_ARG mm_long* columnHi, LOCAL_ARG mm_long* columnLo, const real3 rowPos, const real rowWeight,
-        const bool validRow, mm_long* rowHi, mm_long* rowLo, real3* rowGradient, bool* beyondRange, const bool wrap,
+        const int validRow, mm_long* rowHi, mm_long* rowLo, real3* rowGradient, bool* beyondRange, const bool wrap,
         BOX_PARAMS) {
     mm_long sumHi = 0, sumLo = 0;
     real3 gradientSum = make_real3(0, 0, 0);
@@ -158,7 +173,7 @@ DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diag
  */
 DEVICE void vectorSweepLocal(const int pass, const bool checked, const int diagonal, const int lane,
         LOCAL_ARG const real4* others, LOCAL_ARG real3* othersGradient, const real3 ownPos, const real* ownWeights,
-        const bool validOwn, const int ownSlot, GLOBAL mm_long* RESTRICT numbersFixed, real3* ownGradient,
+        const int validOwn, const int ownSlot, GLOBAL mm_long* RESTRICT numbersFixed, real3* ownGradient,
         bool* beyondRange, const bool wrap, BOX_PARAMS) {
     mixed sum[NUM_COMPONENTS];
     for (int c = 0; c < NUM_COMPONENTS; c++)
@@ -202,12 +217,21 @@ DEVICE void vectorSweepLocal(const int pass, const bool checked, const int diago
  * tile off the diagonal (no per-pair test). Pass 1 adds v to the rows' (Self: and the columns') numbers, pass 2
  * the weighted gradient to the gradient rows (if computeGradient).
  */
-DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCopy, const int lane, const real4 column,
-        const real3 rowPos, const bool validRow, const bool validColumn, const int rowSlot, const int columnSlot,
+DEVICE void numberTile(const bool fastTile, const bool diagonal, const bool singleCopy, const int lane, real4 column,
+        const real3 rowPos, const bool validRowSlot, const bool validColumn, const int rowSlot, const int columnSlot,
         const int rowGradientRow, const int columnGradientRow, const int pass, GLOBAL mm_long* RESTRICT numbersFixed, GLOBAL const real* RESTRICT numberWeights,
         GLOBAL mm_long* RESTRICT gradientBuffer, const int computeGradient, BOX_PARAMS, LOCAL_ARG real4* columnPos,
         LOCAL_ARG real3* columnGradient, LOCAL_ARG real* columnWeight, LOCAL_ARG mm_long* columnFixed,
-        GLOBAL int* RESTRICT numberState) {
+        GLOBAL int* RESTRICT numberState NUMBER_CLASS_PARAMS) {
+#ifdef NEIGHBOR_PARTNERS
+    // The row's and the column's classes (see NUMBER_CLASS_PARAMS): every tile checks each pair.
+    const int validRow = (validRowSlot ? slotClassA[rowSlot] : 0);
+    column.w = (validColumn ? (real) slotClassB[columnSlot] : (real) 0);
+    const bool fast = false;
+#else
+    const int validRow = (validRowSlot ? 1 : 0);
+    const bool fast = fastTile;
+#endif
 #ifdef USE_WARP_SHUFFLE
     // Pass 2 of an evaluation without a finite energy adds nothing (numberState[0], numbersAddEnergy): it applies
     // no force, and a term beyond the fixed point's range may have no finite gradient. The same in every thread.
@@ -334,8 +358,9 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
 
 #define NUMBERS_TILE_PARAMS , const int numbersPass, GLOBAL mm_long* RESTRICT numbersFixed, \
         GLOBAL const real* RESTRICT numberWeights, LOCAL_ARG real* columnWeight, LOCAL_ARG mm_long* columnFixed, \
-        GLOBAL int* RESTRICT numberState
-#define NUMBERS_TILE_ARGS , numbersPass, numbersFixed, numberWeights, columnWeight, columnFixed, numberState
+        GLOBAL int* RESTRICT numberState NUMBER_CLASS_PARAMS
+#define NUMBERS_TILE_ARGS , numbersPass, numbersFixed, numberWeights, columnWeight, columnFixed, numberState \
+        NUMBER_CLASS_ARGS
 /** The tile kernel's arguments of the per-entry numbers (after the list's, before the fused finish's). */
 #define NUMBERS_KERNEL_PARAMS , int numbersPass, GLOBAL mm_long* RESTRICT numbersFixed, \
         GLOBAL real* RESTRICT numberWeights, GLOBAL const int* RESTRICT rowOfSlotA, \
@@ -343,4 +368,4 @@ DEVICE void numberTile(const bool fast, const bool diagonal, const bool singleCo
         GLOBAL mixed* RESTRICT numberResults, \
         GLOBAL mm_long* RESTRICT numberPartialFixed, GLOBAL mixed* RESTRICT numberPartialSums, \
         GLOBAL int* RESTRICT numberPartialIndices, GLOBAL mixed* RESTRICT numberCoefficients, \
-        GLOBAL int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState
+        GLOBAL int* RESTRICT numberIndices, GLOBAL int* RESTRICT numberState NUMBER_CLASS_PARAMS
