@@ -489,6 +489,17 @@ def oracle_local_neighbors(kind, step, positions, model, local_model, group_a, n
     return (values[0] + weights @ values[1]) / (1 + neighbourhood.counts)
 
 
+def random_neighborhood(seed, count, box, periodic):
+    """The random system of the local-neighbour tests: (the generator, for the test's further draws; positions in a
+    cube of edge box; periodic; the force's rational switching function and the local one, each as switch() gives
+    them; a random order of the atoms)."""
+    random = np.random.default_rng(seed)
+    positions = random.uniform(0, box, (count, 3))
+    model = switch(random.uniform(0.15, 0.3), 0.0, int(random.integers(4, 9)), 0, random.uniform(0.6, 0.85))
+    local = switch(random.uniform(0.15, 0.35), 0.0, 6, 0, random.uniform(0.5, 0.85) if periodic else INFINITY)
+    return random, positions, periodic, model, local, random.permutation(count)
+
+
 NEIGHBOR_KINDS = [("Q6", DOT), ("Q3", DOT), ("Q4", AVERAGE), ("CN", AVERAGE), ("Tetrahedral", AVERAGE)]
 #: Seeds: Self (seed % 4 < 2) or Dual, periodic (odd) or not; PoCL compiles a program per setting: seed 1 there (Self
 #: made Dual by the neighbours, periodic; the forces' test below covers Dual on OpenCL).
@@ -505,13 +516,8 @@ def test_local_neighbors_match_the_long_double_brute_force(case, kind, step, see
     overlap group A (and list an atom twice), against the brute force: only the pairs of a central entry and a neighbour count, each neighbour's value from the force's
     own pairs; the per-atom values are group A's."""
     case = require_local_step_case(case)
-    random = np.random.default_rng(300 + seed)
     count, box = 36, 1.8
-    positions = random.uniform(0, box, (count, 3))
-    periodic = bool(seed % 2)
-    model = switch(random.uniform(0.15, 0.3), 0.0, int(random.integers(4, 9)), 0, random.uniform(0.6, 0.85))
-    local = switch(random.uniform(0.15, 0.35), 0.0, 6, 0, random.uniform(0.5, 0.85) if periodic else INFINITY)
-    atoms = random.permutation(count)
+    random, positions, periodic, model, local, atoms = random_neighborhood(300 + seed, count, box, bool(seed % 2))
     group_a = sorted(atoms[:12].tolist())
     neighbors = atoms[8:26].tolist() + [int(atoms[20])]  # four atoms also in A, one listed twice
     group_b = sorted(random.choice(count, 24, replace=False).tolist()) if seed % 4 >= 2 else []
@@ -591,13 +597,8 @@ def test_local_neighbor_partners_match_the_long_double_brute_force(case, kind, s
     neighbour's value is of its pairs with them alone, each central entry's of its own pairs; s_i and the
     reductions against the brute force."""
     case = require_local_step_case(case)
-    random = np.random.default_rng(500 + seed)
     count, box = 40, 1.9
-    positions = random.uniform(0, box, (count, 3))
-    periodic = bool(seed % 2)
-    model = switch(random.uniform(0.15, 0.3), 0.0, int(random.integers(4, 9)), 0, random.uniform(0.6, 0.85))
-    local = switch(random.uniform(0.15, 0.35), 0.0, 6, 0, random.uniform(0.5, 0.85) if periodic else INFINITY)
-    atoms = random.permutation(count)
+    random, positions, periodic, model, local, atoms = random_neighborhood(500 + seed, count, box, bool(seed % 2))
     group_a = sorted(atoms[:10].tolist())
     neighbors = atoms[6:24].tolist()
     group_b = sorted(random.choice(count, 20, replace=False).tolist()) if seed % 4 >= 2 else []

@@ -125,6 +125,7 @@ PerAtomForce* PlumedLocalSteps::read(PlumedAction& action, double nm,
     const string species = keywords.take(key);
     const PerAtomForce* source = speciesAction(keywords, key, species, name, degree, what, vectorOf);
     const PerAtomForce* neighbors = nullptr;
+    bool ownPartners = true; // whether b pairs its central atoms with the atoms a pairs its own with
     if (hasB) {
         // SPECIESA=a SPECIESB=b: b's central atoms are the local step's neighbours, with b's vectors; one force holds
         // both where b is a's action but for its atoms: b's central atoms are the neighbours and, where b pairs them
@@ -134,10 +135,10 @@ PerAtomForce* PlumedLocalSteps::read(PlumedAction& action, double nm,
         if (neighbors == source)
             neighbors = nullptr;
         else {
-            const auto write = [](const std::unique_ptr<PerAtomForce>& settings) {
+            const auto text = [](const std::unique_ptr<PerAtomForce>& settings) {
                 return PlumedPerAtom::write(*settings, "x");
             };
-            if (write(withoutAtoms(*source)) != write(withoutAtoms(*neighbors)))
+            if (text(withoutAtoms(*source)) != text(withoutAtoms(*neighbors)))
                 throw keywords.error("SPECIESA=" + species + " and SPECIESB=" + speciesB + " differ in more than "
                                      "their atoms; this plugin holds both in one force, whose neighbours have their "
                                      "values from the same kind of pairs: give the two actions the same class, "
@@ -145,14 +146,14 @@ PerAtomForce* PlumedLocalSteps::read(PlumedAction& action, double nm,
             if (isLocalAverageOfNeighborVectors(*source, degree != 0 ? PerAtomForce::LocalDotProduct : PerAtomForce::LocalAverage))
                 throw keywords.error(string(LocalAverageOfNeighborVectors) + "; give SPECIES, or build the force with "
                                      "setLocalNeighbors()");
+            ownPartners = (text(withoutCentralAtoms(*source)) == text(withoutCentralAtoms(*neighbors)));
         }
     }
     // The source's class and line settings (groups, switching function, centres, PBC), not its reductions.
     std::unique_ptr<PerAtomForce> force = PlumedPerAtom::speciesSettings(*source);
     if (neighbors != nullptr) {
         force->setLocalNeighbors(neighbors->getGroupA());
-        if (PlumedPerAtom::write(*withoutCentralAtoms(*source), "x") !=
-            PlumedPerAtom::write(*withoutCentralAtoms(*neighbors), "x"))
+        if (!ownPartners)
             force->setLocalNeighborPartners(partnerAtoms(*neighbors));
     }
     if (!action.getLabel().empty())

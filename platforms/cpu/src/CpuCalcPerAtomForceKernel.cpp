@@ -25,7 +25,7 @@ void CpuPerAtomForceKernel<Interface>::copyParametersToContext(ContextImpl& cont
 template <class Interface> void CpuPerAtomForceKernel<Interface>::setParameters(const ResolvedPerAtomForce& force) {
     engine.setGroups(force);
     numCentral = force.numCentral;
-    numOwnB = (force.hasNeighborPartners() ? force.numOwnB : -1);
+    numOwnB = force.partnerBoundary();
     reductions = PerAtomReductions(force);
     steps.reset(new PerAtomSteps(force.perAtom));
     numComponents = force.perAtom.numComponents;

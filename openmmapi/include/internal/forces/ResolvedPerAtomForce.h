@@ -41,6 +41,8 @@ struct ResolvedPerAtomForce : ResolvedPairGroups {
     bool hasNeighborPartners() const { return numOwnB < (int)groupB.size(); }
     /** Whether the pair (entry a of groupA, entry b of groupB) counts (Dual mode). */
     bool countsPair(int a, int b) const { return !hasNeighborPartners() || (a < numCentral) == (b < numOwnB); }
+    /** numOwnB where the neighbours have partners of their own, else -1 (every pair counts): the engines' form. */
+    int partnerBoundary() const { return hasNeighborPartners() ? numOwnB : -1; }
     /**
      * The local step's pairs (where perAtom.localStep is not None): Self mode over groupA (with local neighbours a
      * pair counts only from a central entry to a neighbour: isCentral, isLocalNeighbor), with the local step's

@@ -10,7 +10,7 @@ using std::string;
 CommonPerAtomBody::CommonPerAtomBody(const ResolvedPerAtomForce& force, CommonEnergyArrays& energy,
                                      CommonLocalStepArrays* local)
     : perAtom(force.perAtom), energyOfReductions(force.energy), forceClass(force.forceClass),
-      numCentral(force.numCentral), numOwnB(force.hasNeighborPartners() ? force.numOwnB : -1), energy(energy),
+      numCentral(force.numCentral), numOwnB(force.partnerBoundary()), energy(energy),
       local(local) {}
 
 void CommonPerAtomBody::initialize(ComputeContext& cc, const CommonPairPlan& pairs) {
