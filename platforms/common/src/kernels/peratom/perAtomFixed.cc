@@ -3,17 +3,28 @@
  * step's (localPairs.cc): each entry's sums are 64-bit fixed point (hi = v * 2^20, lo the fraction * 2^32), so that
  * they are the same in any order of the tiles.
  */
+#ifdef NEIGHBOR_PARTNERS
+/** A row's class where the local neighbours have their own partners (perAtomPairs.cc): 0 no row, 1 or 2. */
+typedef int RowClass;
+#else
+/** Whether a row is there: a bool (with an int, Q6's pair passes take 7 % longer on an H200; docs/DESIGN.md). */
+typedef bool RowClass;
+#endif
+
 /**
  * Whether lane `lane` meets a pair at step k of a tile (see includePair; no same-atom rule: r^2 decides). diagonal:
  * 0 off Self's diagonal; 1 on it, the lane a row meeting column lane + k (counts where column > row); 2 on it, the
  * lane a column meeting row lane + k (vectorSweepLocal's second sweep: counts where that row < the column).
  */
 DEVICE bool includeNumberPair(const bool checked, const int diagonal, const int lane, const int k,
-        const real columnValid, const int validRow) {
+        const real columnValid, const RowClass validRow) {
     bool include = true;
     if (checked) {
-        // Both 1 for a row and a column, or (NEIGHBOR_PARTNERS, perAtomPairs.cc) both of the same class.
-        include = validRow != 0 && (int) columnValid == validRow;
+#ifdef NEIGHBOR_PARTNERS
+        include = validRow != 0 && columnValid == (real) validRow; // both of the same class (perAtomPairs.cc)
+#else
+        include = validRow && columnValid != 0;
+#endif
         if (diagonal == 1)
             include = include && k > 0 && lane + k < TILE_SIZE;
         else if (diagonal == 2)

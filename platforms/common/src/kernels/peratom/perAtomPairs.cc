@@ -47,7 +47,7 @@
  * tiles' fixed-point sums add up to the same values in any order.
  */
 DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const int lane, real4 column,
-        const real3 rowPos, const int validRow, const bool validColumn, const int rowSlot, const int columnSlot,
+        const real3 rowPos, const RowClass validRow, const bool validColumn, const int rowSlot, const int columnSlot,
         GLOBAL mm_long* RESTRICT numbersFixed, bool* beyondRange, const bool wrap, BOX_PARAMS) {
     mixed sum[NUM_COMPONENTS], held[NUM_COMPONENTS];
     for (int c = 0; c < NUM_COMPONENTS; c++) {
@@ -91,7 +91,7 @@ DEVICE void numberValuesShuffled(const bool checked, const bool diagonal, const 
  * term_c (the column's weights rotate with it).
  */
 DEVICE void numberForcesShuffled(const bool checked, const bool diagonal, const int lane, real4 column,
-        const real* weightsOfColumn, const real3 rowPos, const real* rowWeights, const int validRow,
+        const real* weightsOfColumn, const real3 rowPos, const real* rowWeights, const RowClass validRow,
         real3* rowGradient, real3* columnGradient, const bool wrap, BOX_PARAMS) {
     real3 gradientSum = make_real3(0, 0, 0);
     real3 held = make_real3(0, 0, 0);
@@ -126,7 +126,7 @@ DEVICE void numberForcesShuffled(const bool checked, const bool diagonal, const 
 DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diagonal, const int lane,
         LOCAL_ARG const real4* columnPos, LOCAL_ARG const real* columnWeight, LOCAL_ARG real3* columnTotal,
         LOCAL_ARG mm_long* columnHi, LOCAL_ARG mm_long* columnLo, const real3 rowPos, const real rowWeight,
-        const int validRow, mm_long* rowHi, mm_long* rowLo, real3* rowGradient, bool* beyondRange, const bool wrap,
+        const RowClass validRow, mm_long* rowHi, mm_long* rowLo, real3* rowGradient, bool* beyondRange, const bool wrap,
         BOX_PARAMS) {
     mm_long sumHi = 0, sumLo = 0;
     real3 gradientSum = make_real3(0, 0, 0);
@@ -173,7 +173,7 @@ DEVICE void numberPairsLocal(const int pass, const bool checked, const bool diag
  */
 DEVICE void vectorSweepLocal(const int pass, const bool checked, const int diagonal, const int lane,
         LOCAL_ARG const real4* others, LOCAL_ARG real3* othersGradient, const real3 ownPos, const real* ownWeights,
-        const int validOwn, const int ownSlot, GLOBAL mm_long* RESTRICT numbersFixed, real3* ownGradient,
+        const RowClass validOwn, const int ownSlot, GLOBAL mm_long* RESTRICT numbersFixed, real3* ownGradient,
         bool* beyondRange, const bool wrap, BOX_PARAMS) {
     mixed sum[NUM_COMPONENTS];
     for (int c = 0; c < NUM_COMPONENTS; c++)
@@ -225,11 +225,11 @@ DEVICE void numberTile(const bool fastTile, const bool diagonal, const bool sing
         GLOBAL int* RESTRICT numberState NUMBER_CLASS_PARAMS) {
 #ifdef NEIGHBOR_PARTNERS
     // The row's and the column's classes (see NUMBER_CLASS_PARAMS): every tile checks each pair.
-    const int validRow = (validRowSlot ? slotClassA[rowSlot] : 0);
+    const RowClass validRow = (validRowSlot ? slotClassA[rowSlot] : 0);
     column.w = (validColumn ? (real) slotClassB[columnSlot] : (real) 0);
     const bool fast = false;
 #else
-    const int validRow = (validRowSlot ? 1 : 0);
+    const RowClass validRow = validRowSlot;
     const bool fast = fastTile;
 #endif
 #ifdef USE_WARP_SHUFFLE
