@@ -102,6 +102,9 @@ def parse_arguments():
     parser.add_argument("--budget-seconds", type=float, default=450.0,
                         help="stop starting new work after this many seconds (450)")
     parser.add_argument("--reps", type=int, default=7, help="repetitions on --platform (7)")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="measure every chosen row this many times, one run of all the chosen families after "
+                             "another, and report each row's median (its note lists the runs; default 1)")
     parser.add_argument("--cpu-reps", type=int, default=3, help="repetitions on Reference and CPU (3)")
     parser.add_argument("--min-rep-ms", type=float, default=20.0, help="minimum length of one repetition (20 ms)")
     parser.add_argument("--small-pairs", type=float, default=5e6,
@@ -119,6 +122,8 @@ def parse_arguments():
     parser.add_argument("--plot-only", metavar="CSV", help="only redraw results.png (into --out) from a results.csv")
     options = parser.parse_args()
     options.precisions = [p for item in options.precisions for p in item.split(",") if p]
+    if options.runs < 1:
+        parser.error("--runs: at least 1")
     options.families = [f.strip() for f in options.cases.split(",") if f.strip()]
     unknown = set(options.families) - set(ALL_FAMILIES)
     if unknown:
@@ -136,6 +141,22 @@ def parse_arguments():
         except re.error as error:
             parser.error(f"--match: {error}")
     return options
+
+
+def run_all(cases, options, prepared, results, budget, state):
+    """One run of the chosen contenders over the cases, in the order the budget cuts last first."""
+    if PLUGIN in options.contenders:
+        run_on_platform(cases, PLUGIN, options, prepared, results, budget, state)
+    if "S6" in options.families and PLUGIN in options.contenders:
+        run_md(options, results, budget)
+    if "cpu" in options.contenders:  # case C, before the contenders the budget cuts first
+        run_cpu_platforms([case for case in cases if case.family == "C"], options, prepared, results, budget, state)
+    for contender in (CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS):  # the budget cuts the last first
+        if contender in options.contenders:
+            run_on_platform(cases, contender, options, prepared, results, budget, state)
+    if "cpu" in options.contenders:
+        run_cpu_platforms([case for case in cases if not case.moving and case.family not in ("C", "T")], options,
+                          prepared, results, budget, state)
 
 
 def main():
@@ -167,18 +188,10 @@ def main():
     prepared = Prepared()
     add_published(cases, prepared, results)
     log(f"cases: {', '.join(case.label for case in cases)}")
-    if PLUGIN in options.contenders:
-        run_on_platform(cases, PLUGIN, options, prepared, results, budget, state)
-    if "S6" in options.families and PLUGIN in options.contenders:
-        run_md(options, results, budget)
-    if "cpu" in options.contenders:  # case C, before the contenders the budget cuts first
-        run_cpu_platforms([case for case in cases if case.family == "C"], options, prepared, results, budget, state)
-    for contender in (CUSTOM_NONBONDED, NONBONDED, OPENMM, OPENMM_NO_GROUPS):  # the budget cuts the last first
-        if contender in options.contenders:
-            run_on_platform(cases, contender, options, prepared, results, budget, state)
-    if "cpu" in options.contenders:
-        run_cpu_platforms([case for case in cases if not case.moving and case.family not in ("C", "T")], options,
-                          prepared, results, budget, state)
+    for run in range(options.runs):
+        if options.runs > 1:
+            log(f"run {run + 1} of {options.runs}")
+        run_all(cases, options, prepared, results, budget, state)
     check_agreement(results)
     if options.targets:
         results.target_lines = evaluate_targets(results.rows, options.platform)

@@ -4,6 +4,7 @@ import csv
 import math
 import os
 import platform
+import statistics
 import sys
 import time
 
@@ -21,11 +22,16 @@ FIELDS = ["case", "label", "mode", "atoms", "particles", "dmax_nm", "pbc", "movi
 NUMERIC_FIELDS = ("particles", "pairs", "kernel_candidates", "ms_per_evaluation", "pairs_per_second", "ceiling_percent",
                   "added_ms_per_step", "base_ms_per_step", "steps_per_rep", "reps", "s", "ns_per_day",
                   "slowdown_percent")
+#: The timings of a row, each the median over the runs of one call (--runs).
+TIMED_FIELDS = ("ms_per_evaluation", "pairs_per_second", "added_ms_per_step", "base_ms_per_step", "ns_per_day",
+                "slowdown_percent")
 
 
 class Results:
     """The rows, rewritten to results.csv and results.md after every addition. With previous rows (--resume), a
-    new row replaces the previous one of its case, contender, platform and precision; the others stay."""
+    new row replaces the previous one of its case, contender, platform and precision; the others stay. A row
+    measured more than once in this call (--runs) holds the median of its measurements (median_row); a later run
+    that could not measure it (the budget spent) leaves it so."""
 
     def __init__(self, out_dir, header, ceilings, ceiling_note, run, previous=()):
         self.out_dir = out_dir
@@ -34,6 +40,7 @@ class Results:
         self.ceiling_note = ceiling_note
         self.run = run  # a function returning this run's description (date, device, command)
         self.rows = list(previous)
+        self.measured = {}  # row key -> this call's measured rows of it, in order
         self.target_lines = []
         os.makedirs(out_dir, exist_ok=True)
 
@@ -45,6 +52,13 @@ class Results:
                                                       complete["precision"], pairs_per_second)
         complete["run"] = self.run()
         key = row_key(complete)
+        if complete["status"] == "ok":
+            self.measured.setdefault(key, []).append(complete)
+            complete = median_row(self.measured[key])
+            complete["ceiling_percent"] = ceiling_percent(self.ceilings, complete["platform"] or "",
+                                                          complete["precision"], complete["pairs_per_second"])
+        elif key in self.measured:
+            return  # an earlier run of this call measured it
         self.rows = [r for r in self.rows if row_key(r) != key] + [complete]
         self.write()
 
@@ -69,6 +83,21 @@ class Results:
         if self.target_lines:
             parts += ["", "## Targets", "", *self.target_lines]
         return "\n".join(parts) + "\n"
+
+
+def median_row(measured):
+    """One row of several measurements of it (the runs of one call, in order): the last one's fields, each timing
+    the median over the runs, and the note saying so with the runs' added ms per step."""
+    if len(measured) == 1:
+        return measured[0]
+    merged = dict(measured[-1])
+    for name in TIMED_FIELDS:
+        values = [r[name] for r in measured if isinstance(r.get(name), (int, float))]
+        merged[name] = statistics.median(values) if values else None
+    runs = ", ".join(format_value(r.get("added_ms_per_step"), ".4g") or "-" for r in measured)
+    note = merged.get("note") or ""
+    merged["note"] = (note + "; " if note else "") + f"median of {len(measured)} runs (added ms/step {runs})"
+    return merged
 
 
 def row_key(row):

@@ -100,3 +100,25 @@ def test_coordination_numbers_at_10k_are_judged_at_one_point_four_self(tmp_path,
 def test_contact_map_of_1k_is_judged_at_five_microseconds(tmp_path, ms, expected):
     rows = [row("M", "M 1k contacts", "1000 pairs", mode="Pair", added_ms_per_step=ms)]
     assert verdict_of(targets(rows, tmp_path), "M 1k contacts", "<= 5 us") == expected
+
+
+def test_a_row_measured_in_several_runs_holds_their_median(tmp_path):
+    results = report.Results(str(tmp_path), lambda rows: [], {}, "", lambda: "this call")
+    for added in (0.030, 0.010, 0.020):
+        results.add(row("S0", "S0 lattice N=1k", "1000", added_ms_per_step=added, ms_per_evaluation=added,
+                        pairs_per_second=1e6 / added, status="ok"))
+    results.add(row("S0", "S0 lattice N=1k", "1000", status="skipped", note="suite time budget spent"))
+    [kept] = results.rows
+    assert kept["status"] == "ok"
+    assert kept["added_ms_per_step"] == pytest.approx(0.020) and kept["ms_per_evaluation"] == pytest.approx(0.020)
+    assert kept["pairs_per_second"] == pytest.approx(1e6 / 0.020)
+    assert "median of 3 runs (added ms/step 0.03, 0.01, 0.02)" in kept["note"]
+    [line] = [line for line in report.read_csv(tmp_path / "results.csv")]
+    assert line["added_ms_per_step"] == pytest.approx(0.020)
+
+
+def test_a_row_measured_once_is_as_measured(tmp_path):
+    results = report.Results(str(tmp_path), lambda rows: [], {}, "", lambda: "this call")
+    results.add(row("S0", "S0 lattice N=1k", "1000", added_ms_per_step=0.012, note=""))
+    [kept] = results.rows
+    assert kept["added_ms_per_step"] == 0.012 and kept["note"] == ""
