@@ -34,6 +34,15 @@ int memberOfEntry(const ResolvedCenters& centers, int entry, const string& prefi
     return centers.memberOf(entry, prefix + "group " + groupName + " entry " + std::to_string(slot));
 }
 
+/** The member ids of a group's entries, in order (memberOfEntry, whose errors name the group and the entry). */
+vector<int> membersOfEntries(const ResolvedCenters& centers, const vector<int>& entries, const string& prefix,
+                             const string& groupName) {
+    vector<int> members;
+    for (int slot = 0; slot < (int)entries.size(); slot++)
+        members.push_back(memberOfEntry(centers, entries[slot], prefix, groupName, slot));
+    return members;
+}
+
 } // namespace
 
 ResolvedPairGroups ResolvedPairGroups::resolve(const PairSwitchingForce& force, ResolvedCenters centers) {
@@ -44,11 +53,8 @@ ResolvedPairGroups ResolvedPairGroups::resolve(const PairSwitchingForce& force, 
     const PairSwitchingForce::Mode mode = force.getMode();
     if (groupA.empty())
         fail("group A is empty; set the atoms with setGroupA()");
-    vector<int> membersA, membersB;
-    for (int slot = 0; slot < (int)groupA.size(); slot++)
-        membersA.push_back(memberOfEntry(centers, groupA[slot], prefix, "A", slot));
-    for (int slot = 0; slot < (int)groupB.size(); slot++)
-        membersB.push_back(memberOfEntry(centers, groupB[slot], prefix, "B", slot));
+    const vector<int> membersA = membersOfEntries(centers, groupA, prefix, "A");
+    const vector<int> membersB = membersOfEntries(centers, groupB, prefix, "B");
     if (mode == PairSwitchingForce::Self && !groupB.empty())
         fail("Self mode uses group A only, but group B has " + std::to_string(groupB.size()) +
              " atoms; use setMode(Dual) for A x B pairs, or clear group B");
@@ -73,9 +79,7 @@ ResolvedPairGroups ResolvedPairGroups::resolve(const PairSwitchingForce& force, 
 void ResolvedPairGroups::appendToGroupA(const vector<int>& entries, const string& prefix, const string& groupName) {
     if (mode == PairSwitchingForce::Pair)
         throw OpenMMException(prefix + "group " + groupName + " cannot extend a Pair mode's group A");
-    vector<int> members;
-    for (int slot = 0; slot < (int)entries.size(); slot++)
-        members.push_back(memberOfEntry(centers, entries[slot], prefix, groupName, slot));
+    const vector<int> members = membersOfEntries(centers, entries, prefix, groupName);
     if (mode == PairSwitchingForce::Self) {
         mode = PairSwitchingForce::Dual;
         groupB = groupA;
@@ -87,8 +91,8 @@ void ResolvedPairGroups::appendToGroupA(const vector<int>& entries, const string
 void ResolvedPairGroups::appendToGroupB(const vector<int>& entries, const string& prefix, const string& groupName) {
     if (mode != PairSwitchingForce::Dual)
         throw OpenMMException(prefix + "group " + groupName + " extends group B of a Dual mode only");
-    for (int slot = 0; slot < (int)entries.size(); slot++)
-        groupB.push_back(memberOfEntry(centers, entries[slot], prefix, groupName, slot));
+    const vector<int> members = membersOfEntries(centers, entries, prefix, groupName);
+    groupB.insert(groupB.end(), members.begin(), members.end());
     indexMembers();
 }
 

@@ -69,7 +69,7 @@ void ReferencePerAtomEngine::visitPairs(const vector<Vec3>& positions, const Vec
     };
     forEachCountedPair(*force, *switching, positions, boxVectors,
                        [&](int k, int l, const Vec3& delta, double r, double sigma, double dSigmaDr) {
-                           if (!self && !force->countsPair(k, l))
+                           if (!force->countsPair(k, l))
                                return; // a central entry with a neighbours' partner, or the reverse
                            addDirection(k, groupA[k], groupB[l], delta, r, sigma, dSigmaDr);
                            if (self)
