@@ -119,8 +119,9 @@ DEVICE real3 centerMemberPosition(GLOBAL const POSITION_TYPE* RESTRICT posq POSQ
 /**
  * Centre `center`'s position (w 0), computed by the calling block: every thread of the block must call it (it holds
  * barriers). CENTER_LANES partial sums, lane l summing the entries first + l, first + l + CENTER_LANES, ... in
- * order, CENTER_BATCH at a time with all their loads issued before the first is used; then a fixed tree over the
- * lanes. The order does not depend on the block's size: every block of every kernel gets the same bits. A centre
+ * order, CENTER_BATCH at a time with all their loads issued before the first is used (the batch's loops unrolled and
+ * free of branches, so that it stays in registers: in local memory each entry waits for its own loads; DESIGN.md);
+ * then a fixed tree over the lanes. The order does not depend on the block's size: every block of every kernel gets the same bits. A centre
  * with a particle whose position is not finite is NaN (the slots that read it raise nonFiniteFlags).
  */
 DEVICE real4 blockCenterPosition(int center, GLOBAL const POSITION_TYPE* RESTRICT posq POSQ_CORRECTION_PARAMS,
@@ -134,38 +135,38 @@ DEVICE real4 blockCenterPosition(int center, GLOBAL const POSITION_TYPE* RESTRIC
         real3 sum = make_real3(0, 0, 0);
         int notFinite = 0;
         for (int base = first + lane; base < end; base += CENTER_BATCH * CENTER_LANES) {
+            // Every load of the batch is issued before the first is used (unrolled, no branch: an entry past the end
+            // reads the last one, and is left out below), so the lane waits for memory once per batch.
             real3 pos[CENTER_BATCH], previous[CENTER_BATCH];
             real weight[CENTER_BATCH];
+#pragma unroll
             for (int b = 0; b < CENTER_BATCH; b++) {
-                const int entry = base + b * CENTER_LANES;
-                pos[b] = origin;
-                previous[b] = origin;
-                weight[b] = 0;
-                if (entry < end) {
-                    pos[b] = centerMemberPosition(posq POSQ_CORRECTION_ARGS, cellOffsets, centerAtoms, entry, periodicBoxVecX,
-                                                  periodicBoxVecY, periodicBoxVecZ);
-                    if (whole && entry > first)
-                        previous[b] = centerMemberPosition(posq POSQ_CORRECTION_ARGS, cellOffsets, centerAtoms, entry - 1, periodicBoxVecX,
-                                                           periodicBoxVecY, periodicBoxVecZ);
-                    weight[b] = (whole ? centerDifferenceWeights[entry] : centerForceWeights[entry]);
-                }
+                const int entry = min(base + b * CENTER_LANES, end - 1);
+                pos[b] = centerMemberPosition(posq POSQ_CORRECTION_ARGS, cellOffsets, centerAtoms, entry, periodicBoxVecX,
+                                              periodicBoxVecY, periodicBoxVecZ);
+                previous[b] = (whole ? centerMemberPosition(posq POSQ_CORRECTION_ARGS, cellOffsets, centerAtoms,
+                                                            max(entry - 1, first), periodicBoxVecX, periodicBoxVecY,
+                                                            periodicBoxVecZ)
+                                     : origin);
+                weight[b] = (whole ? centerDifferenceWeights[entry] : centerForceWeights[entry]);
             }
+#pragma unroll
             for (int b = 0; b < CENTER_BATCH; b++) {
                 const int entry = base + b * CENTER_LANES;
-                if (entry >= end)
-                    break;
-                notFinite |= (isFinitePosition(pos[b]) ? 0 : 1);
-                if (entry == first)
-                    continue; // the origin
-                real3 term;
-                if (whole)
-                    term = minimumImage(make_real3(pos[b].x - previous[b].x, pos[b].y - previous[b].y,
-                                                   pos[b].z - previous[b].z), BOX_ARGS);
-                else
-                    term = make_real3(pos[b].x - origin.x, pos[b].y - origin.y, pos[b].z - origin.z);
-                sum.x += weight[b] * term.x;
-                sum.y += weight[b] * term.y;
-                sum.z += weight[b] * term.z;
+                if (entry < end) {
+                    notFinite |= (isFinitePosition(pos[b]) ? 0 : 1);
+                    if (entry != first) { // (the origin adds nothing)
+                        real3 term;
+                        if (whole)
+                            term = minimumImage(make_real3(pos[b].x - previous[b].x, pos[b].y - previous[b].y,
+                                                           pos[b].z - previous[b].z), BOX_ARGS);
+                        else
+                            term = make_real3(pos[b].x - origin.x, pos[b].y - origin.y, pos[b].z - origin.z);
+                        sum.x += weight[b] * term.x;
+                        sum.y += weight[b] * term.y;
+                        sum.z += weight[b] * term.z;
+                    }
+                }
             }
         }
         sums[lane] = sum.x;
