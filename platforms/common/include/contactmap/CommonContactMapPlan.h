@@ -21,11 +21,14 @@ struct CommonContactMapPlan {
      */
     static constexpr int SmallMapMaxContacts = 2048;
     /**
-     * The small map's block: as many threads as contacts, up to this (and the device's limit). Not more: on CUDA a
-     * block of 1,024 threads of this kernel, evaluated in double, needs more registers than an H100's
-     * multiprocessor has (its launch failed with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
+     * The small map's block: as many threads as contacts, up to this (and the device's limit), so that a thread
+     * evaluates at most a few contacts one after another (the kernel is latency-bound: each contact waits on its
+     * members' positions). The kernel is compiled for blocks of its size (__launch_bounds__ on CUDA), so its
+     * registers fit: 512 threads leave it 128 each, above the 110 that single precision's program takes on an H200.
+     * Not more: with 1,024 threads the double-precision contacts would spill their registers (a block of 1,024
+     * threads without the bound failed with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
      */
-    static constexpr int MaxSmallBlockSize = 256;
+    static constexpr int MaxSmallBlockSize = 512;
     /** The blocks of the large map's kernels (a thread per contact). */
     static constexpr int ContactBlockSize = 256;
 

@@ -406,12 +406,18 @@ DEVICE bool centersNonFinite(int first, int stride, GLOBAL const real4* RESTRICT
 #endif
 
 #ifdef SMALL_MAP
+#ifdef __CUDA_ARCH__
+/** Compiled for its block of CONTACT_BLOCK_SIZE threads: the compiler keeps the registers within what they can have. */
+#define SMALL_MAP_BOUNDS __launch_bounds__(CONTACT_BLOCK_SIZE)
+#else
+#define SMALL_MAP_BOUNDS
+#endif
 /**
  * A small map in one launch of one block: centres (small ones: computeCenterPositions computed larger ones before),
  * contacts, the block's sum, E, the forces, the centres' forces. Every barrier is outside any branch (PoCL
  * miscompiled barriers inside branches); without centres, four on CUDA.
  */
-KERNEL void computeContactMap(CONTACT_PARAMS MAP_CENTER_PARAMS, ENERGY_PARAMS, GLOBAL mm_ulong* RESTRICT forceBuffers,
+KERNEL void SMALL_MAP_BOUNDS computeContactMap(CONTACT_PARAMS MAP_CENTER_PARAMS, ENERGY_PARAMS, GLOBAL mm_ulong* RESTRICT forceBuffers,
         int computeGradient, int storeValues, GEOMETRY_PARAMS DERIVATIVE_PARAMS) {
     LOCAL volatile mixed reduceTemp[CONTACT_BLOCK_SIZE];
     LOCAL mixed blockDerivative[1];
