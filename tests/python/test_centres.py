@@ -27,21 +27,21 @@ GROUP_A = [-1, 9, 10, -3]
 GROUP_B = [-2, 11, 12, 13, 14, 15, 16, 17, 18, 19, 9]
 
 
-def center_weights(particles, weighting, weights):
+def center_weights(particles, weighting, weights, masses=MASSES):
     if weighting == CoordinationForce.CenterOfMass:
-        return MASSES[particles]
+        return masses[particles]
     if weighting == CoordinationForce.WeightedCenter:
         return np.asarray(weights, dtype=float)
     return np.ones(len(particles))
 
 
-def plumed_center(positions, particles, weighting, weights, make_whole):
+def plumed_center(positions, particles, weighting, weights, make_whole, box=BOX, masses=MASSES):
     """The centre PLUMED computes: each particle at the minimum image of the one placed before it, then the mean."""
     placed = [positions[particles[0]]]
     for particle in particles[1:]:
         step = positions[particle] - placed[-1]
-        placed.append(placed[-1] + (minimum_image_rectangular(step, BOX) if make_whole else step))
-    w = center_weights(particles, weighting, weights)
+        placed.append(placed[-1] + (minimum_image_rectangular(step, box) if make_whole else step))
+    w = center_weights(particles, weighting, weights, masses)
     return np.sum(w[:, None] * np.array(placed), axis=0) / np.sum(w)
 
 
@@ -151,6 +151,80 @@ def test_centres_match_the_numpy_model(case):
             np.testing.assert_allclose(forces, numerical, rtol=0, atol=FINITE_DIFFERENCE_RELATIVE * np.abs(forces).max())
         else:
             assert_forces_close(forces, numerical, case)
+
+
+#: Centres larger than a GPU block computes for itself (128 entries: computeCenterPositions, several batches of
+#: entries per lane, the last one partial): a COM of 1,300 particles made whole across the box's corner and a weighted
+#: centre of 200 that is not, in group A against 60 atoms around them.
+LARGE_BOX = np.array([5.0, 5.5, 6.0])
+LARGE_SIZES = (1300, 200, 60)
+
+
+def large_centres_system(seed):
+    """(System with the force, positions, the centres, group B) of the large-centre test."""
+    rng = np.random.default_rng(seed)
+    num_com, num_weighted, num_free = LARGE_SIZES
+    count = num_com + num_weighted + num_free
+    masses = 1.0 + np.arange(count) % 5
+    positions = np.empty((count, 3))
+    cluster = rng.uniform(-0.5, 0.5, (num_com, 3))
+    positions[:num_com] = np.where(cluster < 0, cluster + LARGE_BOX, cluster)
+    positions[num_com:num_com + num_weighted] = 2.5 + rng.uniform(-0.4, 0.4, (num_weighted, 3))
+    near_corner = rng.uniform(-0.9, 0.9, (num_free // 2, 3))
+    positions[num_com + num_weighted:num_com + num_weighted + num_free // 2] = np.where(near_corner < 0,
+                                                                                       near_corner + LARGE_BOX,
+                                                                                       near_corner)
+    positions[num_com + num_weighted + num_free // 2:] = 2.5 + rng.uniform(-1.0, 1.0, (num_free - num_free // 2, 3))
+    centres = [(list(range(num_com)), CoordinationForce.CenterOfMass, [], True),
+               (list(range(num_com, num_com + num_weighted)), CoordinationForce.WeightedCenter,
+                list(rng.uniform(0.5, 2.0, num_weighted)), False)]
+    group_b = list(range(num_com + num_weighted, count))
+    force = CoordinationForce("s")
+    force.setMode(CoordinationForce.Dual)
+    force.setR0(R0)
+    force.setDMax(DMAX)
+    force.setUsesPeriodicBoundaryConditions(True)
+    for particles, weighting, weights, whole in centres:
+        force.addCenter(particles, weighting, weights, whole)
+    force.setGroupA([-1, -2])
+    force.setGroupB(group_b)
+    system = mm.System()
+    for mass in masses:
+        system.addParticle(float(mass))
+    system.setDefaultPeriodicBoxVectors(mm.Vec3(LARGE_BOX[0], 0, 0), mm.Vec3(0, LARGE_BOX[1], 0),
+                                        mm.Vec3(0, 0, LARGE_BOX[2]))
+    system.addForce(force)
+    return system, positions, centres, group_b, masses
+
+
+@pytest.mark.parametrize("case", ALL_CASES)
+def test_centres_larger_than_a_block_match_the_numpy_model(case):
+    case = require_case(case)
+    system, positions, centres, group_b, masses = large_centres_system(3)
+    count = len(positions)
+
+    def model(x):
+        extended = np.vstack([x] + [plumed_center(x, *centre, box=LARGE_BOX, masses=masses)[None, :]
+                                    for centre in centres])
+        return coordination_numpy(extended, CoordinationForce.Dual, [count, count + 1], group_b, LARGE_BOX, r0=R0,
+                                  dmax=DMAX)
+
+    context = make_context(system, case)
+    context.setPositions(positions)
+    energy, forces = energy_and_forces(context)
+    expected = model(positions)
+    assert expected > 5
+    assert_close(energy, expected, case, scale=1.0, what="energy")
+    # Every force at once, against the model's derivative along a random direction (central differences).
+    direction = np.random.default_rng(4).normal(size=positions.shape)
+    step = 1e-5
+    slope = (model(positions + step * direction) - model(positions - step * direction)) / (2 * step)
+    projected = float(np.sum(forces * direction))
+    scale = float(np.sum(np.linalg.norm(forces, axis=1) * np.linalg.norm(direction, axis=1)))
+    if case.double:
+        assert abs(projected + slope) <= FINITE_DIFFERENCE_RELATIVE * scale, (projected, -slope)
+    else:
+        assert_close(projected, -slope, case, scale=scale, what="forces along a direction")
 
 
 def test_a_whole_centre_differs_from_the_plain_mean_of_a_straddling_group():
