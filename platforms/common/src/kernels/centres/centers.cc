@@ -121,8 +121,9 @@ DEVICE real3 centerMemberPosition(GLOBAL const POSITION_TYPE* RESTRICT posq POSQ
  * barriers). CENTER_LANES partial sums, lane l summing the entries first + l, first + l + CENTER_LANES, ... in
  * order, CENTER_BATCH at a time with all their loads issued before the first is used (the batch's loops unrolled and
  * free of branches, so that it stays in registers: in local memory each entry waits for its own loads; DESIGN.md);
- * then a fixed tree over the lanes. The order does not depend on the block's size: every block of every kernel gets the same bits. A centre
- * with a particle whose position is not finite is NaN (the slots that read it raise nonFiniteFlags).
+ * then a fixed tree over the lanes. The order does not depend on the block's size: every block of every kernel gets
+ * the same bits. A centre with a particle whose position is not finite is NaN (the slots that read it raise
+ * nonFiniteFlags).
  */
 DEVICE real4 blockCenterPosition(int center, GLOBAL const POSITION_TYPE* RESTRICT posq POSQ_CORRECTION_PARAMS,
         GLOBAL const int4* RESTRICT cellOffsets CENTER_MEMBER_PARAMS, BOX_PARAMS, LOCAL_ARG real* sums,
@@ -142,8 +143,8 @@ DEVICE real4 blockCenterPosition(int center, GLOBAL const POSITION_TYPE* RESTRIC
 #pragma unroll
             for (int b = 0; b < CENTER_BATCH; b++) {
                 const int entry = min(base + b * CENTER_LANES, end - 1);
-                pos[b] = centerMemberPosition(posq POSQ_CORRECTION_ARGS, cellOffsets, centerAtoms, entry, periodicBoxVecX,
-                                              periodicBoxVecY, periodicBoxVecZ);
+                pos[b] = centerMemberPosition(posq POSQ_CORRECTION_ARGS, cellOffsets, centerAtoms, entry,
+                                              periodicBoxVecX, periodicBoxVecY, periodicBoxVecZ);
                 previous[b] = (whole ? centerMemberPosition(posq POSQ_CORRECTION_ARGS, cellOffsets, centerAtoms,
                                                             max(entry - 1, first), periodicBoxVecX, periodicBoxVecY,
                                                             periodicBoxVecZ)

@@ -417,8 +417,9 @@ DEVICE bool centersNonFinite(int first, int stride, GLOBAL const real4* RESTRICT
  * contacts, the block's sum, E, the forces, the centres' forces. Every barrier is outside any branch (PoCL
  * miscompiled barriers inside branches); without centres, four on CUDA.
  */
-KERNEL void SMALL_MAP_BOUNDS computeContactMap(CONTACT_PARAMS MAP_CENTER_PARAMS, ENERGY_PARAMS, GLOBAL mm_ulong* RESTRICT forceBuffers,
-        int computeGradient, int storeValues, GEOMETRY_PARAMS DERIVATIVE_PARAMS) {
+KERNEL void SMALL_MAP_BOUNDS computeContactMap(CONTACT_PARAMS MAP_CENTER_PARAMS, ENERGY_PARAMS,
+        GLOBAL mm_ulong* RESTRICT forceBuffers, int computeGradient, int storeValues, GEOMETRY_PARAMS
+        DERIVATIVE_PARAMS) {
     LOCAL volatile mixed reduceTemp[CONTACT_BLOCK_SIZE];
     LOCAL mixed blockDerivative[1];
     LOCAL int blockFlags[3]; // a member not finite; E and its derivatives finite (forces applied); a slope not finite
