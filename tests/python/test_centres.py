@@ -45,18 +45,20 @@ def plumed_center(positions, particles, weighting, weights, make_whole, box=BOX,
     return np.sum(w[:, None] * np.array(placed), axis=0) / np.sum(w)
 
 
-def explicit(positions):
-    """The particles' positions followed by the centres', and the groups over them (centre k: NUM_PARTICLES + k)."""
-    extended = np.vstack([positions] + [plumed_center(positions, *center)[None, :] for center in CENTERS])
+def explicit(positions, centres=CENTERS, group_a=GROUP_A, group_b=GROUP_B, box=BOX, masses=MASSES):
+    """The particles' positions followed by the centres', and the groups over them (centre k: particle count + k)."""
+    extended = np.vstack([positions] + [plumed_center(positions, *center, box=box, masses=masses)[None, :]
+                                        for center in centres])
 
     def member(entry):
-        return entry if entry >= 0 else NUM_PARTICLES + (-1 - entry)
-    return extended, [member(a) for a in GROUP_A], [member(b) for b in GROUP_B]
+        return entry if entry >= 0 else len(positions) + (-1 - entry)
+    return extended, [member(a) for a in group_a], [member(b) for b in group_b]
 
 
-def numpy_coordination(positions):
-    extended, group_a, group_b = explicit(positions)
-    return coordination_numpy(extended, CoordinationForce.Dual, group_a, group_b, BOX, r0=R0, dmax=DMAX)
+def numpy_coordination(positions, centres=CENTERS, group_a=GROUP_A, group_b=GROUP_B, box=BOX, masses=MASSES):
+    """s of the Dual force over the groups, the centres computed the PLUMED way (explicit)."""
+    extended, members_a, members_b = explicit(positions, centres, group_a, group_b, box, masses)
+    return coordination_numpy(extended, CoordinationForce.Dual, members_a, members_b, box, r0=R0, dmax=DMAX)
 
 
 def numpy_forces(positions, step=1e-6):
@@ -85,11 +87,24 @@ def centre_force():
     return force
 
 
-def centre_system(force):
+def dual_with_centres(force, centres=CENTERS, group_a=GROUP_A, group_b=GROUP_B):
+    """A Dual force of the tests' switching function, periodic, with the centres and the groups (plain arguments)."""
+    force.setMode(CoordinationForce.Dual)
+    force.setR0(R0)
+    force.setDMax(DMAX)
+    force.setUsesPeriodicBoundaryConditions(True)
+    for particles, weighting, weights, whole in centres:
+        force.addCenter(particles, weighting, weights, whole)
+    force.setGroupA(group_a)
+    force.setGroupB(group_b)
+    return force
+
+
+def centre_system(force, masses=MASSES, box=BOX):
     system = mm.System()
-    for mass in MASSES:
+    for mass in masses:
         system.addParticle(float(mass))
-    system.setDefaultPeriodicBoxVectors(mm.Vec3(BOX[0], 0, 0), mm.Vec3(0, BOX[1], 0), mm.Vec3(0, 0, BOX[2]))
+    system.setDefaultPeriodicBoxVectors(mm.Vec3(box[0], 0, 0), mm.Vec3(0, box[1], 0), mm.Vec3(0, 0, box[2]))
     system.addForce(force)
     return system
 
@@ -161,7 +176,7 @@ LARGE_SIZES = (1300, 200, 60)
 
 
 def large_centres_system(seed):
-    """(System with the force, positions, the centres, group B) of the large-centre test."""
+    """(System with the force, positions, the centres, group B, the masses) of the large-centre test."""
     rng = np.random.default_rng(seed)
     num_com, num_weighted, num_free = LARGE_SIZES
     count = num_com + num_weighted + num_free
@@ -179,35 +194,17 @@ def large_centres_system(seed):
                (list(range(num_com, num_com + num_weighted)), CoordinationForce.WeightedCenter,
                 list(rng.uniform(0.5, 2.0, num_weighted)), False)]
     group_b = list(range(num_com + num_weighted, count))
-    force = CoordinationForce("s")
-    force.setMode(CoordinationForce.Dual)
-    force.setR0(R0)
-    force.setDMax(DMAX)
-    force.setUsesPeriodicBoundaryConditions(True)
-    for particles, weighting, weights, whole in centres:
-        force.addCenter(particles, weighting, weights, whole)
-    force.setGroupA([-1, -2])
-    force.setGroupB(group_b)
-    system = mm.System()
-    for mass in masses:
-        system.addParticle(float(mass))
-    system.setDefaultPeriodicBoxVectors(mm.Vec3(LARGE_BOX[0], 0, 0), mm.Vec3(0, LARGE_BOX[1], 0),
-                                        mm.Vec3(0, 0, LARGE_BOX[2]))
-    system.addForce(force)
-    return system, positions, centres, group_b, masses
+    force = dual_with_centres(CoordinationForce("s"), centres, [-1, -2], group_b)
+    return centre_system(force, masses, LARGE_BOX), positions, centres, group_b, masses
 
 
 @pytest.mark.parametrize("case", ALL_CASES)
 def test_centres_larger_than_a_block_match_the_numpy_model(case):
     case = require_case(case)
     system, positions, centres, group_b, masses = large_centres_system(3)
-    count = len(positions)
 
     def model(x):
-        extended = np.vstack([x] + [plumed_center(x, *centre, box=LARGE_BOX, masses=masses)[None, :]
-                                    for centre in centres])
-        return coordination_numpy(extended, CoordinationForce.Dual, [count, count + 1], group_b, LARGE_BOX, r0=R0,
-                                  dmax=DMAX)
+        return numpy_coordination(x, centres, [-1, -2], group_b, LARGE_BOX, masses)
 
     context = make_context(system, case)
     context.setPositions(positions)
@@ -239,14 +236,7 @@ def test_a_whole_centre_differs_from_the_plain_mean_of_a_straddling_group():
 def test_a_coordination_number_force_takes_a_centre_in_either_group():
     force = CoordinationNumberForce("total")
     force.addReduction(CoordinationNumberForce.Sum, "", "total")
-    force.setMode(CoordinationForce.Dual)
-    force.setR0(R0)
-    force.setDMax(DMAX)
-    force.setUsesPeriodicBoundaryConditions(True)
-    for particles, weighting, weights, whole in CENTERS:
-        force.addCenter(particles, weighting, weights, whole)
-    force.setGroupA(GROUP_A)
-    force.setGroupB(GROUP_B)
+    dual_with_centres(force)
     context = make_context(centre_system(force))
     positions = straddling_positions(3)
     context.setPositions(positions)
